@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Quick start (1): install dependencies, build, and run the main job on the embedded default catalog.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+gpupack_build >/dev/null
+"$GPUPACK_BUILD/gpupack" catalog
+echo
+"$GPUPACK_BUILD/gpupack" mig layouts A100-80GB --maximal

@@ -1,0 +1,30 @@
+#pragma once
+// The glue between CLI11 and each subcommand: a subcommand's parse callback stores what to run, and
+// main runs it after parsing so that its exit code and exceptions are handled in one place.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace gpupack {
+
+struct CommandContext {
+  std::ostream& out;
+  std::function<int()> action;
+};
+
+enum class OutputFormat { table, json, mig_parted };
+
+// Adds --format to a subcommand, accepting only the given names.
+void add_format_option(CLI::App& cmd, OutputFormat& format, const std::vector<std::string>& accepted);
+
+// The MIG profile table (catalog show, mig profiles).
+struct MigGeometry;
+void print_mig_profiles(std::ostream& out, const MigGeometry& geometry);
+
+void register_catalog_command(CLI::App& app, CommandContext& ctx);
+void register_mig_command(CLI::App& app, CommandContext& ctx);
+
+}  // namespace gpupack

@@ -1,0 +1,17 @@
+#include <map>
+
+#include "cli/command.hpp"
+
+namespace gpupack {
+
+void add_format_option(CLI::App& cmd, OutputFormat& format, const std::vector<std::string>& accepted) {
+  static const std::map<std::string, OutputFormat> kAll{
+      {"table", OutputFormat::table}, {"json", OutputFormat::json}, {"mig-parted", OutputFormat::mig_parted}};
+  std::map<std::string, OutputFormat> allowed;
+  for (const auto& name : accepted) allowed.emplace(name, kAll.at(name));
+  cmd.add_option("--format", format, "Output format")
+      ->transform(CLI::CheckedTransformer(allowed, CLI::ignore_case))
+      ->default_str(accepted.front());
+}
+
+}  // namespace gpupack

@@ -1,0 +1,85 @@
+// gpupack: one binary, one subcommand per verb. This file only parses, dispatches and maps failures to
+// exit codes (docs/cli.md): 0 ok, 1 a negative answer, 2 bad input, 3 unavailable here, 70 a bug.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <string>
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "core/errors.hpp"
+
+namespace {
+
+constexpr const char* kDescription =
+    "gpupack: measure, plan, render and operate GPU sharing (streams, time-slicing, MPS, MIG).";
+
+// Names an unknown subcommand before CLI11 reports only "a subcommand is required": walks the words
+// down the command tree and returns the first one that is neither a known subcommand nor an option.
+std::string unknown_subcommand(CLI::App& app, int argc, char** argv) {
+  CLI::App* current = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') return {};
+    const auto subs = current->get_subcommands([](CLI::App*) { return true; });
+    if (subs.empty()) return {};
+    CLI::App* next = nullptr;
+    for (CLI::App* sub : subs) {
+      if (sub->check_name(word)) next = sub;
+    }
+    if (!next) {
+      std::string names;
+      for (CLI::App* sub : subs) names += (names.empty() ? "" : ", ") + sub->get_name();
+      const std::string path = current == &app ? "gpupack" : "gpupack " + current->get_name();
+      return "unknown command '" + word + "' for " + path + "; accepted: " + names;
+    }
+    current = next;
+  }
+  return {};
+}
+
+int run(int argc, char** argv) {
+  using namespace gpupack;
+  CLI::App app{kDescription, "gpupack"};
+  app.set_version_flag("--version", "gpupack 0.1.0");
+  app.require_subcommand(1);
+  CommandContext ctx{std::cout, {}};
+  register_catalog_command(app, ctx);
+  register_mig_command(app, ctx);
+  if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
+    std::cerr << "gpupack: " << unknown << '\n';
+    return exit_code::usage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gpupack: " << e.what() << " (run with --help for usage)\n";
+    return exit_code::usage;
+  }
+  if (!ctx.action) {
+    std::cerr << "gpupack: no command given (run with --help for usage)\n";
+    return exit_code::usage;
+  }
+  return ctx.action();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const gpupack::InputError& e) {
+    std::cerr << "gpupack: " << e.what() << '\n';
+    return gpupack::exit_code::usage;
+  } catch (const std::exception& e) {
+    std::cerr << "gpupack: internal error: " << e.what() << '\n';
+    return gpupack::exit_code::internal;
+  }
+}

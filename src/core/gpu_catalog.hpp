@@ -1,0 +1,30 @@
+#pragma once
+// The GPU catalog: every model gpupack plans for, looked up by any alias, case- and punctuation-insensitive.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/gpu_model.hpp"
+
+namespace gpupack {
+
+class GpuCatalog {
+ public:
+  explicit GpuCatalog(std::vector<GpuModel> models);
+
+  const std::vector<GpuModel>& models() const { return models_; }
+  // nullptr when no model has that name, alias or NVML product name.
+  const GpuModel* find(std::string_view name) const;
+  // Like find, but throws InputError naming the input and the closest known names.
+  const GpuModel& get(std::string_view name) const;
+  // Up to n known names nearest to `name`, nearest first.
+  std::vector<std::string> closest(std::string_view name, size_t n) const;
+
+ private:
+  std::vector<GpuModel> models_;
+};
+
+// The embedded catalog (data in gpu_catalog_data.cpp, facts from docs/reference/mig.md).
+GpuCatalog builtin_catalog();
+
+}  // namespace gpupack

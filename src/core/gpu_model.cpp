@@ -1,0 +1,28 @@
+#include "core/gpu_model.hpp"
+
+#include <algorithm>
+
+namespace gpupack {
+
+bool GpuModel::is_unconfirmed(std::string_view field) const {
+  return std::find(unconfirmed.begin(), unconfirmed.end(), field) != unconfirmed.end();
+}
+
+int mps_client_limit(const GpuModel& model, CudaVersion cuda) {
+  if (!is_volta_or_newer(model.arch)) return 16;
+  return cuda >= CudaVersion{13, 1} ? 60 : 48;
+}
+
+int mps_client_limit_in_instance(const GpuModel& model, const MigProfile& profile, CudaVersion cuda) {
+  const int whole = mps_client_limit(model, cuda);
+  if (!model.mig || model.mig->compute_slices == 0) return whole;
+  return std::max(1, whole * profile.compute_slices / model.mig->compute_slices);
+}
+
+bool mps_isolates_memory(const GpuModel& model) { return is_volta_or_newer(model.arch); }
+
+bool mps_static_sm_partitions(const GpuModel& model, CudaVersion cuda) {
+  return is_volta_or_newer(model.arch) && cuda >= CudaVersion{13, 1};
+}
+
+}  // namespace gpupack

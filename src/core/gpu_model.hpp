@@ -1,0 +1,40 @@
+#pragma once
+// One GPU model of the catalog and the sharing facts that follow from it.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/architecture.hpp"
+#include "core/cuda_version.hpp"
+#include "core/mig_profile.hpp"
+
+namespace gpupack {
+
+struct GpuModel {
+  std::string name;                     // canonical, e.g. "H100-SXM5-80GB"
+  std::vector<std::string> aliases;     // short names users type, e.g. "H100-80GB"
+  std::vector<std::string> nvml_names;  // exact product names NVML reports, e.g. "NVIDIA H100 80GB HBM3"
+  Architecture arch = Architecture::ampere;
+  ComputeCapability compute_capability;
+  int sm_count = 0;
+  double memory_gib = 0;  // nominal capacity (the vendor's "GB"); usable memory is a little less
+  std::optional<MigGeometry> mig;  // absent when the model has no MIG
+  // Fields whose values were not seen in real output ("sm_count", "nvml_names", ...).
+  std::vector<std::string> unconfirmed;
+
+  bool supports_mig() const { return mig.has_value(); }
+  bool is_unconfirmed(std::string_view field) const;
+};
+
+// MPS clients per device: 16 before Volta; 48 from Volta up to CUDA 13.0; 60 from CUDA 13.1.
+int mps_client_limit(const GpuModel& model, CudaVersion cuda);
+// Under MIG, MPS runs inside each instance and its client limit shrinks in proportion to the instance's
+// share of the compute slices (rounded down, at least 1).
+int mps_client_limit_in_instance(const GpuModel& model, const MigProfile& profile, CudaVersion cuda);
+// Volta+ MPS clients have isolated address spaces; before Volta one fault or stray write hits all clients.
+bool mps_isolates_memory(const GpuModel& model);
+// Static SM partitions (`nvidia-cuda-mps-control -S`, sm_partition) need CUDA 13.1 and Volta+.
+bool mps_static_sm_partitions(const GpuModel& model, CudaVersion cuda);
+
+}  // namespace gpupack
