@@ -1,0 +1,61 @@
+#include "render/names.hpp"
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace gpupack {
+
+namespace {
+bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool alnum(char c) { return lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
+}  // namespace
+
+bool is_dns1123_label(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !lower_alnum(s.front()) || !lower_alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return lower_alnum(c) || c == '-'; });
+}
+
+bool is_label_value(std::string_view s) {
+  if (s.empty()) return true;
+  if (s.size() > 63 || !alnum(s.front()) || !alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
+}
+
+bool is_script_safe(std::string_view s) {
+  if (s.empty() || s.size() > 255 || s.front() == '-') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return alnum(c) || c == '.' || c == '_' || c == ':' || c == '/' || c == '=' || c == '+' || c == '-';
+  });
+}
+
+void require_dns1123_label(std::string_view what, std::string_view s) {
+  if (!is_dns1123_label(s)) {
+    throw InputError(std::string(what) + " '" + std::string(s) +
+                     "' is not a valid Kubernetes name: use 1-63 lower-case letters, digits and '-', starting and "
+                     "ending with a letter or digit");
+  }
+}
+
+void require_script_safe(std::string_view what, std::string_view s) {
+  if (!is_script_safe(s)) {
+    throw InputError(std::string(what) + " '" + std::string(s) +
+                     "' contains characters not allowed in generated scripts: use letters, digits and . _ : / = + -");
+  }
+}
+
+std::string to_dns1123_label(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    out += lower_alnum(l) ? l : '-';
+  }
+  const auto first = out.find_first_not_of('-');
+  if (first == std::string::npos) return "x";
+  out = out.substr(first, out.find_last_not_of('-') - first + 1);
+  if (out.size() > 63) out.resize(63);
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+}  // namespace gpupack
