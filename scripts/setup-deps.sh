@@ -10,13 +10,30 @@ packages=(
   shellcheck jq
 )
 
+# Node.js validates rendered Kubernetes objects in the tests; npm comes with nodesource's nodejs, so
+# Debian's npm package is only needed where no npm is installed.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+install_npm_test_deps() {
+  # kubernetes-models (offline schema validation of rendered objects), pinned by package-lock.json.
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/k8s-validate"
+  if [ ! -d "$dir/node_modules" ]; then
+    (cd "$dir" && npm ci --silent --no-audit --no-fund >/dev/null)
+  fi
+}
+
+if [ ${#missing[@]} -eq 0 ]; then
+  install_npm_test_deps
+  exit 0
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
   sudo=()
@@ -30,3 +47,4 @@ echo "setup-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_npm_test_deps

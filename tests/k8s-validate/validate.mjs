@@ -1,0 +1,39 @@
+// Validates Kubernetes objects in YAML/JSON files offline against the official OpenAPI schemas, using
+// the kubernetes-models package: each object is built from its apiVersion/kind and validate() is called.
+// Usage: node validate.mjs FILE...   Exit 0 when every object validates, 1 otherwise (errors on stderr).
+import { readFileSync } from "node:fs";
+import { parseAllDocuments } from "yaml";
+
+async function modelFor(apiVersion, kind) {
+  // "apps/v1" -> kubernetes-models/apps/v1, "v1" -> kubernetes-models/v1
+  const mod = await import(`kubernetes-models/${apiVersion}/${kind}`);
+  return mod[kind];
+}
+
+let failures = 0;
+let checked = 0;
+for (const file of process.argv.slice(2)) {
+  const docs = parseAllDocuments(readFileSync(file, "utf8"));
+  for (const doc of docs) {
+    if (doc.errors.length) {
+      console.error(`${file}: YAML error: ${doc.errors[0].message}`);
+      failures++;
+      continue;
+    }
+    const obj = doc.toJS();
+    if (obj === null || obj === undefined) continue;
+    const items = obj.kind === "List" ? obj.items : [obj];
+    for (const item of items) {
+      try {
+        const Model = await modelFor(item.apiVersion, item.kind);
+        new Model(item).validate();
+        checked++;
+      } catch (e) {
+        console.error(`${file}: ${item.kind}/${item.metadata?.name}: ${e.message}`);
+        failures++;
+      }
+    }
+  }
+}
+console.log(`${checked} objects valid, ${failures} invalid`);
+process.exit(failures ? 1 : 0);
