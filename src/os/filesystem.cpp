@@ -1,0 +1,99 @@
+// POSIX file system: stat, mkdir, chmod/chown, atomic writes, flock.
+#include "os/filesystem.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace gpupack {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::string& path) {
+  throw std::runtime_error(what + " " + path + ": " + std::strerror(errno));
+}
+
+class FlockLock : public FileLock {
+ public:
+  explicit FlockLock(int fd) : fd_(fd) {}
+  ~FlockLock() override { ::close(fd_); }  // closing releases the flock
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+FileInfo PosixFilesystem::stat(const std::string& path) const {
+  struct stat st {};
+  FileInfo info;
+  if (::stat(path.c_str(), &st) != 0) return info;
+  info.exists = true;
+  info.is_dir = S_ISDIR(st.st_mode);
+  info.uid = st.st_uid;
+  info.mode = st.st_mode & 07777;
+  return info;
+}
+
+void PosixFilesystem::make_dirs(const std::string& path, unsigned mode) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw std::runtime_error("cannot create directory " + path + ": " + ec.message());
+  set_mode(path, mode);
+}
+
+void PosixFilesystem::set_mode(const std::string& path, unsigned mode) {
+  if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) fail("cannot chmod", path);
+}
+
+void PosixFilesystem::set_owner(const std::string& path, unsigned uid, unsigned gid) {
+  if (::chown(path.c_str(), uid, gid) != 0) fail("cannot chown", path);
+}
+
+std::optional<std::string> PosixFilesystem::read_file(const std::string& path) const {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void PosixFilesystem::write_file(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) fail("cannot write", tmp);
+    out << content;
+    if (!out.flush()) fail("cannot write", tmp);
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename to", path);
+}
+
+bool PosixFilesystem::remove(const std::string& path) { return ::unlink(path.c_str()) == 0; }
+
+std::unique_ptr<FileLock> PosixFilesystem::try_lock(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) fail("cannot open lock file", path);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error == EWOULDBLOCK) return nullptr;
+    errno = error;
+    fail("cannot lock", path);
+  }
+  return std::make_unique<FlockLock>(fd);
+}
+
+unsigned PosixFilesystem::effective_uid() const { return ::geteuid(); }
+
+bool PosixFilesystem::writable(const std::string& path) const { return ::access(path.c_str(), W_OK) == 0; }
+
+}  // namespace gpupack

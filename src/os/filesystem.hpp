@@ -1,0 +1,56 @@
+#pragma once
+// The file-system operations the MPS layer and the agent need, behind an interface so that tests can
+// provoke what is hard to provoke for real (a directory owned by someone else, a lock held elsewhere).
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace gpupack {
+
+struct FileInfo {
+  bool exists = false;
+  bool is_dir = false;
+  unsigned uid = 0;
+  unsigned mode = 0;  // permission bits only (e.g. 0700)
+};
+
+// An exclusive advisory lock, released when destroyed.
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
+class Filesystem {
+ public:
+  virtual ~Filesystem() = default;
+  virtual FileInfo stat(const std::string& path) const = 0;
+  // Creates the directory and missing parents; the last component gets `mode`. Throws std::runtime_error.
+  virtual void make_dirs(const std::string& path, unsigned mode) = 0;
+  virtual void set_mode(const std::string& path, unsigned mode) = 0;
+  virtual void set_owner(const std::string& path, unsigned uid, unsigned gid) = 0;
+  virtual std::optional<std::string> read_file(const std::string& path) const = 0;
+  // Replaces the file atomically (temporary file + rename).
+  virtual void write_file(const std::string& path, const std::string& content) = 0;
+  virtual bool remove(const std::string& path) = 0;
+  // Takes an exclusive lock on `path` (created if missing) without waiting; nullptr when another
+  // process holds it.
+  virtual std::unique_ptr<FileLock> try_lock(const std::string& path) = 0;
+  virtual unsigned effective_uid() const = 0;
+  virtual bool writable(const std::string& path) const = 0;
+};
+
+class PosixFilesystem : public Filesystem {
+ public:
+  FileInfo stat(const std::string& path) const override;
+  void make_dirs(const std::string& path, unsigned mode) override;
+  void set_mode(const std::string& path, unsigned mode) override;
+  void set_owner(const std::string& path, unsigned uid, unsigned gid) override;
+  std::optional<std::string> read_file(const std::string& path) const override;
+  void write_file(const std::string& path, const std::string& content) override;
+  bool remove(const std::string& path) override;
+  std::unique_ptr<FileLock> try_lock(const std::string& path) override;
+  unsigned effective_uid() const override;
+  bool writable(const std::string& path) const override;
+};
+
+}  // namespace gpupack

@@ -1,0 +1,124 @@
+#include "mps/mps_daemon.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "mps_fixture.hpp"
+
+namespace gpupack {
+namespace {
+
+using testing::MpsFixture;
+
+std::string error_of(MpsDaemon& d) {
+  try {
+    d.start();
+  } catch (const MpsError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(MpsFixture, StartsOnPrivateDirectoriesAndQuits) {
+  MpsDaemon d(runner, fs, clock, options());
+  EXPECT_FALSE(d.is_running());
+  d.start();
+  EXPECT_TRUE(d.is_running());
+  ASSERT_TRUE(d.pid());
+  EXPECT_EQ(fs.stat(paths().pipe_dir).mode, 0700u);
+  EXPECT_EQ(fs.stat(paths().log_dir).mode, 0700u);
+  const int pid = *d.pid();
+  EXPECT_TRUE(d.quit());
+  EXPECT_FALSE(d.is_running());
+  EXPECT_FALSE(runner.is_alive(pid));
+  EXPECT_TRUE(d.quit());  // nothing to stop is not a failure
+}
+
+TEST_F(MpsFixture, MissingControlProgramIsAClearError) {
+  auto o = options();
+  o.binary = tmp / "no-such-mps-control";
+  MpsDaemon d(runner, fs, clock, o);
+  EXPECT_NE(error_of(d).find("cannot find the MPS control program"), std::string::npos);
+}
+
+TEST_F(MpsFixture, RefusesAPipeDirectoryWhereADaemonAlreadyRuns) {
+  MpsDaemon first(runner, fs, clock, options());
+  first.start();
+  first.unlock();  // as after `gpupack mps up` has exited
+  MpsDaemon second(runner, fs, clock, options());
+  EXPECT_NE(error_of(second).find("already runs"), std::string::npos);
+  EXPECT_TRUE(first.quit());
+}
+
+TEST_F(MpsFixture, TwoManagersNeverShareAPipeDirectory) {
+  MpsDaemon first(runner, fs, clock, options());
+  first.start();
+  MpsDaemon second(runner, fs, clock, options());
+  EXPECT_NE(error_of(second).find("another gpupack process manages"), std::string::npos);
+  EXPECT_TRUE(first.quit());
+}
+
+TEST_F(MpsFixture, ClearsAStalePidFileLeftByAKilledDaemon) {
+  MpsDaemon d(runner, fs, clock, options());
+  d.start();
+  const int pid = *d.pid();
+  runner.send_signal(pid, SIGKILL);
+  ASSERT_TRUE(eventually([&] { return !runner.is_alive(pid); }));
+  EXPECT_TRUE(fs.read_file(paths().pipe_dir + "/" + MpsDaemon::kPidFile));  // left behind
+  EXPECT_FALSE(d.is_running());
+  d.start();
+  EXPECT_TRUE(d.is_running());
+  EXPECT_NE(*d.pid(), pid);
+  EXPECT_TRUE(d.quit());
+}
+
+TEST_F(MpsFixture, RefusesADirectoryOwnedBySomeoneElse) {
+  fs.make_dirs(paths().pipe_dir, 0700);
+  fs.owner_of[paths().pipe_dir] = fs.effective_uid() + 1;
+  MpsDaemon d(runner, fs, clock, options());
+  const std::string e = error_of(d);
+  EXPECT_NE(e.find("is owned by uid"), std::string::npos) << e;
+  EXPECT_NE(e.find(paths().pipe_dir), std::string::npos) << e;
+}
+
+TEST_F(MpsFixture, RefusesADirectoryItCannotWrite) {
+  fs.make_dirs(paths().log_dir, 0700);
+  fs.read_only.insert(paths().log_dir);
+  MpsDaemon d(runner, fs, clock, options());
+  EXPECT_NE(error_of(d).find("is not writable"), std::string::npos);
+}
+
+TEST_F(MpsFixture, TightensAnOpenDirectoryOfOurOwnTo0700) {
+  fs.make_dirs(paths().pipe_dir, 0755);
+  MpsDaemon d(runner, fs, clock, options());
+  d.start();
+  EXPECT_EQ(fs.stat(paths().pipe_dir).mode, 0700u);
+  EXPECT_TRUE(d.quit());
+}
+
+TEST_F(MpsFixture, ReportsAFailedDaemonStart) {
+  fs.make_dirs(paths().pipe_dir, 0700);
+  fs.write_file(paths().pipe_dir + "/fake-fail", "-d\n");
+  MpsDaemon d(runner, fs, clock, options());
+  const std::string e = error_of(d);
+  EXPECT_NE(e.find("-d' failed"), std::string::npos) << e;
+  EXPECT_NE(e.find("scripted failure"), std::string::npos) << e;
+}
+
+TEST_F(MpsFixture, PassesTheVisibleDevicesToTheDaemon) {
+  // The fake records nothing about CUDA_VISIBLE_DEVICES; a wrapper script shows what the daemon got.
+  const std::string wrapper = tmp / "wrapper.sh";
+  fs.write_file(wrapper, "#!/bin/sh\n[ \"$1\" = -d ] && echo \"$CUDA_VISIBLE_DEVICES\" > \"$CUDA_MPS_LOG_DIRECTORY/visible\"\nexec " +
+                             std::string(FAKE_MPS_CONTROL) + " \"$@\"\n");
+  fs.set_mode(wrapper, 0755);
+  auto o = options();
+  o.binary = wrapper;
+  o.visible_devices = {"GPU-aaa", "GPU-bbb"};
+  MpsDaemon d(runner, fs, clock, o);
+  d.start();
+  EXPECT_EQ(fs.read_file(paths().log_dir + "/visible"), "GPU-aaa,GPU-bbb\n");
+  EXPECT_TRUE(d.quit());
+}
+
+}  // namespace
+}  // namespace gpupack
