@@ -1,0 +1,90 @@
+#include "render/render_targets.hpp"
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+#include "render/targets.hpp"
+
+namespace gpupack {
+
+namespace {
+
+// In the order files are applied on a cluster: MIG layout, node daemons, plugin config, workloads.
+constexpr RenderTarget kAll[] = {RenderTarget::mig_parted,    RenderTarget::mps,           RenderTarget::cdi,
+                                 RenderTarget::gpupack_agent, RenderTarget::k8s_device_plugin,
+                                 RenderTarget::node_template, RenderTarget::k8s_workloads};
+
+std::string accepted_names() {
+  std::string s = "all";
+  for (RenderTarget t : kAll) s += ", " + std::string(to_string(t));
+  return s;
+}
+
+}  // namespace
+
+std::string_view to_string(RenderTarget target) {
+  switch (target) {
+    case RenderTarget::mps: return "mps";
+    case RenderTarget::k8s_device_plugin: return "k8s-device-plugin";
+    case RenderTarget::mig_parted: return "mig-parted";
+    case RenderTarget::k8s_workloads: return "k8s-workloads";
+    case RenderTarget::node_template: return "node-template";
+    case RenderTarget::gpupack_agent: return "gpupack-agent";
+    case RenderTarget::cdi: return "cdi";
+  }
+  return "";
+}
+
+std::vector<RenderTarget> parse_render_targets(std::string_view list) {
+  std::vector<RenderTarget> out;
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    const size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string_view name = list.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (name == "all") {
+      out.assign(std::begin(kAll), std::end(kAll));
+      continue;
+    }
+    const auto it = std::find_if(std::begin(kAll), std::end(kAll), [&](RenderTarget t) { return to_string(t) == name; });
+    if (it == std::end(kAll)) {
+      throw InputError("unknown render target '" + std::string(name) + "'; accepted: " + accepted_names());
+    }
+    if (std::find(out.begin(), out.end(), *it) == out.end()) out.push_back(*it);
+  }
+  // Apply order, whatever order the user listed.
+  std::sort(out.begin(), out.end(), [](RenderTarget a, RenderTarget b) {
+    return std::find(std::begin(kAll), std::end(kAll), a) < std::find(std::begin(kAll), std::end(kAll), b);
+  });
+  return out;
+}
+
+FileTree render_targets(const RenderPlan& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog) {
+  FileTree files;
+  std::string readme =
+      "Files rendered by gpupack from a plan. Sections are in the order to apply them.\n"
+      "Node names in the plan are logical (node-0, ...): map them to real nodes where a script asks.\n";
+  int step = 1;
+  for (RenderTarget t : targets) {
+    TargetOutput o;
+    switch (t) {
+      case RenderTarget::mps: o = render_mps_target(plan); break;
+      case RenderTarget::k8s_device_plugin: o = render_device_plugin_target(plan); break;
+      case RenderTarget::mig_parted: o = render_mig_parted_target(plan); break;
+      case RenderTarget::k8s_workloads: o = render_workloads_target(plan, catalog); break;
+      case RenderTarget::node_template: o = render_node_template_target(plan); break;
+      case RenderTarget::gpupack_agent: o = render_agent_config_target(plan); break;
+      case RenderTarget::cdi: o = render_cdi_target(plan); break;
+    }
+    readme += "\n" + std::to_string(step++) + ". " + std::string(to_string(t)) + "\n";
+    if (o.readme.empty()) {
+      readme += "   nothing to render: the plan does not use what this target configures.\n";
+    }
+    for (const auto& paragraph : o.readme) readme += paragraph + "\n";
+    files.insert(files.end(), o.files.begin(), o.files.end());
+  }
+  files.push_back({"README.txt", readme, 0644});
+  return files;
+}
+
+}  // namespace gpupack

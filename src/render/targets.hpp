@@ -1,0 +1,44 @@
+#pragma once
+// The render targets: each turns a RenderPlan into files (pure; no I/O). README.txt notes come back
+// with the files so the caller can assemble one README for everything rendered.
+#include <string>
+#include <vector>
+
+#include "core/gpu_catalog.hpp"
+#include "render/file_tree.hpp"
+#include "render/render_plan.hpp"
+
+namespace gpupack {
+
+struct TargetOutput {
+  FileTree files;
+  std::vector<std::string> readme;  // paragraphs for README.txt: what the files are, the order to apply
+};
+
+// Where the MPS pipe and log directories of one daemon live on the node, and what it is called.
+struct MpsDaemonNames {
+  std::string name;      // "gpu0" for a whole GPU, "gpu0-mig1" for a MIG instance
+  std::string pipe_dir;  // /var/run/gpupack/mps/<name>
+  std::string log_dir;   // /var/log/gpupack/mps/<name>
+};
+MpsDaemonNames mps_daemon_names(const RenderGpu& gpu, const RenderSlice& slice);
+
+TargetOutput render_mps_target(const RenderPlan& plan);
+TargetOutput render_device_plugin_target(const RenderPlan& plan);
+TargetOutput render_mig_parted_target(const RenderPlan& plan);
+TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& catalog);
+
+// Empty when the NVIDIA device plugin can express every GPU of the node; otherwise what it cannot.
+std::vector<std::string> nvidia_plugin_problems(const RenderPlan& plan, const std::string& node);
+// The extended resource a client of this slice requests: nvidia.com/gpu, nvidia.com/mig-<profile>, or
+// gpupack.io/mps-<pct> / gpupack.io/mig-<profile>-mps-<pct> where only the gpupack agent can serve it.
+std::string resource_name(const RenderPlan& plan, const RenderGpu& gpu, const RenderSlice& slice,
+                          const RenderClient& client);
+TargetOutput render_node_template_target(const RenderPlan& plan);
+TargetOutput render_agent_config_target(const RenderPlan& plan);
+TargetOutput render_cdi_target(const RenderPlan& plan);
+
+// "1536M": a byte count as whole MiB (rounded up), the unit MPS limits accept.
+std::string mps_memory_value(std::uint64_t bytes);
+
+}  // namespace gpupack
