@@ -1,0 +1,14 @@
+#pragma once
+// The `--json FILE` document (docs/bench-schema.md): settings, device, every sample, derived numbers,
+// verdicts, skipped parts, and the "calibration" object that `gpupack plan --calibration` reads.
+#include <nlohmann/json.hpp>
+
+#include "bench/results.hpp"
+
+namespace gpupack::bench {
+
+inline constexpr int kSchemaVersion = 1;
+
+nlohmann::ordered_json to_json(const BenchResults& results);
+
+}  // namespace gpupack::bench

@@ -1,0 +1,209 @@
+#include "bench/bench_runner.hpp"
+
+#include <ctime>
+#include <functional>
+
+#include "bench/device_query.hpp"
+#include "bench/experiments.hpp"
+#include "bench/interrupt.hpp"
+#include "bench/metrics.hpp"
+#include "bench/mps_session.hpp"
+
+namespace gpupack::bench {
+
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+class Runner {
+ public:
+  Runner(const BenchOptions& options, const std::string& exe, Progress& progress)
+      : options_(options), workers_(exe), progress_(progress) {
+    results_.options = options;
+    results_.plan = make_plan(options);
+    results_.started_at = utc_now();
+  }
+
+  BenchResults run() {
+    query_device();
+    const ExperimentContext ctx{results_.plan, results_.device, workers_};
+    run_without_mps(ctx);
+    if (wants_mps()) run_with_mps(ctx);
+    progress_.done();
+    results_.elapsed_s = progress_.elapsed_s();
+    return results_;
+  }
+
+ private:
+  bool has(Part p) const { return options_.parts.count(p) > 0; }
+  bool wants_mps() const { return has(Part::mps) || has(Part::isolation) || has(Part::limits) || has(Part::client); }
+
+  void skip(const std::string& part, const std::string& reason) {
+    results_.skipped.push_back({part, reason});
+    progress_.note(part + " skipped: " + reason);
+  }
+
+  // One experiment: a failure is recorded as that experiment skipped with the reason, and the run goes
+  // on; Ctrl-C is not a failure and ends the run.
+  void attempt(const std::string& label, const std::function<void()>& body) {
+    progress_.step(label);
+    try {
+      body();
+    } catch (const Interrupted&) {
+      throw;
+    } catch (const std::exception& e) {
+      skip(label, std::string("failed: ") + e.what());
+    }
+  }
+
+  void query_device() {
+    progress_.step("device");
+    WorkerRequest req;
+    req.mode = WorkerMode::info;
+    req.blocks = results_.plan.client_blocks;
+    req.threads = results_.plan.client_threads;
+    req.gemm_n = results_.plan.gemm_n;
+    ChildGroup info({workers_.spec({req, plain_environment()})});
+    info.wait_exit(std::chrono::seconds(120));
+    const ChildOutcome& o = info.outcome(0);
+    try {
+      results_.device = device_from_worker(parse_worker_output(o.out, "bench-worker info"));
+    } catch (const std::runtime_error& e) {
+      if (o.exit_code == 3) throw DeviceUnavailable(e.what());  // no driver, no GPU, or no CUDA built in
+      throw;
+    }
+    if (const std::string note = query_driver_tools(results_.device); !note.empty()) progress_.note(note);
+  }
+
+  void run_without_mps(const ExperimentContext& ctx) {
+    const ModeEnvironment plain = plain_environment();
+    if (has(Part::streams)) attempt("streams", [&] { results_.streams = run_streams_experiment(ctx); });
+    if (has(Part::timeslicing)) {
+      for (int k : results_.plan.ks) {
+        attempt("timeslicing K=" + std::to_string(k),
+                [&] { results_.clients.push_back(run_client_experiment(ctx, "timeslicing", "", k, plain)); });
+      }
+    }
+    if (has(Part::isolation)) {
+      attempt("isolation: neighbour alone", [&] { results_.neighbour_alone_kernels_per_s = run_neighbour_alone(ctx, plain); });
+      attempt("isolation: alone",
+              [&] { results_.isolation.push_back(run_isolation_experiment(ctx, "alone", plain, nullptr, std::nullopt)); });
+      attempt("isolation: timeslicing", [&] {
+        results_.isolation.push_back(run_isolation_experiment(ctx, "timeslicing", plain, &plain, std::nullopt));
+      });
+    }
+    if (has(Part::mig)) run_mig(ctx);
+    if (has(Part::client)) {
+      attempt("client: alone", [&] { results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "alone", "", 1, {plain})); });
+      attempt("client: timeslicing", [&] {
+        results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "timeslicing", "", options_.clients, {plain}));
+      });
+    }
+  }
+
+  // Only instances that already exist: bench never enables MIG or changes the layout.
+  void run_mig(const ExperimentContext& ctx) {
+    const DeviceInfo& d = results_.device;
+    if (d.mig_mode != "Enabled") {
+      skip("mig", d.mig_mode.empty() ? "MIG mode unknown or not supported on this GPU"
+                                     : "MIG mode is " + d.mig_mode + " (bench never changes it)");
+      return;
+    }
+    if (d.mig_instances.empty()) {
+      skip("mig", "MIG mode is on but no MIG instance exists");
+      return;
+    }
+    for (const auto& uuid : d.mig_instances) {
+      for (int k : {1, 2}) {
+        attempt("mig " + uuid + " K=" + std::to_string(k),
+                [&] { results_.clients.push_back(run_client_experiment(ctx, "mig", uuid, k, mig_environment(uuid))); });
+      }
+    }
+    if (has(Part::client)) {
+      std::vector<ModeEnvironment> envs;
+      for (const auto& uuid : d.mig_instances) envs.push_back(mig_environment(uuid));
+      attempt("client: mig", [&] {
+        results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "mig", "", options_.clients, envs));
+      });
+    }
+  }
+
+  void skip_mps_parts(const std::string& reason) {
+    for (Part p : {Part::mps, Part::limits, Part::client}) {
+      if (has(p)) skip(std::string(to_string(p)) + (p == Part::client ? ": mps" : ""), "MPS could not start: " + reason);
+    }
+    if (has(Part::isolation)) skip("isolation: mps", "MPS could not start: " + reason);
+  }
+
+  void run_with_mps(const ExperimentContext& ctx) {
+    progress_.step("starting MPS");
+    MpsSessionOptions session_options;
+    session_options.control_binary = options_.mps_control;
+    session_options.gpu_uuid = results_.device.uuid;
+    std::string why_not;
+    const auto session = MpsSession::start(session_options, why_not);
+    if (!session) {
+      skip_mps_parts(why_not);
+      return;
+    }
+    const ModeEnvironment mps = mps_environment(session->client_environment());
+    if (has(Part::mps)) {
+      for (int k : results_.plan.ks) {
+        attempt("mps K=" + std::to_string(k), [&] { results_.clients.push_back(run_client_experiment(ctx, "mps", "", k, mps)); });
+      }
+    }
+    if (has(Part::isolation)) {
+      attempt("isolation: mps", [&] { results_.isolation.push_back(run_isolation_experiment(ctx, "mps", mps, &mps, std::nullopt)); });
+      for (int cap : results_.plan.caps) {
+        const ModeEnvironment capped =
+            mps_environment(session->client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(cap)}});
+        attempt("isolation: mps, neighbour at " + std::to_string(cap) + "%", [&] {
+          results_.isolation.push_back(run_isolation_experiment(ctx, capped_setting(cap), mps, &capped, cap));
+        });
+      }
+    }
+    if (has(Part::limits)) run_limits(ctx, mps);
+    if (has(Part::client)) {
+      attempt("client: mps", [&] {
+        results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "mps", "", options_.clients, {mps}));
+      });
+    }
+    progress_.step("stopping MPS");
+    if (!session->quit()) progress_.note("the MPS daemon did not quit in time; its pipe directory: " + session->paths().pipe_dir);
+  }
+
+  void run_limits(const ExperimentContext& ctx, const ModeEnvironment& mps) {
+    double baseline = 0;
+    attempt("limits: 100% threads", [&] { baseline = run_thread_limit(ctx, 100, mps).gflops; });
+    if (baseline > 0) {
+      for (int cap : results_.plan.caps) {
+        attempt("limits: " + std::to_string(cap) + "% threads", [&] {
+          ThreadLimitCheck c = run_thread_limit(ctx, cap, mps);
+          c.baseline_gflops = baseline;
+          results_.thread_limits.push_back(c);
+        });
+      }
+    }
+    attempt("limits: pinned memory", [&] { results_.memory_limit = run_memory_limit(ctx, mps); });
+  }
+
+  const BenchOptions& options_;
+  Workers workers_;
+  Progress& progress_;
+  BenchResults results_;
+};
+
+}  // namespace
+
+BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress) {
+  return Runner(options, worker_executable, progress).run();
+}
+
+}  // namespace gpupack::bench

@@ -1,0 +1,22 @@
+#pragma once
+// Runs the selected parts in an order that keeps modes apart: everything without MPS first, then
+// gpupack's private MPS daemon for the MPS parts, quit before returning (also when a part throws).
+#include <stdexcept>
+#include <string>
+
+#include "bench/options.hpp"
+#include "bench/progress.hpp"
+#include "bench/results.hpp"
+
+namespace gpupack::bench {
+
+// No usable GPU or driver here (the info worker said so): exit 3.
+class DeviceUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`).
+BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress);
+
+}  // namespace gpupack::bench

@@ -1,0 +1,87 @@
+#include "bench/mps_session.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace gpupack::bench {
+
+namespace {
+std::string make_temp_dir(const std::string& base_option) {
+  const char* env = std::getenv("TMPDIR");
+  std::string base = !base_option.empty() ? base_option : (env && *env ? env : "/tmp");
+  std::string tmpl = base + "/gpupack-bench-mps-XXXXXX";
+  if (!::mkdtemp(tmpl.data())) throw MpsError("cannot create a temporary directory under " + base);
+  return tmpl;
+}
+}  // namespace
+
+std::vector<int> foreign_mps_processes() {
+  std::vector<int> pids;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream comm(entry.path() / "comm");
+    std::string command;
+    std::getline(comm, command);
+    if (command.rfind("nvidia-cuda-mps", 0) == 0) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+MpsSession::MpsSession(const MpsSessionOptions& options, std::string temp_dir)
+    : temp_dir_(std::move(temp_dir)), paths_{temp_dir_ + "/pipe", temp_dir_ + "/log"} {
+  MpsDaemonOptions daemon_options;
+  daemon_options.paths = paths_;
+  daemon_options.binary = options.control_binary;
+  if (!options.gpu_uuid.empty()) daemon_options.visible_devices = {options.gpu_uuid};
+  daemon_ = std::make_unique<MpsDaemon>(runner_, fs_, clock_, daemon_options);
+}
+
+std::unique_ptr<MpsSession> MpsSession::start(const MpsSessionOptions& options, std::string& why_not) {
+  if (options.check_foreign_daemons) {
+    if (const auto pids = foreign_mps_processes(); !pids.empty()) {
+      why_not = "an MPS daemon not started by gpupack already runs (pid " + std::to_string(pids.front()) +
+                ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to measure MPS";
+      return nullptr;
+    }
+  }
+  std::unique_ptr<MpsSession> session;
+  try {
+    session.reset(new MpsSession(options, make_temp_dir(options.temp_base)));
+    session->daemon_->start();
+    return session;
+  } catch (const std::exception& e) {
+    why_not = e.what();
+    // A daemon that started but did not answer is still told to quit (the destructor does it).
+    return nullptr;
+  }
+}
+
+MpsSession::~MpsSession() { quit(); }
+
+std::map<std::string, std::string> MpsSession::client_environment() const {
+  return daemon_->control().environment();
+}
+
+bool MpsSession::quit() {
+  if (quit_done_) return true;
+  quit_done_ = true;
+  bool gone = true;
+  try {
+    gone = daemon_->quit();
+  } catch (const std::exception&) {
+    gone = false;
+  }
+  daemon_->unlock();
+  if (gone) {
+    std::error_code ec;
+    std::filesystem::remove_all(temp_dir_, ec);
+  }
+  return gone;
+}
+
+}  // namespace gpupack::bench

@@ -1,0 +1,17 @@
+// The worker of a gpupack built without nvcc: it can only say so.
+#include <ostream>
+
+#include "bench/worker.hpp"
+#include "cli/exit_codes.hpp"
+
+namespace gpupack::bench {
+
+bool built_with_cuda() { return false; }
+
+int run_worker(const WorkerRequest&, std::istream&, std::ostream& out) {
+  out << R"({"error": "gpupack was built without CUDA (nvcc was not found at build time)", "unavailable": true})"
+      << '\n';
+  return exit_code::unavailable;
+}
+
+}  // namespace gpupack::bench

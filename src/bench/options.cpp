@@ -1,0 +1,68 @@
+#include "bench/options.hpp"
+
+#include "core/errors.hpp"
+
+namespace gpupack::bench {
+
+namespace {
+constexpr Part kAllParts[] = {Part::streams, Part::timeslicing, Part::mps,   Part::isolation,
+                              Part::limits,  Part::mig,         Part::client};
+}
+
+const char* to_string(Part part) {
+  switch (part) {
+    case Part::streams: return "streams";
+    case Part::timeslicing: return "timeslicing";
+    case Part::mps: return "mps";
+    case Part::isolation: return "isolation";
+    case Part::limits: return "limits";
+    case Part::mig: return "mig";
+    case Part::client: return "client";
+  }
+  return "?";
+}
+
+std::set<Part> parse_parts(const std::string& list) {
+  std::set<Part> parts;
+  std::string word;
+  auto flush = [&] {
+    if (word.empty()) return;
+    bool known = false;
+    for (Part p : kAllParts) {
+      if (word == to_string(p)) {
+        parts.insert(p);
+        known = true;
+      }
+    }
+    if (!known) {
+      throw InputError("--only: unknown part '" + word +
+                       "'; accepted: streams, timeslicing, mps, isolation, limits, mig, client");
+    }
+    word.clear();
+  };
+  for (char c : list) {
+    if (c == ',') {
+      flush();
+    } else if (c != ' ') {
+      word += c;
+    }
+  }
+  flush();
+  if (parts.empty()) throw InputError("--only: no part named; accepted: streams, timeslicing, mps, isolation, limits, mig, client");
+  return parts;
+}
+
+BenchPlan make_plan(const BenchOptions& options) {
+  BenchPlan plan;
+  if (options.quick) {
+    // Same experiments, less work each: the process starts (about 0.3 s each) then dominate.
+    plan.client_work_ms = 80;
+    plan.latency_samples = 400;
+    plan.neighbour_alone_s = 0.4;
+    plan.limit_work_ms = 60;
+    plan.stream_reps = 3;
+  }
+  return plan;
+}
+
+}  // namespace gpupack::bench

@@ -1,0 +1,50 @@
+#pragma once
+// What the user asked `gpupack bench` to do, and the experiment plan derived from it (sizes, sample
+// counts, K values), kept apart from the code that runs it so that both are testable without a GPU.
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace gpupack::bench {
+
+enum class Part { streams, timeslicing, mps, isolation, limits, mig, client };
+
+const char* to_string(Part part);
+// "streams,mps" -> {streams, mps}; throws InputError naming the unknown word and the accepted ones.
+std::set<Part> parse_parts(const std::string& list);
+
+struct BenchOptions {
+  bool quick = false;
+  std::set<Part> parts{Part::streams, Part::timeslicing, Part::mps, Part::isolation, Part::limits, Part::mig};
+  std::optional<std::string> client_cmd;  // --client-cmd: the user's own program, run through /bin/sh -c
+  int clients = 2;                        // -n: how many copies of it run at once
+  std::optional<std::string> json_path;
+  std::optional<std::string> report_path;
+  std::string mps_control = "nvidia-cuda-mps-control";  // --mps-control: the control program (tests use a fake)
+};
+
+// Sizes of every experiment, in milliseconds of work on this GPU alone (converted to loop counts with the
+// info worker's calibration) and in sample counts.
+struct BenchPlan {
+  std::vector<int> ks{1, 2, 4, 8};       // time-slicing / MPS process counts
+  int client_blocks = 8;                 // a throughput client leaves most SMs free (as in the reference)
+  int client_threads = 256;
+  double client_work_ms = 300;           // one client's work alone
+  double client_kernel_ms = 2;           // split into kernels of this length
+  double latency_kernel_us = 200;        // the latency client's request (~0.2 ms, as in the reference)
+  int latency_samples = 2000;
+  std::vector<int> caps{25, 50, 75};     // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE of the neighbour / limit checks
+  double neighbour_alone_s = 1.0;        // how long the neighbour's alone throughput is measured
+  double limit_work_ms = 200;            // saturating FMA work per thread-limit check (at 100%)
+  int stream_reps = 10;
+  double stream_kernel_ms = 1;
+  long mem_limit_mib = 2048;             // CUDA_MPS_PINNED_DEVICE_MEM_LIMIT for the memory check
+  long mem_within_mib = 1024;            // the CUDA context's own memory counts too (about 0.5 GiB)
+  long mem_beyond_mib = 3072;
+  int gemm_n = 2048;
+};
+
+BenchPlan make_plan(const BenchOptions& options);
+
+}  // namespace gpupack::bench

@@ -1,0 +1,127 @@
+// `gpupack bench`: measure streams, time-slicing, MPS and MIG on this GPU, and the hidden
+// `gpupack bench-worker` that runs one measurement in a child process (src/bench/worker_protocol.hpp).
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "bench/bench_json.hpp"
+#include "bench/bench_runner.hpp"
+#include "bench/interrupt.hpp"
+#include "bench/report_html.hpp"
+#include "bench/verdicts.hpp"
+#include "bench/worker.hpp"
+#include "cli/bench_views.hpp"
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "core/errors.hpp"
+
+namespace gpupack {
+
+namespace {
+
+struct BenchArgs {
+  bench::BenchOptions options;
+  std::string only;
+  int clients = 0;
+};
+
+std::string self_executable() {
+  char path[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) throw std::runtime_error("cannot find gpupack's own executable (/proc/self/exe)");
+  return std::string(path, static_cast<size_t>(n));
+}
+
+// The command as typed, for the JSON and the report ("gpupack bench --quick --json b.json").
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string out;
+  for (char c : all) out += c == '\0' ? ' ' : c;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw InputError("cannot write '" + path + "'");
+}
+
+void finish_options(BenchArgs& a) {
+  if (!a.only.empty()) a.options.parts = bench::parse_parts(a.only);
+  const bool wants_client = a.options.parts.count(bench::Part::client) > 0;
+  if (a.options.client_cmd) {
+    a.options.parts.insert(bench::Part::client);
+  } else if (wants_client || a.clients > 0) {
+    throw InputError("-n and --only client need --client-cmd '<command>' (the program to run as K clients)");
+  }
+  if (a.clients > 0) a.options.clients = a.clients;
+}
+
+int run_bench_command(std::ostream& out, BenchArgs& a) {
+  finish_options(a);
+  if (!bench::built_with_cuda()) {
+    std::cerr << "gpupack bench: this gpupack was built without CUDA (nvcc was not found at build time); "
+                 "rebuild on a machine with the CUDA toolkit to measure\n";
+    return exit_code::unavailable;
+  }
+  const bench::InterruptGuard guard;
+  bench::Progress progress(std::cerr, ::isatty(2) != 0);
+  bench::BenchResults results;
+  try {
+    results = bench::run_bench(a.options, self_executable(), progress);
+    results.command_line = command_line();
+  } catch (const bench::DeviceUnavailable& e) {
+    progress.done();
+    std::cerr << "gpupack bench: " << e.what() << '\n';
+    return exit_code::unavailable;
+  } catch (const bench::Interrupted&) {
+    progress.done();
+    std::cerr << "gpupack bench: interrupted; workers ended and gpupack's MPS daemon told to quit\n";
+    return 128 + bench::interrupt_signal();
+  }
+  if (a.options.json_path) write_file(*a.options.json_path, bench::to_json(results).dump(1) + "\n");
+  if (a.options.report_path) write_file(*a.options.report_path, bench::render_report(results));
+  print_bench_summary(out, results);
+  return bench::any_failed(bench::verdicts(results)) ? exit_code::negative : exit_code::ok;
+}
+
+}  // namespace
+
+void register_bench_command(CLI::App& app, CommandContext& ctx) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* cmd = app.add_subcommand("bench", "Measure streams, time-slicing, MPS and MIG on this GPU");
+  cmd->add_flag("--quick", args->options.quick, "Less work per experiment (under 20 s on an H100)");
+  cmd->add_option("--only", args->only, "Parts to run: streams,timeslicing,mps,isolation,limits,mig,client");
+  cmd->add_option("--client-cmd", args->options.client_cmd, "Your own program (run with /bin/sh -c) as K clients per mode");
+  cmd->add_option("-n", args->clients, "How many copies of --client-cmd run at once (default 2)")->check(CLI::Range(1, 48));
+  cmd->add_option("--json", args->options.json_path, "Write every sample, the settings and the device as JSON");
+  cmd->add_option("--report", args->options.report_path, "Write a self-contained HTML report with charts");
+  cmd->add_option("--mps-control", args->options.mps_control, "The MPS control program (default nvidia-cuda-mps-control)");
+  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_bench_command(ctx.out, *args); }; });
+
+  auto request = std::make_shared<bench::WorkerRequest>();
+  auto mode = std::make_shared<std::string>();
+  CLI::App* worker = app.add_subcommand("bench-worker", "");
+  worker->group("");  // hidden: gpupack bench starts it
+  worker->add_option("mode", *mode)->required();
+  worker->add_option("--blocks", request->blocks);
+  worker->add_option("--threads", request->threads);
+  worker->add_option("--iters", request->iters);
+  worker->add_option("--launches", request->launches);
+  worker->add_option("--gemm-n", request->gemm_n);
+  worker->add_option("--within-mib", request->within_mib);
+  worker->add_option("--beyond-mib", request->beyond_mib);
+  worker->add_flag("--sync", request->sync);
+  worker->callback([&ctx, request, mode] {
+    ctx.action = [&ctx, request, mode] {
+      request->mode = bench::worker_mode_from_string(*mode);
+      return bench::run_worker(*request, std::cin, ctx.out);
+    };
+  });
+}
+
+}  // namespace gpupack
