@@ -98,6 +98,18 @@ bool MpsSupervisor::stop() {
   return gone;
 }
 
+void MpsSupervisor::set_defaults(std::optional<int> active_thread_percentage,
+                                 std::vector<std::pair<int, std::string>> pinned_mem_limits) {
+  options_.active_thread_percentage = active_thread_percentage;
+  options_.pinned_mem_limits = std::move(pinned_mem_limits);
+  if (!started_) return;
+  try {
+    apply_defaults();
+  } catch (const std::exception& e) {
+    failed(e.what());  // the next restart applies them
+  }
+}
+
 MpsStatus MpsSupervisor::status() const {
   std::lock_guard<std::mutex> g(mutex_);
   return status_;

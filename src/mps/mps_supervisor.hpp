@@ -54,6 +54,10 @@ class MpsSupervisor {
   // quit, then wait for the daemon to go. Returns false when it did not go in time.
   bool stop();
 
+  // New per-client defaults (a config reload): applied to the running daemon at once, so servers started
+  // from now on get them; running servers and their clients are left alone.
+  void set_defaults(std::optional<int> active_thread_percentage, std::vector<std::pair<int, std::string>> pinned_mem_limits);
+
   MpsStatus status() const;
   const MpsDaemon& daemon() const { return daemon_; }
 

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -124,6 +125,36 @@ class PosixChild : public ChildProcess {
   std::optional<int> status_;
 };
 
+// Writing to the stdin of a child that exited without reading it raises SIGPIPE, which would kill
+// gpupack. Block it in this thread while run() writes, and consume one raised meanwhile (the write
+// itself then fails with EPIPE, which run() handles).
+class SigpipeBlock {
+ public:
+  SigpipeBlock() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    sigset_t pending;
+    sigpending(&pending);
+    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+  }
+  ~SigpipeBlock() {
+    sigset_t pending;
+    sigpending(&pending);
+    if (!was_pending_ && sigismember(&pending, SIGPIPE) == 1) {
+      const timespec zero{0, 0};
+      sigtimedwait(&pipe_, nullptr, &zero);
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  SigpipeBlock(const SigpipeBlock&) = delete;
+  SigpipeBlock& operator=(const SigpipeBlock&) = delete;
+
+ private:
+  sigset_t pipe_, old_;
+  bool was_pending_ = false;
+};
+
 pid_t spawn_with(const ProcessSpec& spec, posix_spawn_file_actions_t* actions) {
   if (spec.argv.empty()) throw std::invalid_argument("ProcessSpec with an empty argv");
   Environment env(spec.env);
@@ -149,6 +180,7 @@ pid_t spawn_with(const ProcessSpec& spec, posix_spawn_file_actions_t* actions) {
 }  // namespace
 
 ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
+  const SigpipeBlock no_sigpipe;
   Pipe in, out, err;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

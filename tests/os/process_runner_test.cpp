@@ -31,6 +31,14 @@ TEST(PosixProcessRunner, ArgumentsAreNotInterpretedByAShell) {
   EXPECT_EQ(res.out, "$HOME; *\n");
 }
 
+TEST(PosixProcessRunner, AChildThatDoesNotReadItsInputDoesNotKillUsWithSigpipe) {
+  PosixProcessRunner r;
+  for (int i = 0; i < 20; ++i) {
+    const auto res = r.run({{"true"}, {}, std::string(1 << 20, 'x'), std::chrono::seconds(20)});
+    EXPECT_EQ(res.exit_code, 0);
+  }
+}
+
 TEST(PosixProcessRunner, KillsAChildThatRunsPastItsTimeout) {
   PosixProcessRunner r;
   const auto res = r.run({{"sleep", "30"}, {}, "", std::chrono::milliseconds(200)});

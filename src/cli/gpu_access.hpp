@@ -1,0 +1,16 @@
+#pragma once
+// Opening the GPU layer from a command: GpuUnavailable (no driver, no NVML) becomes one line on stderr
+// and exit code 3, as docs/cli.md promises.
+#include <functional>
+#include <string>
+
+#include "gpu/gpu_backend.hpp"
+
+namespace gpupack {
+
+int with_gpu_backend(const std::function<int(GpuBackend&)>& body);
+
+// "12.5 GiB" style text for byte counts; "-" when absent.
+std::string gib_text(const std::optional<std::uint64_t>& bytes);
+
+}  // namespace gpupack

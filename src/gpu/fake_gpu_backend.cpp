@@ -1,0 +1,137 @@
+#include "gpu/fake_gpu_backend.hpp"
+
+#include <fstream>
+
+#include "core/errors.hpp"
+
+namespace gpupack {
+
+namespace {
+
+using nlohmann::json;
+
+// Reads an optional field of type T, naming the field in the error when its type is wrong.
+template <typename T>
+std::optional<T> field(const json& j, const char* key, const std::string& where) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw InputError("fake GPU machine: " + where + "." + key + " has the wrong type (" + j.at(key).dump() + ")");
+  }
+}
+
+// A sample series: a number or an array of numbers.
+std::vector<double> series(const json& j, const char* key, const std::string& where) {
+  if (!j.contains(key)) return {};
+  const json& v = j.at(key);
+  if (v.is_number()) return {v.get<double>()};
+  if (!v.is_array()) throw InputError("fake GPU machine: " + where + "." + key + " must be a number or an array of numbers");
+  std::vector<double> out;
+  for (const auto& x : v) {
+    if (!x.is_number()) throw InputError("fake GPU machine: " + where + "." + key + " must hold numbers only");
+    out.push_back(x.get<double>());
+  }
+  return out;
+}
+
+double sample(const std::vector<double>& s, std::size_t i) { return s[std::min(i, s.size() - 1)]; }
+
+GpuProcessInfo parse_process(const json& p, const std::string& where) {
+  GpuProcessInfo info;
+  const auto pid = field<unsigned>(p, "pid", where);
+  if (!pid) throw InputError("fake GPU machine: " + where + " has no pid");
+  info.pid = *pid;
+  info.used_memory_bytes = field<std::uint64_t>(p, "used_memory_bytes", where);
+  info.mps_client = field<bool>(p, "mps_client", where).value_or(false);
+  info.gpu_instance_id = field<unsigned>(p, "gpu_instance_id", where);
+  info.compute_instance_id = field<unsigned>(p, "compute_instance_id", where);
+  return info;
+}
+
+MigInstanceInfo parse_mig(const json& m, const std::string& where) {
+  MigInstanceInfo mig;
+  mig.uuid = field<std::string>(m, "uuid", where).value_or("");
+  if (mig.uuid.empty()) throw InputError("fake GPU machine: " + where + " has no uuid");
+  mig.gpu_instance_id = field<unsigned>(m, "gpu_instance_id", where).value_or(0);
+  mig.compute_instance_id = field<unsigned>(m, "compute_instance_id", where).value_or(0);
+  mig.profile_id = field<unsigned>(m, "profile_id", where);
+  mig.profile = field<std::string>(m, "profile", where).value_or("");
+  mig.placement_start = field<unsigned>(m, "placement_start", where);
+  mig.placement_size = field<unsigned>(m, "placement_size", where);
+  mig.memory_total_bytes = field<std::uint64_t>(m, "memory_total_bytes", where);
+  mig.memory_used_bytes = field<std::uint64_t>(m, "memory_used_bytes", where);
+  return mig;
+}
+
+}  // namespace
+
+FakeGpuBackend::FakeGpuBackend(const json& machine) {
+  if (!machine.is_object()) throw InputError("fake GPU machine: the top level must be an object");
+  driver_ = field<std::string>(machine, "driver_version", "machine");
+  const json devices = machine.value("devices", json::array());
+  if (!devices.is_array()) throw InputError("fake GPU machine: devices must be an array");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const json& d = devices[i];
+    const std::string where = "devices[" + std::to_string(i) + "]";
+    GpuDeviceInfo dev;
+    dev.index = static_cast<unsigned>(i);
+    dev.uuid = field<std::string>(d, "uuid", where).value_or("");
+    dev.name = field<std::string>(d, "name", where).value_or("");
+    if (dev.uuid.empty() || dev.name.empty()) throw InputError("fake GPU machine: " + where + " needs uuid and name");
+    dev.memory_total_bytes = field<std::uint64_t>(d, "memory_total_bytes", where);
+    dev.memory_used_bytes = field<std::uint64_t>(d, "memory_used_bytes", where);
+    dev.compute_mode = field<std::string>(d, "compute_mode", where);
+    dev.mig_enabled = field<bool>(d, "mig_enabled", where);
+    for (const auto& m : d.value("mig_instances", json::array())) dev.mig_instances.push_back(parse_mig(m, where + ".mig_instances"));
+    for (const auto& p : d.value("processes", json::array())) dev.processes.push_back(parse_process(p, where + ".processes"));
+    Series s;
+    s.utilization = series(d, "utilization_gpu", where);
+    s.memory_used = series(d, "memory_used_samples", where);
+    if (auto um = field<double>(d, "utilization_memory", where)) dev.utilization_memory = *um;
+    devices_.push_back(dev);
+    series_.push_back(s);
+  }
+  for (const auto& x : machine.value("xid_events", json::array())) {
+    PendingXid p;
+    p.event.uuid = field<std::string>(x, "uuid", "xid_events").value_or("");
+    p.event.xid = field<std::uint64_t>(x, "xid", "xid_events").value_or(0);
+    p.at_snapshot = field<std::size_t>(x, "at_snapshot", "xid_events").value_or(0);
+    xids_.push_back(p);
+  }
+}
+
+std::unique_ptr<FakeGpuBackend> FakeGpuBackend::from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read the fake GPU machine " + path);
+  try {
+    return std::make_unique<FakeGpuBackend>(json::parse(in));
+  } catch (const json::parse_error& e) {
+    throw InputError("fake GPU machine " + path + " is not valid JSON: " + e.what());
+  }
+}
+
+std::vector<GpuDeviceInfo> FakeGpuBackend::devices() {
+  std::vector<GpuDeviceInfo> out = devices_;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!series_[i].utilization.empty()) out[i].utilization_gpu = sample(series_[i].utilization, snapshot_);
+    if (!series_[i].memory_used.empty()) {
+      out[i].memory_used_bytes = static_cast<std::uint64_t>(sample(series_[i].memory_used, snapshot_));
+    }
+  }
+  ++snapshot_;
+  return out;
+}
+
+std::vector<XidEvent> FakeGpuBackend::poll_xid_events() {
+  std::vector<XidEvent> out;
+  for (auto& x : xids_) {
+    if (!x.delivered && snapshot_ >= x.at_snapshot) {
+      x.delivered = true;
+      out.push_back(x.event);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpupack

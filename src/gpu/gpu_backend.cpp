@@ -1,0 +1,24 @@
+#include "gpu/gpu_backend.hpp"
+
+#include <cstdlib>
+
+#include "gpu/fake_gpu_backend.hpp"
+#include "gpu/nvml_gpu_backend.hpp"
+
+namespace gpupack {
+
+std::unique_ptr<GpuBackend> open_gpu_backend() {
+  const char* choice = std::getenv("GPUPACK_GPU_BACKEND");
+  const std::string value = choice ? choice : "";
+  if (value.rfind("fake:", 0) == 0) return FakeGpuBackend::from_file(value.substr(5));
+  return std::make_unique<NvmlGpuBackend>();
+}
+
+const GpuDeviceInfo* find_device(const std::vector<GpuDeviceInfo>& devices, const std::string& uuid_or_index) {
+  for (const auto& d : devices) {
+    if (d.uuid == uuid_or_index || std::to_string(d.index) == uuid_or_index) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace gpupack

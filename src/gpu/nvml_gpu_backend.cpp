@@ -1,0 +1,193 @@
+#include "gpu/nvml_gpu_backend.hpp"
+
+#include <map>
+
+#include "core/gpu_catalog.hpp"
+
+namespace gpupack {
+
+namespace {
+
+using namespace nvml;
+
+std::string text_value(Return (*fn)(Device, char*, unsigned), Device d, unsigned size) {
+  std::string buf(size, '\0');
+  if (!fn || fn(d, buf.data(), size) != kSuccess) return {};
+  buf.resize(buf.find('\0') == std::string::npos ? buf.size() : buf.find('\0'));
+  return buf;
+}
+
+std::optional<std::string> compute_mode_name(int mode) {
+  switch (mode) {
+    case 0: return "Default";
+    case 1: return "Exclusive_Thread";
+    case 2: return "Prohibited";
+    case 3: return "Exclusive_Process";
+    default: return std::nullopt;
+  }
+}
+
+std::optional<std::uint64_t> memory_value(unsigned long long v) {
+  if (v == kNotAvailableMemory) return std::nullopt;
+  return v;
+}
+
+// NVML's "ask for the size, then fill" protocol for the process lists, for either struct layout.
+template <typename Info, typename Fn>
+std::vector<Info> query_processes(Fn fn, Device d) {
+  std::vector<Info> infos;
+  if (!fn) return infos;
+  unsigned count = 0;
+  Return r = fn(d, &count, nullptr);
+  for (int attempt = 0; attempt < 3 && r == kErrorInsufficientSize; ++attempt) {
+    infos.resize(count + 8);  // processes may start between the two calls
+    count = static_cast<unsigned>(infos.size());
+    r = fn(d, &count, infos.data());
+  }
+  if (r != kSuccess) return {};
+  infos.resize(count);
+  return infos;
+}
+
+// The MIG profile name for an NVML GPU-instance profile id, from the catalog entry of this product.
+std::string profile_name(const std::string& product, unsigned profile_id) {
+  static const GpuCatalog catalog = builtin_catalog();
+  const GpuModel* model = catalog.find(product);
+  if (!model || !model->mig) return {};
+  for (const auto& p : model->mig->profiles) {
+    if (p.gi_profile_id && static_cast<unsigned>(*p.gi_profile_id) == profile_id) return p.name;
+  }
+  return {};
+}
+
+}  // namespace
+
+NvmlGpuBackend::NvmlGpuBackend() : lib_(open_library()) {
+  // XID errors arrive as events; register every device that supports it (others are skipped).
+  if (lib_.event_set_create && lib_.device_register_events && lib_.event_set_wait &&
+      lib_.event_set_create(&events_) == kSuccess) {
+    unsigned count = 0;
+    if (lib_.device_get_count(&count) == kSuccess) {
+      for (unsigned i = 0; i < count; ++i) {
+        Device d = nullptr;
+        if (lib_.device_get_handle_by_index(i, &d) == kSuccess) lib_.device_register_events(d, kEventTypeXidCriticalError, events_);
+      }
+    }
+  }
+}
+
+NvmlGpuBackend::~NvmlGpuBackend() {
+  if (events_ && lib_.event_set_free) lib_.event_set_free(events_);
+  close_library(lib_);
+}
+
+std::optional<std::string> NvmlGpuBackend::driver_version() const {
+  if (!lib_.system_get_driver_version) return std::nullopt;
+  char buf[96] = {};
+  if (lib_.system_get_driver_version(buf, sizeof buf) != kSuccess) return std::nullopt;
+  return std::string(buf);
+}
+
+std::vector<GpuProcessInfo> NvmlGpuBackend::read_processes(Device d) const {
+  std::map<unsigned, GpuProcessInfo> by_pid;
+  auto add = [&](unsigned pid, unsigned long long mem, bool mps, std::optional<unsigned> gi, std::optional<unsigned> ci) {
+    GpuProcessInfo& p = by_pid[pid];
+    p.pid = pid;
+    if (auto m = memory_value(mem)) p.used_memory_bytes = m;
+    p.mps_client = p.mps_client || mps;
+    // 0xFFFFFFFF means "not under MIG" in the 4-field layout.
+    if (gi && *gi != 0xFFFFFFFFu) p.gpu_instance_id = gi;
+    if (ci && *ci != 0xFFFFFFFFu) p.compute_instance_id = ci;
+  };
+  for (const auto& i : query_processes<ProcessInfo>(lib_.device_get_compute_processes, d)) add(i.pid, i.usedGpuMemory, false, i.gpuInstanceId, i.computeInstanceId);
+  for (const auto& i : query_processes<ProcessInfoV1>(lib_.device_get_compute_processes_v1, d)) add(i.pid, i.usedGpuMemory, false, {}, {});
+  for (const auto& i : query_processes<ProcessInfo>(lib_.device_get_mps_processes, d)) add(i.pid, i.usedGpuMemory, true, i.gpuInstanceId, i.computeInstanceId);
+  for (const auto& i : query_processes<ProcessInfoV1>(lib_.device_get_mps_processes_v1, d)) add(i.pid, i.usedGpuMemory, true, {}, {});
+  std::vector<GpuProcessInfo> out;
+  for (auto& [pid, p] : by_pid) out.push_back(p);
+  return out;
+}
+
+std::vector<MigInstanceInfo> NvmlGpuBackend::read_mig(Device d, const std::string& product) const {
+  std::vector<MigInstanceInfo> out;
+  unsigned max = 0;
+  if (!lib_.device_get_max_mig_device_count || !lib_.device_get_mig_device_handle_by_index ||
+      lib_.device_get_max_mig_device_count(d, &max) != kSuccess) {
+    return out;
+  }
+  for (unsigned i = 0; i < max; ++i) {
+    Device mig = nullptr;
+    if (lib_.device_get_mig_device_handle_by_index(d, i, &mig) != kSuccess) continue;  // empty slot
+    MigInstanceInfo m;
+    m.uuid = text_value(lib_.device_get_uuid, mig, kDeviceUuidBufferSize);
+    if (lib_.device_get_gpu_instance_id) lib_.device_get_gpu_instance_id(mig, &m.gpu_instance_id);
+    if (lib_.device_get_compute_instance_id) lib_.device_get_compute_instance_id(mig, &m.compute_instance_id);
+    Memory mem{};
+    if (lib_.device_get_memory_info && lib_.device_get_memory_info(mig, &mem) == kSuccess) {
+      m.memory_total_bytes = memory_value(mem.total);
+      m.memory_used_bytes = memory_value(mem.used);
+    }
+    // Profile and placement come from the GPU instance; reading it may need privileges (then absent).
+    GpuInstance gi = nullptr;
+    GpuInstanceInfo info{};
+    if (lib_.device_get_gpu_instance_by_id && lib_.gpu_instance_get_info &&
+        lib_.device_get_gpu_instance_by_id(d, m.gpu_instance_id, &gi) == kSuccess &&
+        lib_.gpu_instance_get_info(gi, &info) == kSuccess) {
+      m.profile_id = info.profileId;
+      m.profile = profile_name(product, info.profileId);
+      m.placement_start = info.placement.start;
+      m.placement_size = info.placement.size;
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+GpuDeviceInfo NvmlGpuBackend::read_device(unsigned index, Device d) const {
+  GpuDeviceInfo dev;
+  dev.index = index;
+  dev.uuid = text_value(lib_.device_get_uuid, d, kDeviceUuidBufferSize);
+  dev.name = text_value(lib_.device_get_name, d, kDeviceNameBufferSize);
+  Memory mem{};
+  if (lib_.device_get_memory_info && lib_.device_get_memory_info(d, &mem) == kSuccess) {
+    dev.memory_total_bytes = memory_value(mem.total);
+    dev.memory_used_bytes = memory_value(mem.used);
+  }
+  int mode = 0;
+  if (lib_.device_get_compute_mode && lib_.device_get_compute_mode(d, &mode) == kSuccess) dev.compute_mode = compute_mode_name(mode);
+  unsigned current = 0, pending = 0;
+  if (lib_.device_get_mig_mode && lib_.device_get_mig_mode(d, &current, &pending) == kSuccess) dev.mig_enabled = current == 1;
+  Utilization u{};
+  if (lib_.device_get_utilization_rates && lib_.device_get_utilization_rates(d, &u) == kSuccess) {
+    dev.utilization_gpu = u.gpu / 100.0;
+    dev.utilization_memory = u.memory / 100.0;
+  }
+  if (dev.mig_enabled.value_or(false)) dev.mig_instances = read_mig(d, dev.name);
+  dev.processes = read_processes(d);
+  return dev;
+}
+
+std::vector<GpuDeviceInfo> NvmlGpuBackend::devices() {
+  std::vector<GpuDeviceInfo> out;
+  unsigned count = 0;
+  if (lib_.device_get_count(&count) != kSuccess) return out;
+  for (unsigned i = 0; i < count; ++i) {
+    Device d = nullptr;
+    if (lib_.device_get_handle_by_index(i, &d) == kSuccess) out.push_back(read_device(i, d));
+  }
+  return out;
+}
+
+std::vector<XidEvent> NvmlGpuBackend::poll_xid_events() {
+  std::vector<XidEvent> out;
+  if (!events_) return out;
+  EventData data{};
+  while (lib_.event_set_wait(events_, &data, 0) == kSuccess) {
+    if (data.eventType == kEventTypeXidCriticalError) {
+      out.push_back({text_value(lib_.device_get_uuid, data.device, kDeviceUuidBufferSize), data.eventData});
+    }
+  }
+  return out;
+}
+
+}  // namespace gpupack

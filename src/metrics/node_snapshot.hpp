@@ -1,0 +1,57 @@
+#pragma once
+// What the agent knows about its node at one moment, in the shape the exposition needs: devices as the
+// GPU layer saw them, the configured sharing per GPU or MIG instance, the MPS supervisors' status and
+// per-process details read from /proc.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_backend.hpp"
+#include "mps/mps_supervisor.hpp"
+
+namespace gpupack {
+
+// The configured sharing of one GPU or MIG instance.
+struct SharingSnapshot {
+  std::string gpu_uuid;
+  std::string target_uuid;  // == gpu_uuid for a whole GPU, the MIG UUID for an instance
+  std::string mode;         // exclusive | time-slicing | mps
+  int clients_limit = 1;
+  std::optional<int> sm_percent;
+  std::optional<std::uint64_t> memory_limit_bytes;
+  std::string tenant;
+};
+
+struct MpsSnapshot {
+  std::string target_uuid;
+  std::string pipe_dir;
+  MpsStatus status;
+};
+
+// Details of a GPU process from /proc: owner, Kubernetes pod (from the cgroup path), the memory limit it
+// was given (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT in its environment, else the configured default).
+struct ProcessSnapshot {
+  std::optional<unsigned> uid;
+  std::string pod_uid;
+  std::string container_id;
+  std::optional<std::uint64_t> allocated_bytes;
+};
+
+struct NodeSnapshot {
+  std::string version;
+  std::string backend;
+  std::vector<GpuDeviceInfo> devices;
+  std::vector<SharingSnapshot> sharing;
+  std::vector<MpsSnapshot> mps;
+  std::map<unsigned, ProcessSnapshot> processes;  // by pid
+  std::map<std::string, std::uint64_t> xid_errors;  // by GPU UUID, since the agent started
+  std::uint64_t reloads = 0, reload_failures = 0;
+  double last_refresh_unix_seconds = 0;
+};
+
+// The /metrics body (names and labels documented in docs/metrics.md).
+std::string render_node_metrics(const NodeSnapshot& snapshot);
+
+}  // namespace gpupack
