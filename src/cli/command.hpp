@@ -15,7 +15,7 @@ struct CommandContext {
   std::function<int()> action;
 };
 
-enum class OutputFormat { table, json, mig_parted };
+enum class OutputFormat { table, json, mig_parted, yaml };
 
 // Adds --format to a subcommand, accepting only the given names.
 void add_format_option(CLI::App& cmd, OutputFormat& format, const std::vector<std::string>& accepted);
@@ -26,6 +26,7 @@ void print_mig_profiles(std::ostream& out, const MigGeometry& geometry);
 
 void register_catalog_command(CLI::App& app, CommandContext& ctx);
 void register_mig_command(CLI::App& app, CommandContext& ctx);
+void register_plan_command(CLI::App& app, CommandContext& ctx);
 void register_gpus_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace gpupack

@@ -6,7 +6,7 @@ namespace gpupack {
 
 void add_format_option(CLI::App& cmd, OutputFormat& format, const std::vector<std::string>& accepted) {
   static const std::map<std::string, OutputFormat> kAll{
-      {"table", OutputFormat::table}, {"json", OutputFormat::json}, {"mig-parted", OutputFormat::mig_parted}};
+      {"table", OutputFormat::table}, {"json", OutputFormat::json}, {"mig-parted", OutputFormat::mig_parted}, {"yaml", OutputFormat::yaml}};
   std::map<std::string, OutputFormat> allowed;
   for (const auto& name : accepted) allowed.emplace(name, kAll.at(name));
   cmd.add_option("--format", format, "Output format")

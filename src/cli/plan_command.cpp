@@ -1,0 +1,125 @@
+// `gpupack plan [file.yaml] [--gpu MODEL] [--format table|json|yaml] [-o FILE] [--explain]
+//  [--calibration bench.json] [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <unistd.h>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/plan_views.hpp"
+#include "core/errors.hpp"
+#include "core/gpu_catalog.hpp"
+#include "io/calibration_json.hpp"
+#include "io/default_scenario.hpp"
+#include "io/scenario_yaml.hpp"
+#include "planner/planner.hpp"
+
+namespace gpupack {
+
+namespace {
+
+struct PlanArgs {
+  std::string file;
+  std::string gpu;
+  OutputFormat format = OutputFormat::table;
+  std::string output;
+  bool explain = false;
+  std::string calibration;
+  bool strict = false;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read " + path + ": " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Writes `text` to `path` atomically: a temporary file in the same directory, then rename, so that a
+// failed run never leaves a partial plan behind.
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError("cannot write " + path + ": " + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw InputError("cannot write " + path + ": " + std::strerror(errno));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw InputError("cannot write " + path + ": " + why);
+  }
+}
+
+Scenario load_scenario(const PlanArgs& args, const GpuCatalog& catalog) {
+  Scenario s = args.file.empty() ? parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog)
+                                 : parse_scenario_yaml(read_file(args.file), args.file, catalog);
+  if (!args.gpu.empty()) {
+    // --gpu replaces the fleet: as many GPUs of that model as the plan needs.
+    FleetEntry f;
+    f.model = catalog.get(args.gpu);
+    s.fleet = {f};
+    s.elastic = true;
+  } else if (s.fleet.empty()) {
+    throw InputError((args.file.empty() ? std::string("the scenario") : args.file) +
+                     " has no 'fleet'; add one or pass --gpu MODEL");
+  }
+  return s;
+}
+
+int run_plan(std::ostream& out, const PlanArgs& args) {
+  const GpuCatalog catalog = builtin_catalog();
+  const Scenario scenario = load_scenario(args, catalog);
+  PlanOptions options;
+  if (!args.calibration.empty()) {
+    options.calibration = parse_calibration_json(read_file(args.calibration), args.calibration);
+  }
+  const Plan plan = make_plan(scenario, options);
+  const std::vector<ModeOutcome> comparison = compare_modes(scenario, options);
+  std::ostringstream text;
+  if (args.format == OutputFormat::json) {
+    text << plan_json(scenario, plan, comparison, options.calibration).dump(2) << '\n';
+  } else if (args.format == OutputFormat::yaml) {
+    text << json_to_yaml(plan_json(scenario, plan, comparison, options.calibration));
+  } else {
+    print_plan_table(text, scenario, plan, comparison, args.explain);
+  }
+  if (args.output.empty()) {
+    out << text.str();
+  } else {
+    write_atomically(args.output, text.str());
+    out << "wrote " << args.output << ": " << plan.summary.gpus_used << " GPUs, " << plan.unplaced.size()
+        << " replicas unplaced\n";
+  }
+  return args.strict && !plan.unplaced.empty() ? exit_code::negative : exit_code::ok;
+}
+
+}  // namespace
+
+void register_plan_command(CLI::App& app, CommandContext& ctx) {
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "Choose the sharing mode, MIG layout and limits per GPU and pack the workloads (no file: the "
+              "embedded 40-models-on-one-A100 scenario)");
+  cmd->add_option("file", args->file, "Scenario YAML (docs/workloads.md)");
+  cmd->add_option("--gpu", args->gpu, "Plan on as many GPUs of this model as needed (replaces the file's fleet)");
+  add_format_option(*cmd, args->format, {"table", "json", "yaml"});
+  cmd->add_option("-o,--output", args->output, "Write the output to this file (atomically) instead of stdout");
+  cmd->add_flag("--explain", args->explain, "Per GPU: what each rejected mode would break, and every client");
+  cmd->add_option("--calibration", args->calibration,
+                  "JSON from `gpupack bench --json FILE`: replaces the performance model's constants");
+  cmd->add_flag("--strict", args->strict, "Exit 1 when some replica could not be placed");
+  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_plan(ctx.out, *args); }; });
+}
+
+}  // namespace gpupack

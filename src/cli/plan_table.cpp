@@ -1,0 +1,170 @@
+// The plan for people: the comparison of modes, the chosen plan per GPU and slice with its reasons,
+// the summary, risks and what could not be placed.
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <set>
+
+#include "cli/plan_views.hpp"
+#include "cli/table.hpp"
+#include "core/units.hpp"
+
+namespace gpupack {
+
+namespace {
+
+std::string fixed(double v, const char* format) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+std::string times(double v) { return fixed(v, "%.2fx"); }
+std::string pct(double v) { return fixed(100 * v, "%.0f%%"); }
+
+// Table rows are printed for this many GPUs; the rest are counted (JSON has all of them).
+constexpr size_t kTableGpus = 40;
+
+void print_comparison(std::ostream& out, const std::vector<ModeOutcome>& comparison) {
+  out << "Modes compared (each mode alone on this fleet; GPUS NEEDED: with as many GPUs of the first model as it "
+         "takes):\n";
+  Table t({"MODE", "GPUS USED", "PLACED", "UNPLACED", "SLO MISSES", "GPUS NEEDED", "WORST P99", "THROUGHPUT",
+           "WHAT BREAKS"});
+  for (const ModeOutcome& m : comparison) {
+    t.add({m.mode ? std::string(to_string(*m.mode)) : "chosen (per GPU)", std::to_string(m.gpus_used),
+           std::to_string(m.placed), std::to_string(m.unplaced), std::to_string(m.slo_misses),
+           m.gpus_needed ? std::to_string(*m.gpus_needed) : "-", times(m.worst_p99_inflation), pct(m.throughput),
+           m.breaks});
+  }
+  t.print(out);
+}
+
+std::string slice_name(const GpuModel& model, const PlanSlice& s) {
+  if (s.profile < 0) return "whole GPU";
+  return model.mig->profiles[static_cast<size_t>(s.profile)].name + "@" + std::to_string(s.mig_start);
+}
+
+void print_gpus(std::ostream& out, const Scenario& scenario, const Plan& plan, bool explain) {
+  out << "\nChosen plan:\n";
+  Table t({"GPU", "MODEL", "NODE", "MODE", "SLICE", "SHARING", "TENANT", "CLIENTS", "REPLICAS", "MEMORY LIMITS",
+           "COMPUTE", "MPS CAPS", "WORST P99"});
+  for (size_t gi = 0; gi < plan.gpus.size() && gi < kTableGpus; ++gi) {
+    const PlanGpu& g = plan.gpus[gi];
+    const GpuModel& model = scenario.fleet[static_cast<size_t>(g.fleet_entry)].model;
+    for (const PlanSlice& s : g.slices) {
+      std::uint64_t memory = 0;
+      double compute = 0;
+      int replicas = 0;
+      int lo = 101;
+      int hi = 0;
+      double worst = 1.0;
+      for (const PlanClient& c : s.clients) {
+        memory += c.memory_limit_bytes;
+        compute += c.compute;
+        replicas += static_cast<int>(c.replicas.size());
+        worst = std::max(worst, c.predicted_p99_inflation);
+        if (c.mps_active_thread_percentage) {
+          lo = std::min(lo, *c.mps_active_thread_percentage);
+          hi = std::max(hi, *c.mps_active_thread_percentage);
+        }
+      }
+      const std::string caps = hi == 0 ? "-" : lo == hi ? std::to_string(lo) + "%" : std::to_string(lo) + "-" +
+                                                                                        std::to_string(hi) + "%";
+      t.add({g.id, model.name, g.node, std::string(to_string(g.mode)), slice_name(model, s),
+             std::string(to_string(s.sharing)), s.tenant, std::to_string(s.clients.size()), std::to_string(replicas),
+             format_size(memory) + " / " + format_size(s.memory_bytes), pct(compute) + " / " + pct(s.compute_share),
+             caps, times(worst)});
+    }
+  }
+  t.print(out);
+  if (plan.gpus.size() > kTableGpus) out << "... and " << plan.gpus.size() - kTableGpus << " more GPUs (see --format json)\n";
+  out << "\nWhy:\n";
+  for (size_t gi = 0; gi < plan.gpus.size() && gi < kTableGpus; ++gi) {
+    const PlanGpu& g = plan.gpus[gi];
+    // The reason per MIG instance on a line of its own.
+    std::string why = g.why;
+    for (size_t at = why.find("; "); at != std::string::npos; at = why.find("; ", at)) why.replace(at, 2, "\n      ");
+    out << "  " << g.id << " (" << to_string(g.mode) << "): " << why << "\n";
+    if (!explain) continue;
+    for (const RejectedMode& r : g.rejected) out << "    not " << to_string(r.mode) << ": " << r.breaks << "\n";
+    const GpuModel& model = scenario.fleet[static_cast<size_t>(g.fleet_entry)].model;
+    for (const PlanSlice& s : g.slices) {
+      for (const PlanClient& c : s.clients) {
+        std::string names;
+        for (const ReplicaRef& r : c.replicas) {
+          names += (names.empty() ? "" : "+") + scenario.workloads[static_cast<size_t>(r.workload)].name + "#" +
+                   std::to_string(r.replica);
+        }
+        out << "    " << slice_name(model, s) << ": " << names << " limit " << format_size(c.memory_limit_bytes)
+            << (c.mps_active_thread_percentage ? ", threads " + std::to_string(*c.mps_active_thread_percentage) + "%"
+                                               : "")
+            << ", p99 " << times(c.predicted_p99_inflation) << " alone\n";
+      }
+    }
+  }
+}
+
+void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan) {
+  const PlanSummary& s = plan.summary;
+  const long replicas = total_replicas(scenario);
+  out << "\nSummary: " << s.gpus_used << " GPU" << (s.gpus_used == 1 ? "" : "s") << " used"
+      << (s.gpus_available ? " of " + std::to_string(*s.gpus_available) : std::string(" (as many as needed)"))
+      << "; lower bound " << s.lower_bound_gpus << (s.exact ? " (this count is optimal)" : "") << "; "
+      << replicas - static_cast<long>(plan.unplaced.size()) << " of " << replicas << " replicas placed\n";
+  out << "  utilisation of the used GPUs: memory " << pct(s.memory_utilisation) << ", compute "
+      << pct(s.compute_utilisation) << "\n";
+  out << "  against one replica per GPU: " << s.gpus_used << " GPUs instead of " << replicas;
+  if (s.cost_per_hour && s.one_per_gpu_cost_per_hour) {
+    out << ", " << fixed(*s.cost_per_hour, "$%.2f") << "/h instead of " << fixed(*s.one_per_gpu_cost_per_hour, "$%.2f")
+        << "/h";
+  }
+  out << "\n";
+  // Risks that follow from the modes chosen.
+  std::map<std::string, int> risks;
+  for (const PlanGpu& g : plan.gpus) {
+    if (!g.mig.empty()) risks["MIG: changing a layout needs the GPU idle (drain it first)"]++;
+    for (const PlanSlice& sl : g.slices) {
+      if (sl.sharing == Sharing::mps) risks["MPS: a fatal fault in one client is reported to every client of its slice"]++;
+      if (sl.sharing == Sharing::time_slicing) risks["time-slicing: nothing caps memory; one replica's growth OOMs the others"]++;
+    }
+  }
+  if (!plan.unplaced.empty()) risks["replicas left unplaced (listed below)"] = static_cast<int>(plan.unplaced.size());
+  if (!risks.empty()) out << "Risks:\n";
+  for (const auto& [text, count] : risks) out << "  " << text << " (" << count << ")\n";
+}
+
+void print_unplaced(std::ostream& out, const Scenario& scenario, const Plan& plan) {
+  if (plan.unplaced.empty()) return;
+  out << "\nUnplaced:\n";
+  // One line per workload: its replicas share the reason.
+  std::map<int, std::pair<int, std::string>> by_workload;
+  for (const Unplaced& u : plan.unplaced) {
+    auto& e = by_workload[u.replica.workload];
+    e.first++;
+    e.second = u.reason;
+  }
+  for (const auto& [w, e] : by_workload) {
+    out << "  " << scenario.workloads[static_cast<size_t>(w)].name << " (" << e.first << " replica"
+        << (e.first == 1 ? "" : "s") << "): " << e.second << "\n";
+  }
+}
+
+}  // namespace
+
+void print_plan_table(std::ostream& out, const Scenario& scenario, const Plan& plan,
+                      const std::vector<ModeOutcome>& comparison, bool explain) {
+  std::set<std::string> tenants;
+  for (const auto& w : scenario.workloads) tenants.insert(w.tenant);
+  out << "Plan: " << total_replicas(scenario) << " replicas of " << scenario.workloads.size() << " workloads from "
+      << tenants.size() << " tenant" << (tenants.size() == 1 ? "" : "s") << " on ";
+  for (size_t i = 0; i < scenario.fleet.size(); ++i) {
+    out << (i ? ", " : "") << (scenario.elastic ? std::string("as many as needed") : std::to_string(scenario.fleet[i].count))
+        << " x " << scenario.fleet[i].model.name;
+  }
+  out << " (CUDA " << scenario.cuda.to_string() << ")\n\n";
+  print_comparison(out, comparison);
+  print_gpus(out, scenario, plan, explain);
+  print_summary(out, scenario, plan);
+  print_unplaced(out, scenario, plan);
+}
+
+}  // namespace gpupack

@@ -1,0 +1,89 @@
+#pragma once
+// A plan: per GPU its mode, MIG layout and slices; per slice its sharing and clients; per replica where it
+// runs and with which limits; replicas that found no place and why. The JSON view is docs/plan-schema.md.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/mig_layout.hpp"
+
+namespace gpupack {
+
+// How the clients of one slice (a whole GPU or a MIG instance) share it.
+enum class Sharing { exclusive, time_slicing, mps, streams };
+// How one GPU is run: the whole GPU as one slice, or MIG instances with a sharing inside each.
+enum class GpuMode { exclusive, time_slicing, mps, mig, mig_mps, mig_time_slicing };
+
+std::string_view to_string(Sharing sharing);
+std::string_view to_string(GpuMode mode);
+
+// One replica of one workload (indices into Scenario::workloads).
+struct ReplicaRef {
+  int workload = 0;
+  int replica = 0;
+  bool operator==(const ReplicaRef&) const = default;
+};
+
+// One process on a slice: a single replica, or replicas of one group sharing a process (streams).
+struct PlanClient {
+  std::vector<ReplicaRef> replicas;
+  std::uint64_t memory_limit_bytes = 0;  // memory of its replicas + one CUDA context
+  double compute = 0;                    // demand as a fraction of the whole GPU's SMs
+  std::optional<int> mps_active_thread_percentage;  // only under MPS
+  double predicted_p99_inflation = 1.0;              // predicted p99 / p99 alone
+};
+
+struct PlanSlice {
+  int profile = -1;  // MIG profile index; -1 for a whole GPU
+  int mig_start = -1;
+  Sharing sharing = Sharing::exclusive;
+  std::uint64_t memory_bytes = 0;  // memory of the slice
+  double compute_share = 1.0;      // the slice's share of the GPU's SMs
+  std::string tenant;
+  std::vector<PlanClient> clients;
+  double predicted_throughput = 1.0;  // per-client throughput relative to alone (performance model)
+};
+
+// Why a GPU runs in its mode, and what each other mode would break on it (gpupack plan --explain).
+struct RejectedMode {
+  GpuMode mode = GpuMode::exclusive;
+  std::string breaks;
+};
+
+struct PlanGpu {
+  int fleet_entry = 0;  // index into Scenario::fleet
+  std::string id;       // "gpu0"
+  std::string node;     // "node-0"
+  GpuMode mode = GpuMode::exclusive;
+  std::vector<MigPlacedInstance> mig;  // creation order; empty unless a MIG mode
+  std::vector<PlanSlice> slices;
+  std::string why;
+  std::vector<RejectedMode> rejected;
+};
+
+struct Unplaced {
+  ReplicaRef replica;
+  std::string code;    // too_large | slo_not_reachable | no_gpu_left | no_mig_gpu
+  std::string reason;  // one sentence for people
+};
+
+struct PlanSummary {
+  int gpus_used = 0;
+  std::optional<int> gpus_available;  // none when the fleet is elastic
+  int lower_bound_gpus = 0;
+  double memory_utilisation = 0;   // allocated client memory / memory of the used GPUs
+  double compute_utilisation = 0;  // demanded compute / SMs of the used GPUs
+  std::optional<double> cost_per_hour;           // of the used GPUs, when the fleet has prices
+  std::optional<double> one_per_gpu_cost_per_hour;  // placing each replica on a GPU of its own
+  bool exact = false;  // the GPU count was proven optimal by exhaustive search
+};
+
+struct Plan {
+  std::vector<PlanGpu> gpus;  // used GPUs only
+  std::vector<Unplaced> unplaced;
+  PlanSummary summary;
+};
+
+}  // namespace gpupack

@@ -1,0 +1,38 @@
+#pragma once
+// What the planner is asked: a fleet of GPUs and the workloads to place on it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cuda_version.hpp"
+#include "core/gpu_model.hpp"
+#include "core/workload.hpp"
+
+namespace gpupack {
+
+struct FleetEntry {
+  GpuModel model;
+  int count = 1;
+  std::string node_prefix = "node";
+  int gpus_per_node = 8;
+  std::optional<double> cost_per_hour;  // per GPU
+};
+
+struct Scenario {
+  std::vector<FleetEntry> fleet;
+  // True when the fleet was not given (only a model): the plan uses as many GPUs of it as it needs.
+  bool elastic = false;
+  std::vector<Workload> workloads;
+  CudaVersion cuda = kDefaultCudaVersion;
+  // Added to every client's memory limit: CUDA's own context memory (about 0.5 GiB on H200, mps.md).
+  std::uint64_t context_overhead_bytes = 512ull * 1024 * 1024;
+};
+
+// The reference GPU of `compute` fractions: the fleet's first model.
+const GpuModel& reference_model(const Scenario& scenario);
+
+// Total replicas of all workloads.
+long total_replicas(const Scenario& scenario);
+
+}  // namespace gpupack

@@ -1,0 +1,42 @@
+#include "core/workload.hpp"
+
+#include "core/errors.hpp"
+#include "core/text.hpp"
+
+namespace gpupack {
+
+std::string_view to_string(Isolation isolation) {
+  switch (isolation) {
+    case Isolation::none: return "none";
+    case Isolation::memory: return "memory";
+    case Isolation::fault: return "fault";
+    case Isolation::hardware: return "hardware";
+  }
+  return "none";
+}
+
+std::string_view to_string(UsagePattern pattern) {
+  return pattern == UsagePattern::intermittent ? "intermittent" : "steady";
+}
+
+Isolation parse_isolation(std::string_view text) {
+  for (Isolation i : {Isolation::none, Isolation::memory, Isolation::fault, Isolation::hardware}) {
+    if (iequals(text, to_string(i))) return i;
+  }
+  throw InputError("unknown isolation '" + std::string(text) + "'; accepted: none, memory, fault, hardware");
+}
+
+UsagePattern parse_usage_pattern(std::string_view text) {
+  for (UsagePattern p : {UsagePattern::steady, UsagePattern::intermittent}) {
+    if (iequals(text, to_string(p))) return p;
+  }
+  throw InputError("unknown pattern '" + std::string(text) + "'; accepted: steady, intermittent");
+}
+
+std::optional<double> Workload::max_p99_inflation() const {
+  if (!latency_slo_ms) return std::nullopt;
+  const double alone = p99_alone_ms.value_or(*latency_slo_ms / 2.0);
+  return *latency_slo_ms / alone;
+}
+
+}  // namespace gpupack

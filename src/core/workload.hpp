@@ -1,0 +1,44 @@
+#pragma once
+// A workload to place: N identical replicas with a memory footprint, a compute demand and optional
+// latency, trust and isolation requirements (the input format is documented in docs/workloads.md).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpupack {
+
+// What a replica needs from its neighbours.
+// none: may share anything its tenant shares; memory: its slice must cap memory (MPS pinned limit or
+// MIG), never plain time-slicing; fault and hardware: a slice of its own (a MIG instance or a whole GPU).
+enum class Isolation { none, memory, fault, hardware };
+
+// steady: serves traffic all the time (inference); intermittent: mostly idle (notebooks, dev, cron jobs),
+// where time-slicing costs little and needs no MPS daemon.
+enum class UsagePattern { steady, intermittent };
+
+std::string_view to_string(Isolation isolation);
+std::string_view to_string(UsagePattern pattern);
+// Throw InputError naming the text and the accepted values.
+Isolation parse_isolation(std::string_view text);
+UsagePattern parse_usage_pattern(std::string_view text);
+
+inline bool needs_own_slice(Isolation i) { return i == Isolation::fault || i == Isolation::hardware; }
+
+struct Workload {
+  std::string name;
+  int replicas = 1;
+  std::uint64_t memory_bytes = 0;  // device memory one replica allocates, without the CUDA context
+  double compute = 0;              // fraction (0..1] of the SMs of the reference GPU one replica keeps busy
+  std::optional<double> latency_slo_ms;  // p99 target
+  std::optional<double> p99_alone_ms;    // p99 alone on a whole GPU; defaults to half the SLO
+  std::string tenant = "default";        // trust domain
+  Isolation isolation = Isolation::none;
+  UsagePattern pattern = UsagePattern::steady;
+  std::optional<std::string> group;  // replicas of one group may share one process (CUDA streams)
+
+  // The largest p99 inflation (predicted p99 / p99 alone) the SLO tolerates; none without an SLO.
+  std::optional<double> max_p99_inflation() const;
+};
+
+}  // namespace gpupack

@@ -1,0 +1,203 @@
+#include "planner/explain.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "core/text.hpp"
+#include "core/units.hpp"
+
+namespace gpupack {
+
+namespace {
+
+std::string times(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", v);
+  return buf;
+}
+
+// The replicas of one GPU as clients of a single slice (each replica its own process).
+struct GpuContents {
+  std::vector<ClientLoad> clients;
+  std::vector<std::string> names;  // workload name per client
+  std::set<std::string> tenants;
+  int replicas = 0;
+  bool needs_cap = false;
+  bool needs_own_slice = false;
+  std::uint64_t memory = 0;
+};
+
+GpuContents contents_of(const PlanContext& ctx, const PlanGpu& gpu) {
+  GpuContents c;
+  const GpuModel& model = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].model;
+  const double scale = static_cast<double>(ctx.demands().reference_sms) / model.sm_count;
+  for (const PlanSlice& s : gpu.slices) {
+    c.tenants.insert(s.tenant);
+    for (const PlanClient& pc : s.clients) {
+      for (const ReplicaRef& r : pc.replicas) {
+        const WorkloadDemand& d = ctx.demands().workloads[static_cast<size_t>(r.workload)];
+        ClientLoad l;
+        l.memory_bytes = d.memory_bytes;
+        l.compute = d.compute * scale;
+        l.max_p99_inflation = d.max_p99_inflation;
+        l.intermittent = d.intermittent;
+        l.needs_memory_cap = d.isolation == Isolation::memory;
+        l.own_slice = needs_own_slice(d.isolation);
+        l.replicas = 1;
+        c.needs_cap = c.needs_cap || l.needs_memory_cap;
+        c.needs_own_slice = c.needs_own_slice || l.own_slice;
+        c.memory += d.memory_bytes;
+        c.clients.push_back(l);
+        c.names.push_back(ctx.scenario().workloads[static_cast<size_t>(r.workload)].name);
+        ++c.replicas;
+      }
+    }
+  }
+  return c;
+}
+
+// "p99 Nx alone for W (its SLO allows Mx)" for the client whose SLO the prediction breaks the most.
+std::string worst_slo_miss(const GpuContents& c, const SliceEvaluation& e) {
+  double worst_ratio = 1.0;
+  std::string text;
+  for (size_t i = 0; i < c.clients.size(); ++i) {
+    const auto& allowed = c.clients[i].max_p99_inflation;
+    if (!allowed || e.inflation[i] <= *allowed) continue;
+    const double ratio = e.inflation[i] / *allowed;
+    if (ratio > worst_ratio) {
+      worst_ratio = ratio;
+      text = "predicted p99 " + times(e.inflation[i]) + " alone for " + c.names[i] + " (its SLO allows " +
+             times(*allowed) + ")";
+    }
+  }
+  return text;
+}
+
+double worst(const SliceEvaluation& e) {
+  return e.inflation.empty() ? 1.0 : *std::max_element(e.inflation.begin(), e.inflation.end());
+}
+
+std::string join_nonempty(const std::vector<std::string>& parts) {
+  std::vector<std::string> kept;
+  for (const auto& p : parts) {
+    if (!p.empty()) kept.push_back(p);
+  }
+  return join(kept, "; ");
+}
+
+std::string trust_problem(const GpuContents& c) {
+  if (c.tenants.size() < 2) return "";
+  return "tenants " + join(std::vector<std::string>(c.tenants.begin(), c.tenants.end()), ", ") +
+         " would share one slice (the trust rule forbids it)";
+}
+
+std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gpu, const GpuContents& c) {
+  const GpuModel& model = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].model;
+  const SliceSpec whole = whole_gpu_spec(model, ctx.scenario().cuda, ctx.demands().reference_sms,
+                                         ctx.scenario().context_overhead_bytes);
+  const std::string n = std::to_string(c.replicas);
+  switch (mode) {
+    case GpuMode::exclusive:
+      if (c.replicas <= 1) return "";
+      return "one replica per GPU: these " + n + " replicas would need " + n + " GPUs instead of 1";
+    case GpuMode::time_slicing: {
+      const SliceEvaluation e = predict_with(Sharing::time_slicing, whole, c.clients, ctx.calibration());
+      return join_nonempty({trust_problem(c),
+                            "p99 grows with every busy neighbour: worst predicted " + times(worst(e)) + " alone",
+                            worst_slo_miss(c, e),
+                            "nothing caps memory, so one replica's growth OOMs the other " +
+                                std::to_string(c.replicas - 1),
+                            c.needs_own_slice ? "replicas that need fault isolation would share a context scheduler"
+                                              : ""});
+    }
+    case GpuMode::mps: {
+      const SliceEvaluation e = predict_with(Sharing::mps, whole, c.clients, ctx.calibration());
+      return join_nonempty(
+          {trust_problem(c), worst_slo_miss(c, e),
+           "a fatal fault in one client is reported to all " + n + " clients of the GPU",
+           "memory is capped only with pinned limits (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)",
+           c.replicas > whole.mps_client_limit ? n + " clients exceed the MPS limit of " +
+                                                      std::to_string(whole.mps_client_limit)
+                                                : "",
+           whole.mps_isolates_memory ? "" : "before Volta MPS clients share one address space: no memory isolation"});
+    }
+    case GpuMode::mig:
+      if (!model.mig) return "this GPU has no MIG";
+      return join_nonempty({c.replicas > model.mig->max_instances
+                                ? "at most " + std::to_string(model.mig->max_instances) + " instances for " + n +
+                                      " replicas"
+                                : "",
+                            "fixed instance sizes strand the capacity a replica does not use",
+                            "changing the layout needs the GPU idle"});
+    case GpuMode::mig_mps:
+      if (!model.mig) return "this GPU has no MIG";
+      return "fixed instance sizes strand capacity and changing the layout needs the GPU idle; a fatal fault in one "
+             "MPS client still reaches every client of its instance";
+    case GpuMode::mig_time_slicing:
+      if (!model.mig) return "this GPU has no MIG";
+      return "inside each instance p99 grows with every busy neighbour and nothing caps memory; fixed instance "
+             "sizes strand capacity";
+  }
+  return "";
+}
+
+std::string slice_reason(const PlanSlice& s, const GpuContents& c) {
+  std::string who = s.tenant.empty() ? "" : " of tenant " + s.tenant;
+  int lo = 100;
+  int hi = 0;
+  double worst_p99 = 1.0;
+  for (const PlanClient& pc : s.clients) {
+    if (pc.mps_active_thread_percentage) {
+      lo = std::min(lo, *pc.mps_active_thread_percentage);
+      hi = std::max(hi, *pc.mps_active_thread_percentage);
+    }
+    worst_p99 = std::max(worst_p99, pc.predicted_p99_inflation);
+  }
+  const std::string k = std::to_string(s.clients.size());
+  switch (s.sharing) {
+    case Sharing::exclusive:
+      return c.needs_own_slice ? "one replica that needs a slice of its own (isolation fault/hardware)"
+                               : "one replica" + who + " alone";
+    case Sharing::streams:
+      return "one process" + who + ": replicas of one group share it through CUDA streams";
+    case Sharing::mps:
+      return k + " trusted clients" + who + " run concurrently under MPS with pinned memory limits and thread caps " +
+             std::to_string(lo) + "-" + std::to_string(hi) + "%, worst predicted p99 " + times(worst_p99) +
+             " alone, within every SLO";
+    case Sharing::time_slicing:
+      return k + " intermittent clients" + who +
+             " time-slice: idle contexts cost nothing, no MPS daemon is needed and no SLO is at stake";
+  }
+  return "";
+}
+
+}  // namespace
+
+void explain_gpu(const PlanContext& ctx, PlanGpu& gpu) {
+  const GpuContents c = contents_of(ctx, gpu);
+  const bool mig = !gpu.mig.empty();
+  if (mig) {
+    std::string why = c.tenants.size() > 1
+                          ? "tenants " + join(std::vector<std::string>(c.tenants.begin(), c.tenants.end()), ", ") +
+                                " share this GPU only through separate MIG instances (trust)"
+                          : "MIG instances give hard isolation and place more here than one whole-GPU slice";
+    for (size_t i = 0; i < gpu.slices.size(); ++i) {
+      const PlanSlice& s = gpu.slices[i];
+      const MigProfile& p = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].model.mig->profiles[
+          static_cast<size_t>(s.profile)];
+      why += "; " + p.name + "@" + std::to_string(s.mig_start) + ": " + slice_reason(s, c);
+    }
+    gpu.why = why;
+  } else {
+    gpu.why = slice_reason(gpu.slices.front(), c);
+  }
+  for (GpuMode m : {GpuMode::exclusive, GpuMode::time_slicing, GpuMode::mps, GpuMode::mig, GpuMode::mig_mps,
+                    GpuMode::mig_time_slicing}) {
+    if (m == gpu.mode) continue;
+    const std::string b = breaks_under(m, ctx, gpu, c);
+    if (!b.empty()) gpu.rejected.push_back({m, b});
+  }
+}
+
+}  // namespace gpupack

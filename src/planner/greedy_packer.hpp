@@ -1,0 +1,21 @@
+#pragma once
+// The packing heuristic that scales (10,000 replicas on 2,000 GPUs in well under a second):
+// 1. each tenant with at least a GPU's worth of replicas fills whole GPUs, largest replicas first;
+// 2. what is left (fragments of tenants, replicas that need a slice of their own) goes GPU by GPU onto
+//    whichever configuration holds the most: a whole GPU for one tenant, or a MIG layout (of the maximal
+//    ones) whose instances each take one tenant's fragment or one isolated replica.
+// Replicas that fit nowhere are returned for the caller to explain.
+#include <vector>
+
+#include "planner/plan_context.hpp"
+
+namespace gpupack {
+
+struct PackResult {
+  std::vector<GpuBuild> builds;
+  std::vector<ReplicaRef> left;  // replicas not placed
+};
+
+PackResult greedy_pack(const PlanContext& ctx);
+
+}  // namespace gpupack

@@ -1,0 +1,225 @@
+#include "planner/plan_checker.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/units.hpp"
+#include "planner/perf_model.hpp"
+
+namespace gpupack {
+
+namespace {
+
+class Checker {
+ public:
+  Checker(const Scenario& s, const Plan& p, const Calibration& c) : s_(s), p_(p), c_(c) {}
+
+  std::vector<std::string> run() {
+    seen_.resize(s_.workloads.size());
+    for (size_t i = 0; i < s_.workloads.size(); ++i) seen_[i].assign(static_cast<size_t>(s_.workloads[i].replicas), 0);
+    std::set<std::string> ids;
+    std::map<int, int> per_entry;
+    for (const PlanGpu& g : p_.gpus) {
+      if (!ids.insert(g.id).second) fail(g.id + ": GPU id used twice");
+      if (g.fleet_entry < 0 || g.fleet_entry >= static_cast<int>(s_.fleet.size())) {
+        fail(g.id + ": no such fleet entry");
+        continue;
+      }
+      if (++per_entry[g.fleet_entry] > s_.fleet[static_cast<size_t>(g.fleet_entry)].count && !s_.elastic) {
+        fail(g.id + ": more GPUs of fleet entry " + std::to_string(g.fleet_entry) + " than the fleet has");
+      }
+      check_gpu(g);
+    }
+    for (const Unplaced& u : p_.unplaced) mark(u.replica, "unplaced");
+    for (size_t w = 0; w < seen_.size(); ++w) {
+      for (size_t r = 0; r < seen_[w].size(); ++r) {
+        if (seen_[w][r] != 1) {
+          fail(s_.workloads[w].name + "#" + std::to_string(r) + " appears " + std::to_string(seen_[w][r]) +
+               " times (placed or unplaced), not once");
+        }
+      }
+    }
+    if (p_.summary.gpus_used != static_cast<int>(p_.gpus.size())) fail("summary.gpus_used differs from the GPUs");
+    if (p_.unplaced.empty() && p_.summary.lower_bound_gpus > p_.summary.gpus_used) {
+      fail("lower bound " + std::to_string(p_.summary.lower_bound_gpus) + " above the GPUs used");
+    }
+    return errors_;
+  }
+
+ private:
+  void fail(const std::string& message) { errors_.push_back(message); }
+
+  void mark(const ReplicaRef& r, const std::string& where) {
+    if (r.workload < 0 || r.workload >= static_cast<int>(seen_.size()) || r.replica < 0 ||
+        r.replica >= static_cast<int>(seen_[static_cast<size_t>(r.workload)].size())) {
+      fail(where + ": no such replica");
+      return;
+    }
+    seen_[static_cast<size_t>(r.workload)][static_cast<size_t>(r.replica)] += 1;
+  }
+
+  void check_gpu(const PlanGpu& g) {
+    const GpuModel& m = s_.fleet[static_cast<size_t>(g.fleet_entry)].model;
+    const bool mig_mode = g.mode == GpuMode::mig || g.mode == GpuMode::mig_mps || g.mode == GpuMode::mig_time_slicing;
+    if (g.slices.empty()) fail(g.id + ": a used GPU without slices");
+    if (mig_mode) {
+      if (!m.mig) {
+        fail(g.id + ": MIG on " + m.name + ", which has no MIG");
+        return;
+      }
+      if (!placements_are_valid(*m.mig, g.mig)) fail(g.id + ": MIG layout not valid by the MIG engine");
+      if (g.mig.size() != g.slices.size()) fail(g.id + ": MIG instances and slices differ in number");
+      std::multiset<std::pair<int, int>> instances;
+      for (const auto& i : g.mig) instances.insert({i.profile, i.start});
+      for (const auto& sl : g.slices) {
+        auto it = instances.find({sl.profile, sl.mig_start});
+        if (it == instances.end()) fail(g.id + ": a slice without its MIG instance");
+        else instances.erase(it);
+      }
+    } else if (g.slices.size() != 1 || g.slices.front().profile != -1 || !g.mig.empty()) {
+      fail(g.id + ": a whole-GPU mode needs exactly one whole-GPU slice and no MIG instances");
+    }
+    bool any_mps = false;
+    bool any_ts = false;
+    for (size_t i = 0; i < g.slices.size(); ++i) {
+      const PlanSlice& sl = g.slices[i];
+      any_mps = any_mps || sl.sharing == Sharing::mps;
+      any_ts = any_ts || sl.sharing == Sharing::time_slicing;
+      check_slice(g.id + "/s" + std::to_string(i), m, sl);
+    }
+    const GpuMode expected = mig_mode ? (any_mps ? GpuMode::mig_mps : any_ts ? GpuMode::mig_time_slicing : GpuMode::mig)
+                             : g.slices.empty() ? g.mode
+                             : g.slices.front().sharing == Sharing::mps        ? GpuMode::mps
+                             : g.slices.front().sharing == Sharing::time_slicing ? GpuMode::time_slicing
+                                                                                 : GpuMode::exclusive;
+    if (expected != g.mode) fail(g.id + ": mode " + std::string(to_string(g.mode)) + " does not match its slices");
+  }
+
+  void check_slice(const std::string& id, const GpuModel& m, const PlanSlice& sl) {
+    // The slice's capacity from the catalog.
+    std::uint64_t memory_cap = 0;
+    double share = 1.0;
+    int mps_limit = mps_client_limit(m, s_.cuda);
+    if (sl.profile >= 0) {
+      if (!m.mig || sl.profile >= static_cast<int>(m.mig->profiles.size())) {
+        fail(id + ": unknown MIG profile");
+        return;
+      }
+      const MigProfile& p = m.mig->profiles[static_cast<size_t>(sl.profile)];
+      memory_cap = gib_to_bytes(p.memory_gib);
+      share = static_cast<double>(p.sms) / m.sm_count;
+      mps_limit = mps_client_limit_in_instance(m, p, s_.cuda);
+    } else {
+      memory_cap = gib_to_bytes(m.memory_gib);
+    }
+    if (sl.memory_bytes > memory_cap) fail(id + ": slice memory above what the GPU offers");
+    if (std::abs(sl.compute_share - share) > 1e-9) fail(id + ": compute share differs from the catalog's");
+    if (sl.clients.empty()) fail(id + ": a slice without clients");
+
+    const double scale = static_cast<double>(s_.fleet.front().model.sm_count) / m.sm_count;
+    std::uint64_t memory = 0;
+    double compute = 0;
+    int replicas = 0;
+    std::vector<double> loads;  // per client, fraction of the slice
+    for (const PlanClient& c : sl.clients) {
+      std::uint64_t members_memory = 0;
+      double members_compute = 0;
+      std::set<std::string> groups;
+      for (const ReplicaRef& r : c.replicas) {
+        mark(r, id);
+        if (r.workload < 0 || r.workload >= static_cast<int>(s_.workloads.size())) continue;
+        const Workload& w = s_.workloads[static_cast<size_t>(r.workload)];
+        ++replicas;
+        members_memory += w.memory_bytes;
+        members_compute += w.compute * scale;
+        groups.insert(w.group.value_or(""));
+        if (w.tenant != sl.tenant) fail(id + ": " + w.name + " of tenant " + w.tenant + " in a slice of " + sl.tenant);
+        if (needs_own_slice(w.isolation) && (sl.clients.size() != 1 || c.replicas.size() != 1)) {
+          fail(id + ": " + w.name + " needs a slice of its own");
+        }
+        if (w.isolation == Isolation::memory && sl.sharing == Sharing::time_slicing) {
+          fail(id + ": " + w.name + " needs a memory cap but its slice time-slices");
+        }
+        if (w.isolation == Isolation::memory && sl.sharing == Sharing::mps && !mps_isolates_memory(m)) {
+          fail(id + ": " + w.name + " needs a memory cap but MPS on " + m.name + " isolates no memory");
+        }
+        if (const auto allowed = w.max_p99_inflation(); allowed && c.predicted_p99_inflation > *allowed + 1e-9) {
+          fail(id + ": " + w.name + " predicted p99 above its SLO");
+        }
+      }
+      if (c.replicas.size() > 1 && (groups.size() != 1 || groups.count("") > 0)) {
+        fail(id + ": replicas of different groups share one process");
+      }
+      if (c.memory_limit_bytes < members_memory + s_.context_overhead_bytes) {
+        fail(id + ": a client's memory limit does not cover its memory and CUDA context");
+      }
+      if (std::abs(c.compute - members_compute) > 1e-9) fail(id + ": a client's compute differs from its replicas'");
+      memory += c.memory_limit_bytes;
+      compute += members_compute;
+      loads.push_back(members_compute / share);
+      if (sl.sharing == Sharing::mps) {
+        const auto pct = c.mps_active_thread_percentage;
+        if (!pct || *pct < 1 || *pct > 100) fail(id + ": an MPS client without a valid active thread percentage");
+        else if (*pct + 1e-9 < 100.0 * members_compute / share) fail(id + ": an MPS cap below the client's demand");
+      } else if (c.mps_active_thread_percentage) {
+        fail(id + ": an active thread percentage outside MPS");
+      }
+    }
+    if (memory > sl.memory_bytes) fail(id + ": client memory limits exceed the slice's memory");
+    if (compute > share + 1e-9) fail(id + ": summed compute exceeds the slice's share of the SMs");
+    const size_t k = sl.clients.size();
+    switch (sl.sharing) {
+      case Sharing::exclusive:
+        if (k != 1 || replicas != 1) fail(id + ": exclusive with more than one replica");
+        break;
+      case Sharing::streams:
+        if (k != 1) fail(id + ": streams with more than one process");
+        break;
+      case Sharing::mps:
+        if (static_cast<int>(k) > mps_limit) fail(id + ": more MPS clients than the limit");
+        break;
+      case Sharing::time_slicing:
+        break;
+    }
+    check_predictions(id, sl, loads);
+  }
+
+  // The predictions in the plan must be the performance model's (recomputed here from its functions).
+  void check_predictions(const std::string& id, const PlanSlice& sl, const std::vector<double>& loads) {
+    for (size_t j = 0; j < sl.clients.size(); ++j) {
+      double expected = 1.0;
+      if (sl.sharing == Sharing::mps) {
+        int others = 0;
+        for (size_t i = 0; i < sl.clients.size(); ++i) {
+          if (i != j) others += sl.clients[i].mps_active_thread_percentage.value_or(0);
+        }
+        expected = mps_p99_inflation(c_, std::min(100, others));
+      } else if (sl.sharing == Sharing::time_slicing) {
+        std::vector<double> neighbours;
+        for (size_t i = 0; i < loads.size(); ++i) {
+          if (i != j) neighbours.push_back(std::min(1.0, loads[i]));
+        }
+        expected = timeslicing_p99_inflation(c_, neighbours);
+      }
+      if (std::abs(expected - sl.clients[j].predicted_p99_inflation) > 1e-6) {
+        fail(id + ": predicted p99 of a client differs from the performance model");
+      }
+    }
+  }
+
+  const Scenario& s_;
+  const Plan& p_;
+  const Calibration& c_;
+  std::vector<std::vector<int>> seen_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace
+
+std::vector<std::string> check_plan(const Scenario& scenario, const Plan& plan, const Calibration& calibration) {
+  return Checker(scenario, plan, calibration).run();
+}
+
+}  // namespace gpupack

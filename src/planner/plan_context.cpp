@@ -1,0 +1,151 @@
+#include "planner/plan_context.hpp"
+
+#include <algorithm>
+
+#include "planner/lower_bound.hpp"
+
+namespace gpupack {
+
+PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibration calibration)
+    : scenario_(&scenario), demands_(make_demands(scenario)), policy_(policy), calibration_(calibration) {
+  const long replicas = total_replicas(scenario);
+  for (size_t e = 0; e < scenario.fleet.size(); ++e) {
+    const FleetEntry& f = scenario.fleet[e];
+    // An elastic fleet never needs more GPUs than replicas.
+    const long count = scenario.elastic ? std::max(1L, replicas) : f.count;
+    for (long i = 0; i < count; ++i) {
+      FleetGpu g;
+      g.entry = static_cast<int>(e);
+      g.node = f.node_prefix + "-" + std::to_string(i / std::max(1, f.gpus_per_node));
+      gpus_.push_back(g);
+    }
+    std::vector<MigLayout> layouts;
+    if (policy_.mig && f.model.mig) layouts = enumerate_layouts(*f.model.mig, {false, true});
+    layouts_by_entry_.push_back(std::move(layouts));
+  }
+  for (size_t i = 0; i < gpus_.size(); ++i) gpus_[i].id = "gpu" + std::to_string(i);
+  // Largest GPUs first, the order the lower bound assumes; ids keep the fleet's order.
+  std::stable_sort(gpus_.begin(), gpus_.end(), [&](const FleetGpu& a, const FleetGpu& b) {
+    const GpuModel& ma = scenario.fleet[static_cast<size_t>(a.entry)].model;
+    const GpuModel& mb = scenario.fleet[static_cast<size_t>(b.entry)].model;
+    const auto ka = std::make_pair(whole_gpu_memory_bytes(ma), ma.sm_count);
+    const auto kb = std::make_pair(whole_gpu_memory_bytes(mb), mb.sm_count);
+    return ka > kb;
+  });
+}
+
+const GpuModel& PlanContext::model(int gpu) const {
+  return scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)].model;
+}
+
+SliceSpec PlanContext::whole(int gpu) const {
+  return whole_gpu_spec(model(gpu), scenario_->cuda, demands_.reference_sms, scenario_->context_overhead_bytes);
+}
+
+SliceSpec PlanContext::instance(int gpu, int profile) const {
+  return mig_instance_spec(model(gpu), profile, scenario_->cuda, demands_.reference_sms,
+                           scenario_->context_overhead_bytes);
+}
+
+const std::vector<MigLayout>& PlanContext::layouts(int gpu) const {
+  return layouts_by_entry_[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)];
+}
+
+double PlanContext::dominant_share(const WorkloadDemand& d, int gpu) const {
+  const SliceSpec w = whole(gpu);
+  const double memory = static_cast<double>(d.memory_bytes + w.context_overhead) / static_cast<double>(w.memory_bytes);
+  return std::max(memory, d.compute * w.compute_scale);
+}
+
+MigCounts build_counts(const PlanContext& ctx, const GpuBuild& build) {
+  MigCounts counts(ctx.model(build.gpu).mig ? ctx.model(build.gpu).mig->profiles.size() : 0, 0);
+  for (const auto& s : build.slices) {
+    if (s.spec().profile >= 0 && !s.empty()) counts[static_cast<size_t>(s.spec().profile)] += 1;
+  }
+  return counts;
+}
+
+namespace {
+
+GpuMode mode_of(const PlanGpu& g, bool mig) {
+  if (!mig) {
+    switch (g.slices.front().sharing) {
+      case Sharing::mps: return GpuMode::mps;
+      case Sharing::time_slicing: return GpuMode::time_slicing;
+      default: return GpuMode::exclusive;
+    }
+  }
+  bool mps = false;
+  bool ts = false;
+  for (const auto& s : g.slices) {
+    mps = mps || s.sharing == Sharing::mps;
+    ts = ts || s.sharing == Sharing::time_slicing;
+  }
+  return mps ? GpuMode::mig_mps : ts ? GpuMode::mig_time_slicing : GpuMode::mig;
+}
+
+}  // namespace
+
+Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced) {
+  std::sort(builds.begin(), builds.end(), [](const GpuBuild& a, const GpuBuild& b) { return a.gpu < b.gpu; });
+  Plan plan;
+  double memory_total = 0;
+  double memory_used = 0;
+  double compute_used = 0;
+  std::optional<double> cost = 0.0;
+  for (const GpuBuild& b : builds) {
+    const FleetGpu& fg = ctx.gpus()[static_cast<size_t>(b.gpu)];
+    const GpuModel& model = ctx.model(b.gpu);
+    PlanGpu g;
+    g.fleet_entry = fg.entry;
+    g.id = fg.id;
+    g.node = fg.node;
+    for (const auto& s : b.slices) {
+      if (!s.empty()) g.slices.push_back(s.finish(ctx.demands().tenants));
+    }
+    if (g.slices.empty()) continue;
+    if (b.mig) {
+      const MigValidation v = validate_layout(*model.mig, build_counts(ctx, b));
+      g.mig = v.instances;
+      std::vector<bool> taken(v.instances.size(), false);
+      for (auto& s : g.slices) {
+        for (size_t i = 0; i < v.instances.size(); ++i) {
+          if (!taken[i] && v.instances[i].profile == s.profile) {
+            taken[i] = true;
+            s.mig_start = v.instances[i].start;
+            break;
+          }
+        }
+      }
+      std::stable_sort(g.slices.begin(), g.slices.end(),
+                       [](const PlanSlice& x, const PlanSlice& y) { return x.mig_start < y.mig_start; });
+    }
+    g.mode = mode_of(g, b.mig);
+    memory_total += static_cast<double>(whole_gpu_memory_bytes(model));
+    for (const auto& s : g.slices) {
+      for (const auto& c : s.clients) {
+        memory_used += static_cast<double>(c.memory_limit_bytes);
+        compute_used += c.compute;
+      }
+    }
+    const auto& price = ctx.scenario().fleet[static_cast<size_t>(fg.entry)].cost_per_hour;
+    if (price && cost) *cost += *price;
+    else cost.reset();
+    plan.gpus.push_back(std::move(g));
+  }
+  plan.unplaced = std::move(unplaced);
+  PlanSummary& s = plan.summary;
+  s.gpus_used = static_cast<int>(plan.gpus.size());
+  if (!ctx.scenario().elastic) s.gpus_available = static_cast<int>(ctx.gpus().size());
+  s.lower_bound_gpus = lower_bound_gpus(ctx);
+  s.memory_utilisation = memory_total > 0 ? memory_used / memory_total : 0;
+  s.compute_utilisation = s.gpus_used > 0 ? compute_used / s.gpus_used : 0;
+  s.cost_per_hour = cost;
+  // One replica per GPU of the fleet's first model: the "one pod, one GPU" baseline.
+  if (const auto& price = ctx.scenario().fleet.front().cost_per_hour) {
+    s.one_per_gpu_cost_per_hour = *price * static_cast<double>(total_replicas(ctx.scenario()));
+  }
+  return plan;
+}
+
+}  // namespace gpupack

@@ -1,0 +1,64 @@
+#pragma once
+// What the packers share: the scenario's demands, the GPUs of the fleet one by one, the policy and the
+// model constants; and the step that turns filled slices into a Plan.
+#include <string>
+#include <vector>
+
+#include "core/mig_enumerate.hpp"
+#include "core/plan.hpp"
+#include "core/scenario.hpp"
+#include "planner/calibration.hpp"
+#include "planner/demand.hpp"
+#include "planner/policy.hpp"
+#include "planner/slice_state.hpp"
+
+namespace gpupack {
+
+struct FleetGpu {
+  int entry = 0;  // index into Scenario::fleet
+  std::string id;
+  std::string node;
+};
+
+class PlanContext {
+ public:
+  PlanContext(const Scenario& scenario, ModePolicy policy, Calibration calibration);
+
+  const Scenario& scenario() const { return *scenario_; }
+  const Demands& demands() const { return demands_; }
+  const ModePolicy& policy() const { return policy_; }
+  const Calibration& calibration() const { return calibration_; }
+  // The fleet's GPUs, largest first (memory, then SMs); an elastic fleet has one per replica.
+  const std::vector<FleetGpu>& gpus() const { return gpus_; }
+  const GpuModel& model(int gpu) const;
+  SliceSpec whole(int gpu) const;
+  SliceSpec instance(int gpu, int profile) const;
+  // Maximal MIG layouts without variant profiles of the GPU's model (empty without MIG or when the policy
+  // forbids MIG): a plan leaves unused instances out, so maximal layouts cover every smaller one.
+  const std::vector<MigLayout>& layouts(int gpu) const;
+  // Memory (with one context) and compute of one replica, as fractions of a whole GPU `gpu`.
+  double dominant_share(const WorkloadDemand& d, int gpu) const;
+
+ private:
+  const Scenario* scenario_;
+  Demands demands_;
+  ModePolicy policy_;
+  Calibration calibration_;
+  std::vector<FleetGpu> gpus_;
+  std::vector<std::vector<MigLayout>> layouts_by_entry_;
+};
+
+// One GPU as the packer filled it.
+struct GpuBuild {
+  int gpu = 0;  // index into PlanContext::gpus()
+  bool mig = false;
+  std::vector<SliceState> slices;
+};
+
+// MIG counts of a build's slices.
+MigCounts build_counts(const PlanContext& ctx, const GpuBuild& build);
+
+// The plan of filled GPUs (empty slices dropped, unused GPUs left out) and the replicas left over.
+Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced);
+
+}  // namespace gpupack

@@ -1,0 +1,118 @@
+#include "planner/planner.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "planner/exact_search.hpp"
+#include "planner/explain.hpp"
+#include "planner/greedy_packer.hpp"
+#include "planner/lower_bound.hpp"
+#include "planner/plan_context.hpp"
+#include "planner/policy.hpp"
+#include "planner/unplaced_reason.hpp"
+
+namespace gpupack {
+
+const std::vector<GpuMode>& all_gpu_modes() {
+  static const std::vector<GpuMode> kModes{GpuMode::exclusive, GpuMode::time_slicing, GpuMode::mps,
+                                           GpuMode::mig,       GpuMode::mig_mps,      GpuMode::mig_time_slicing};
+  return kModes;
+}
+
+Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
+  const PlanContext ctx(scenario, policy_for(options.forced), options.calibration);
+  PackResult packed = greedy_pack(ctx);
+  bool proven = false;
+  if (packed.left.empty()) {
+    const int used = static_cast<int>(packed.builds.size());
+    const int bound = lower_bound_gpus(ctx);
+    proven = used <= bound;
+    if (!proven && options.exact && total_replicas(scenario) <= kExactMaxReplicas) {
+      ExactResult exact = exact_pack(ctx, used, options.exact_budget);
+      if (exact.builds) packed.builds = std::move(*exact.builds);
+      proven = exact.complete;
+    }
+  }
+  std::vector<Unplaced> unplaced;
+  // One explanation per workload: its replicas are identical, so they are left out for the same reason.
+  std::map<int, Unplaced> by_workload;
+  for (const ReplicaRef& r : packed.left) {
+    auto it = by_workload.find(r.workload);
+    if (it == by_workload.end()) it = by_workload.emplace(r.workload, explain_unplaced(ctx, packed.builds, r)).first;
+    Unplaced u = it->second;
+    u.replica = r;
+    unplaced.push_back(std::move(u));
+  }
+  Plan plan = assemble_plan(ctx, std::move(packed.builds), std::move(unplaced));
+  plan.summary.exact = proven;
+  if (options.explain) {
+    for (PlanGpu& g : plan.gpus) explain_gpu(ctx, g);
+  }
+  return plan;
+}
+
+namespace {
+
+std::string mode_breaks(GpuMode mode) {
+  switch (mode) {
+    case GpuMode::exclusive: return "one replica per GPU: safe and simple, and the GPUs idle most of the time";
+    case GpuMode::time_slicing:
+      return "p99 grows with every busy neighbour, nothing caps memory, tenants cannot share a GPU";
+    case GpuMode::mps:
+      return "a fault in one client reaches every client of the GPU; memory capped only by pinned limits; one "
+             "tenant per GPU";
+    case GpuMode::mig: return "at most 7 instances per GPU, fixed sizes strand capacity, layout changes need the GPU idle";
+    case GpuMode::mig_mps: return "fixed instance sizes strand capacity; a fault reaches the clients of its instance";
+    case GpuMode::mig_time_slicing:
+      return "inside an instance p99 grows with every busy neighbour and nothing caps memory";
+  }
+  return "";
+}
+
+ModeOutcome outcome_of(const Plan& plan) {
+  ModeOutcome o;
+  o.gpus_used = plan.summary.gpus_used;
+  o.unplaced = static_cast<int>(plan.unplaced.size());
+  for (const auto& u : plan.unplaced) o.slo_misses += u.code == "slo_not_reachable" ? 1 : 0;
+  double compute = 0;
+  double delivered = 0;
+  for (const auto& g : plan.gpus) {
+    for (const auto& s : g.slices) {
+      for (const auto& c : s.clients) {
+        o.placed += static_cast<int>(c.replicas.size());
+        o.worst_p99_inflation = std::max(o.worst_p99_inflation, c.predicted_p99_inflation);
+        compute += c.compute;
+        delivered += c.compute * s.predicted_throughput;
+      }
+    }
+  }
+  o.throughput = compute > 0 ? delivered / compute : 1.0;
+  return o;
+}
+
+}  // namespace
+
+std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const PlanOptions& options) {
+  Scenario elastic = scenario;
+  elastic.fleet.resize(1);
+  elastic.elastic = true;
+  std::vector<std::optional<GpuMode>> modes{std::nullopt};
+  for (GpuMode m : all_gpu_modes()) modes.push_back(m);
+  std::vector<ModeOutcome> out;
+  for (const auto& mode : modes) {
+    PlanOptions o = options;
+    o.forced = mode;
+    o.explain = false;
+    o.exact = false;
+    ModeOutcome outcome = outcome_of(make_plan(scenario, o));
+    const Plan unlimited = scenario.elastic ? Plan{} : make_plan(elastic, o);
+    if (scenario.elastic) outcome.gpus_needed = outcome.unplaced == 0 ? std::optional<int>(outcome.gpus_used) : std::nullopt;
+    else if (unlimited.unplaced.empty()) outcome.gpus_needed = unlimited.summary.gpus_used;
+    outcome.mode = mode;
+    outcome.breaks = mode ? mode_breaks(*mode) : "";
+    out.push_back(std::move(outcome));
+  }
+  return out;
+}
+
+}  // namespace gpupack

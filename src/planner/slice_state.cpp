@@ -1,0 +1,251 @@
+#include "planner/slice_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.hpp"
+#include "planner/perf_model.hpp"
+
+namespace gpupack {
+
+namespace {
+
+// Compute sums are compared with a small tolerance so that e.g. 7 x 1/7 fits a whole GPU.
+constexpr double kComputeEpsilon = 1e-9;
+
+int ceil_to_5(double pct) { return std::min(100, std::max(5, static_cast<int>(std::ceil(pct / 5.0 - 1e-9)) * 5)); }
+
+double slice_fraction(const SliceSpec& spec, double compute) {
+  return spec.compute_share > 0 ? compute / spec.compute_share : 1.0;
+}
+
+// Busy clients beside the largest one: the concurrency the slowdown curves are read at.
+double effective_clients(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
+  double sum = 0;
+  double largest = 0;
+  for (const auto& c : clients) {
+    const double u = std::min(1.0, slice_fraction(spec, c.compute));
+    sum += u;
+    largest = std::max(largest, u);
+  }
+  return 1.0 + sum - largest;
+}
+
+// MPS caps: a client without an SLO is capped at its own demand (the neighbour that must not steal);
+// one with an SLO gets twice its demand as room for bursts, unless that breaks someone's SLO.
+std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& clients, bool tight) {
+  std::vector<int> caps;
+  for (const auto& c : clients) {
+    const double pct = 100.0 * slice_fraction(spec, c.compute);
+    caps.push_back(ceil_to_5(c.max_p99_inflation && !tight ? 2 * pct : pct));
+  }
+  return caps;
+}
+
+std::vector<double> mps_inflation(const Calibration& cal, const std::vector<int>& caps) {
+  int total = 0;
+  for (int c : caps) total += c;
+  std::vector<double> out;
+  for (int c : caps) out.push_back(mps_p99_inflation(cal, std::min(100, total - c)));
+  return out;
+}
+
+std::vector<double> timeslicing_inflation(const Calibration& cal, const SliceSpec& spec,
+                                          const std::vector<ClientLoad>& clients) {
+  std::vector<double> out;
+  std::vector<double> neighbours;
+  for (size_t j = 0; j < clients.size(); ++j) {
+    neighbours.clear();
+    for (size_t i = 0; i < clients.size(); ++i) {
+      if (i != j) neighbours.push_back(std::min(1.0, slice_fraction(spec, clients[i].compute)));
+    }
+    out.push_back(timeslicing_p99_inflation(cal, neighbours));
+  }
+  return out;
+}
+
+bool keeps_slos(const std::vector<ClientLoad>& clients, const std::vector<double>& inflation) {
+  for (size_t i = 0; i < clients.size(); ++i) {
+    if (clients[i].max_p99_inflation && inflation[i] > *clients[i].max_p99_inflation + 1e-9) return false;
+  }
+  return true;
+}
+
+// One more replica of a group joins its process: one context for all, the tightest SLO of them.
+void merge_into(ClientLoad& c, const WorkloadDemand& d, double compute) {
+  c.memory_bytes += d.memory_bytes;
+  c.compute += compute;
+  c.replicas += 1;
+  if (d.max_p99_inflation) c.max_p99_inflation = std::min(c.max_p99_inflation.value_or(1e300), *d.max_p99_inflation);
+  c.intermittent = c.intermittent && d.intermittent;
+  c.needs_memory_cap = c.needs_memory_cap || d.isolation == Isolation::memory;
+}
+
+ClientLoad new_client(const WorkloadDemand& d, double compute) {
+  return ClientLoad{d.group, d.memory_bytes, compute, d.max_p99_inflation, d.intermittent,
+                    d.isolation == Isolation::memory, needs_own_slice(d.isolation), 1};
+}
+
+}  // namespace
+
+std::uint64_t whole_gpu_memory_bytes(const GpuModel& model) {
+  if (model.mig) {
+    double best = 0;
+    for (const auto& p : model.mig->profiles) {
+      if (p.memory_slices == model.mig->memory_slices) best = std::max(best, p.memory_gib);
+    }
+    if (best > 0) return gib_to_bytes(best);
+  }
+  return gib_to_bytes(std::floor(model.memory_gib * 0.94 * 4) / 4);
+}
+
+SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead) {
+  SliceSpec s;
+  s.memory_bytes = whole_gpu_memory_bytes(model);
+  s.compute_share = 1.0;
+  s.mps_client_limit = mps_client_limit(model, cuda);
+  s.mps_isolates_memory = mps_isolates_memory(model);
+  s.compute_scale = static_cast<double>(reference_sms) / model.sm_count;
+  s.context_overhead = overhead;
+  return s;
+}
+
+SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda, int reference_sms,
+                            std::uint64_t overhead) {
+  const MigProfile& p = model.mig->profiles[static_cast<size_t>(profile)];
+  SliceSpec s = whole_gpu_spec(model, cuda, reference_sms, overhead);
+  s.profile = profile;
+  s.memory_bytes = gib_to_bytes(p.memory_gib);
+  s.compute_share = static_cast<double>(p.sms) / model.sm_count;
+  s.mps_client_limit = mps_client_limit_in_instance(model, p, cuda);
+  return s;
+}
+
+SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                             const Calibration& calibration) {
+  SliceEvaluation e;
+  e.sharing = sharing;
+  const double k = effective_clients(spec, clients);
+  switch (sharing) {
+    case Sharing::exclusive:
+    case Sharing::streams:
+      // One process: its streams interleave like MPS clients, without cross-process contention.
+      e.inflation.assign(clients.size(), 1.0);
+      e.throughput = clients.size() > 1 ? 1.0 / mps_slowdown(calibration, k) : 1.0;
+      break;
+    case Sharing::mps: {
+      e.mps_caps = mps_caps(spec, clients, false);
+      e.inflation = mps_inflation(calibration, e.mps_caps);
+      if (!keeps_slos(clients, e.inflation)) {
+        e.mps_caps = mps_caps(spec, clients, true);
+        e.inflation = mps_inflation(calibration, e.mps_caps);
+      }
+      e.throughput = 1.0 / mps_slowdown(calibration, k);
+      break;
+    }
+    case Sharing::time_slicing:
+      e.inflation = timeslicing_inflation(calibration, spec, clients);
+      e.throughput = 1.0 / timeslicing_slowdown(calibration, k);
+      break;
+  }
+  return e;
+}
+
+std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                                              const ModePolicy& policy, const Calibration& calibration,
+                                              Fit* why) {
+  if (clients.size() == 1) {
+    return predict_with(clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive, spec, clients, calibration);
+  }
+  bool all_intermittent = true;
+  bool needs_cap = false;
+  for (const auto& c : clients) {
+    all_intermittent = all_intermittent && c.intermittent;
+    needs_cap = needs_cap || c.needs_memory_cap;
+  }
+  const bool mps_ok = policy.mps && static_cast<int>(clients.size()) <= spec.mps_client_limit &&
+                      (!needs_cap || spec.mps_isolates_memory);
+  // Steady work time-slices only when a mode is forced: the framework keeps it for intermittent work.
+  const bool ts_ok = policy.time_slicing && !needs_cap && (all_intermittent || policy.forced);
+  // Intermittent work (notebooks, dev) time-slices: idle contexts cost nothing and no daemon is needed.
+  std::vector<Sharing> order;
+  if (all_intermittent && !needs_cap) order = {Sharing::time_slicing, Sharing::mps};
+  else order = {Sharing::mps, Sharing::time_slicing};
+  Fit reason = !mps_ok && !ts_ok ? (needs_cap || !policy.mps ? Fit::isolation : Fit::clients) : Fit::slo;
+  for (Sharing s : order) {
+    if ((s == Sharing::mps && !mps_ok) || (s == Sharing::time_slicing && !ts_ok)) continue;
+    SliceEvaluation e = predict_with(s, spec, clients, calibration);
+    if (keeps_slos(clients, e.inflation)) return e;
+  }
+  if (why) *why = reason;
+  return std::nullopt;
+}
+
+int SliceState::joinable_client(const WorkloadDemand& d) const {
+  if (d.group < 0 || !policy_->streams || needs_own_slice(d.isolation)) return -1;
+  for (size_t i = 0; i < clients_.size(); ++i) {
+    if (clients_[i].group == d.group) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Fit SliceState::check(const WorkloadDemand& d) const {
+  const int join = joinable_client(d);
+  const std::uint64_t memory = d.memory_bytes + (join < 0 ? spec_.context_overhead : 0);
+  if (memory_used_ + memory > spec_.memory_bytes) return Fit::memory;
+  const double compute = d.compute * spec_.compute_scale;
+  if (compute_used_ + compute > spec_.compute_share + kComputeEpsilon) return Fit::compute;
+  if (clients_.empty()) return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
+  if (tenant_ != d.tenant) return Fit::tenant;
+  if (needs_own_slice(d.isolation) || clients_.front().own_slice) return Fit::isolation;
+  if (join < 0 && !policy_->mps && !policy_->time_slicing) return Fit::isolation;
+  std::vector<ClientLoad> next = clients_;
+  if (join >= 0) {
+    merge_into(next[static_cast<size_t>(join)], d, compute);
+  } else {
+    next.push_back(new_client(d, compute));
+  }
+  Fit why = Fit::ok;
+  if (!evaluate_slice(spec_, next, *policy_, *calibration_, &why)) return why;
+  return Fit::ok;
+}
+
+void SliceState::add(const WorkloadDemand& d, int replica) {
+  const int join = joinable_client(d);
+  const double compute = d.compute * spec_.compute_scale;
+  tenant_ = d.tenant;
+  compute_used_ += compute;
+  if (join >= 0) {
+    merge_into(clients_[static_cast<size_t>(join)], d, compute);
+    members_[static_cast<size_t>(join)].push_back({d.workload, replica});
+    memory_used_ += d.memory_bytes;
+    return;
+  }
+  clients_.push_back(new_client(d, compute));
+  members_.push_back({{d.workload, replica}});
+  memory_used_ += d.memory_bytes + spec_.context_overhead;
+}
+
+PlanSlice SliceState::finish(const std::vector<std::string>& tenants) const {
+  PlanSlice s;
+  s.profile = spec_.profile;
+  s.memory_bytes = spec_.memory_bytes;
+  s.compute_share = spec_.compute_share;
+  if (tenant_ >= 0) s.tenant = tenants[static_cast<size_t>(tenant_)];
+  const std::optional<SliceEvaluation> e = evaluate_slice(spec_, clients_, *policy_, *calibration_);
+  const SliceEvaluation eval = e ? *e : predict_with(Sharing::exclusive, spec_, clients_, *calibration_);
+  s.sharing = eval.sharing;
+  s.predicted_throughput = eval.throughput;
+  for (size_t i = 0; i < clients_.size(); ++i) {
+    PlanClient c;
+    c.replicas = members_[i];
+    c.memory_limit_bytes = clients_[i].memory_bytes + spec_.context_overhead;
+    c.compute = clients_[i].compute;
+    if (!eval.mps_caps.empty()) c.mps_active_thread_percentage = eval.mps_caps[i];
+    c.predicted_p99_inflation = eval.inflation[i];
+    s.clients.push_back(std::move(c));
+  }
+  return s;
+}
+
+}  // namespace gpupack

@@ -1,0 +1,99 @@
+#pragma once
+// One slice (a whole GPU or a MIG instance) while the packer fills it: what it holds and whether one more
+// replica may join without breaking a rule (memory, compute, client limit, trust, isolation, SLO).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/gpu_model.hpp"
+#include "core/plan.hpp"
+#include "planner/calibration.hpp"
+#include "planner/demand.hpp"
+#include "planner/policy.hpp"
+
+namespace gpupack {
+
+struct SliceSpec {
+  int profile = -1;                 // MIG profile index, -1 for the whole GPU
+  std::uint64_t memory_bytes = 0;   // what the slice offers
+  double compute_share = 1.0;       // its share of the GPU's SMs
+  int mps_client_limit = 48;
+  bool mps_isolates_memory = true;  // Volta+
+  double compute_scale = 1.0;       // reference-GPU fraction -> this GPU's fraction
+  std::uint64_t context_overhead = 0;
+};
+
+// Usable memory of a whole GPU: the full-size MIG profile's memory where the catalog has one (what the
+// driver reports), otherwise 94% of nominal (an L4 reports 22.5 of 24 GiB, a T4 15 of 16).
+std::uint64_t whole_gpu_memory_bytes(const GpuModel& model);
+SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead);
+SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda, int reference_sms,
+                            std::uint64_t overhead);
+
+// Why a replica may not join a slice.
+enum class Fit { ok, memory, compute, clients, tenant, isolation, slo };
+
+// The numbers of one client that the rules look at.
+struct ClientLoad {
+  int group = -1;
+  std::uint64_t memory_bytes = 0;  // its replicas, without the context
+  double compute = 0;              // fraction of this GPU's SMs
+  std::optional<double> max_p99_inflation;
+  bool intermittent = true;
+  bool needs_memory_cap = false;
+  bool own_slice = false;
+  int replicas = 0;
+};
+
+// The outcome of the performance model for the clients of one slice.
+struct SliceEvaluation {
+  Sharing sharing = Sharing::exclusive;
+  std::vector<int> mps_caps;       // per client, empty unless MPS
+  std::vector<double> inflation;   // predicted p99 inflation per client
+  double throughput = 1.0;         // per-client throughput relative to alone
+};
+
+// Chooses the sharing for `clients` (the first the policy allows whose predictions keep every SLO) and
+// predicts p99 and throughput. None when no sharing works; `why` then says which rule failed.
+std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                                              const ModePolicy& policy, const Calibration& calibration,
+                                              Fit* why = nullptr);
+
+// The same model with one sharing imposed (used by explanations to show what an alternative would do).
+SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                             const Calibration& calibration);
+
+class SliceState {
+ public:
+  SliceState(SliceSpec spec, const ModePolicy* policy, const Calibration* calibration)
+      : spec_(spec), policy_(policy), calibration_(calibration) {}
+
+  Fit check(const WorkloadDemand& d) const;
+  // Adds one replica (check must have said ok).
+  void add(const WorkloadDemand& d, int replica);
+
+  bool empty() const { return clients_.empty(); }
+  const SliceSpec& spec() const { return spec_; }
+  int tenant() const { return tenant_; }
+  std::uint64_t memory_used() const { return memory_used_; }
+  double compute_used() const { return compute_used_; }
+  const std::vector<ClientLoad>& loads() const { return clients_; }
+  const std::vector<std::vector<ReplicaRef>>& members() const { return members_; }
+  // The finished slice for the plan (sharing, limits, caps, predictions).
+  PlanSlice finish(const std::vector<std::string>& tenants) const;
+
+ private:
+  int joinable_client(const WorkloadDemand& d) const;
+
+  SliceSpec spec_;
+  const ModePolicy* policy_;
+  const Calibration* calibration_;
+  int tenant_ = -1;
+  std::uint64_t memory_used_ = 0;  // client limits, contexts included
+  double compute_used_ = 0;
+  std::vector<ClientLoad> clients_;
+  std::vector<std::vector<ReplicaRef>> members_;
+};
+
+}  // namespace gpupack

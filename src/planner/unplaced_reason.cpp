@@ -1,0 +1,76 @@
+#include "planner/unplaced_reason.hpp"
+
+#include <cstdio>
+
+#include "core/units.hpp"
+
+namespace gpupack {
+
+namespace {
+
+std::string fixed(double v, const char* format = "%.2f") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// True when the replica fits an empty slice of some GPU of the fleet, as the policy allows.
+bool fits_empty_slice(const PlanContext& ctx, const WorkloadDemand& d, bool* mig_gpu_exists) {
+  std::vector<bool> seen(ctx.scenario().fleet.size(), false);
+  for (int g = 0; g < static_cast<int>(ctx.gpus().size()); ++g) {
+    const int entry = ctx.gpus()[static_cast<size_t>(g)].entry;
+    if (seen[static_cast<size_t>(entry)]) continue;
+    seen[static_cast<size_t>(entry)] = true;
+    const GpuModel& m = ctx.model(g);
+    if (m.mig) *mig_gpu_exists = true;
+    if (ctx.policy().whole_gpu && SliceState(ctx.whole(g), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
+      return true;
+    }
+    if (ctx.policy().mig && m.mig) {
+      for (size_t p = 0; p < m.mig->profiles.size(); ++p) {
+        if (SliceState(ctx.instance(g, static_cast<int>(p)), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds, const ReplicaRef& replica) {
+  const WorkloadDemand& d = ctx.demands().workloads[static_cast<size_t>(replica.workload)];
+  const Workload& w = ctx.scenario().workloads[static_cast<size_t>(replica.workload)];
+  if (d.max_p99_inflation && *d.max_p99_inflation < 1.0) {
+    return {replica, "slo_not_reachable",
+            "SLO not reachable: its p99 alone (" + fixed(w.p99_alone_ms.value_or(0)) + " ms) is above its SLO (" +
+                fixed(*w.latency_slo_ms) + " ms)"};
+  }
+  bool mig_gpu_exists = false;
+  if (!fits_empty_slice(ctx, d, &mig_gpu_exists)) {
+    if (!ctx.policy().whole_gpu && !mig_gpu_exists) {
+      return {replica, "no_mig_gpu", "no MIG-capable GPU in the fleet for a MIG mode"};
+    }
+    return {replica, "too_large",
+            "too large for any slice: one replica needs " +
+                format_size(d.memory_bytes + ctx.scenario().context_overhead_bytes) + " with its CUDA context and " +
+                fixed(100 * d.compute, "%.0f") + "% of a " + reference_model(ctx.scenario()).name +
+                "'s SMs, more than any GPU or MIG instance of the fleet offers" +
+                (ctx.policy().forced ? " under " + std::string(to_string(*ctx.policy().forced)) : "")};
+  }
+  // It would fit somewhere empty: the fleet is used up. Say whether its SLO kept it off a shared slice.
+  bool slo_blocked = false;
+  for (const GpuBuild& b : builds) {
+    for (const SliceState& s : b.slices) slo_blocked = slo_blocked || (!s.empty() && s.check(d) == Fit::slo);
+  }
+  const std::string gpus = std::to_string(ctx.gpus().size());
+  if (slo_blocked) {
+    return {replica, "slo_not_reachable",
+            "SLO not reachable: beside the clients of the used slices its predicted p99 exceeds " +
+                fixed(*d.max_p99_inflation) + "x alone, and none of the " + gpus + " GPUs is left for it"};
+  }
+  return {replica, "no_gpu_left", "no GPU left: all " + gpus + " GPUs of the fleet are used"};
+}
+
+}  // namespace gpupack

@@ -1,0 +1,121 @@
+#include "io/scenario_yaml.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "core/units.hpp"
+#include "io/default_scenario.hpp"
+
+namespace gpupack {
+
+namespace {
+
+const GpuCatalog& catalog() {
+  static const GpuCatalog c = builtin_catalog();
+  return c;
+}
+
+Scenario parse(const std::string& text) { return parse_scenario_yaml(text, "in.yaml", catalog()); }
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(ScenarioYaml, ReadsEveryFieldAndAppliesDefaults) {
+  const Scenario s = parse(R"(
+cuda: "13.1"
+context_overhead: 768MiB
+fleet:
+  - {model: h100 80gb, count: 3, node_prefix: gpu, gpus_per_node: 2, cost_per_hour: 4.5}
+workloads:
+  - name: a
+    memory: 6GiB
+    compute: 0.25
+  - {name: b, replicas: 4, memory: 512MiB, compute: 0.02, latency_slo_ms: 20, p99_alone_ms: 5,
+     tenant: team-x, isolation: memory, pattern: intermittent, group: g}
+)");
+  ASSERT_EQ(s.fleet.size(), 1u);
+  EXPECT_EQ(s.fleet[0].model.name, "H100-SXM5-80GB");
+  EXPECT_EQ(s.fleet[0].count, 3);
+  EXPECT_EQ(s.fleet[0].node_prefix, "gpu");
+  EXPECT_EQ(*s.fleet[0].cost_per_hour, 4.5);
+  EXPECT_EQ(s.cuda, (CudaVersion{13, 1}));
+  EXPECT_EQ(s.context_overhead_bytes, 768 * kMiB);
+  const Workload& a = s.workloads[0];
+  EXPECT_EQ(a.replicas, 1);
+  EXPECT_EQ(a.memory_bytes, 6 * kGiB);
+  EXPECT_EQ(a.tenant, "default");
+  EXPECT_EQ(a.isolation, Isolation::none);
+  EXPECT_FALSE(a.latency_slo_ms);
+  EXPECT_FALSE(a.group);
+  const Workload& b = s.workloads[1];
+  EXPECT_EQ(b.replicas, 4);
+  EXPECT_EQ(b.tenant, "team-x");
+  EXPECT_EQ(b.isolation, Isolation::memory);
+  EXPECT_EQ(b.pattern, UsagePattern::intermittent);
+  EXPECT_EQ(*b.group, "g");
+  EXPECT_DOUBLE_EQ(*b.max_p99_inflation(), 4.0);
+}
+
+TEST(ScenarioYaml, FleetIsOptional) {
+  EXPECT_TRUE(parse("workloads: [{name: a, memory: 1GiB, compute: 0.1}]").fleet.empty());
+}
+
+TEST(ScenarioYaml, ErrorsNameLineColumnAndTheFix) {
+  EXPECT_EQ(error_of("workloads:\n  - name: a\n    memory: 1GiB\n    compute: 0.1\n    replica: 2\n"),
+            "in.yaml:5:5: unknown key 'replica' in a workload; did you mean 'replicas'? accepted: name, replicas, "
+            "memory, compute, latency_slo_ms, p99_alone_ms, tenant, isolation, pattern, group");
+  EXPECT_EQ(error_of("workloads:\n  - name: a\n    memory: 9TiB\n    compute: 0.1\n"),
+            "in.yaml:3:13: 'memory' of 9TiB is absurd: at most 1TiB");
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 0GiB, compute: 0.1}]").find("must be positive"), std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: -1GiB, compute: 0.1}]").find("no number"), std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 0}]").find("'compute' must be above 0"),
+            std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 1.5}]").find("at most 1"), std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: lots}]").find("must be a number"), std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, replicas: 2.5, memory: 1GiB, compute: 0.1}]").find("whole number"),
+            std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, replicas: 0, memory: 1GiB, compute: 0.1}]").find("between 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: [1], compute: 0.1}]").find("single value"), std::string::npos);
+  EXPECT_EQ(error_of("workloads:\n  - {name: a, memory: 1GiB, compute: 0.1}\n  - {name: a, memory: 1GiB, compute: 0.1}\n"),
+            "in.yaml:3:12: duplicate workload name 'a'");
+  EXPECT_NE(error_of("fleet: [{model: H300, count: 1}]\nworkloads: [{name: a, memory: 1GiB, compute: 0.1}]")
+                .find("in.yaml:1:17: unknown GPU model 'H300'"),
+            std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, isolation: strong}]").find("accepted: none"),
+            std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: A_1, memory: 1GiB, compute: 0.1}]").find("lower-case"), std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, group: g, isolation: fault}]").find("forbids"),
+            std::string::npos);
+  EXPECT_EQ(error_of("workloads:\n  - name: a\n    memory: 1GiB\n   compute: 0.1\n"),
+            "in.yaml:4:4: YAML syntax error: end of sequence not found");
+  EXPECT_EQ(error_of("fleet: []\n"), "in.yaml:1:8: 'fleet' must be a non-empty list");
+  EXPECT_NE(error_of("- a\n").find("expected a map"), std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, memory: 2GiB}]").find("given twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("{}").find("needs 'workloads'"), std::string::npos);
+}
+
+TEST(ScenarioYaml, TheEmbeddedDefaultIsTheLabsQuestion) {
+  const Scenario s = parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog());
+  EXPECT_EQ(s.workloads.size(), 40u);
+  ASSERT_EQ(s.fleet.size(), 1u);
+  EXPECT_EQ(s.fleet[0].model.name, "A100-SXM4-80GB");
+  EXPECT_EQ(s.fleet[0].count, 1);
+  for (const Workload& w : s.workloads) {
+    EXPECT_GE(w.memory_bytes, kGiB / 2);
+    EXPECT_LE(w.memory_bytes, 2 * kGiB);
+    EXPECT_LE(w.compute, 0.05);
+    EXPECT_TRUE(w.latency_slo_ms);
+  }
+}
+
+}  // namespace gpupack

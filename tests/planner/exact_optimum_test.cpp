@@ -1,0 +1,128 @@
+// On instances of up to 8 GPUs the planner uses exactly as many GPUs as an independent exhaustive search:
+// every partition of the replicas into GPUs (dynamic programming over subsets), where a set of replicas
+// fits one GPU when it fits as one whole-GPU slice or splits into MIG instances of a valid layout.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/mig_layout.hpp"
+#include "planner/demand.hpp"
+#include "planner/plan_checker.hpp"
+#include "planner/planner.hpp"
+#include "planner/policy.hpp"
+#include "planner/slice_state.hpp"
+#include "scenario_builder.hpp"
+
+namespace gpupack {
+
+namespace {
+
+class Oracle {
+ public:
+  explicit Oracle(const Scenario& s) : s_(s), d_(make_demands(s)), model_(s.fleet.front().model) {
+    for (const auto& w : d_.workloads) {
+      for (int i = 0; i < w.replicas; ++i) replicas_.push_back({w.workload, i});
+    }
+  }
+
+  int min_gpus() {
+    const unsigned all = (1u << replicas_.size()) - 1;
+    std::vector<int> best(all + 1, 1000);
+    best[0] = 0;
+    for (unsigned mask = 1; mask <= all; ++mask) {
+      const unsigned low = mask & (~mask + 1);
+      // Every subset of mask that holds its lowest replica goes on one GPU.
+      for (unsigned sub = mask; sub; sub = (sub - 1) & mask) {
+        if (!(sub & low) || !fits_gpu(sub)) continue;
+        best[mask] = std::min(best[mask], 1 + best[mask & ~sub]);
+      }
+    }
+    return best[all];
+  }
+
+ private:
+  // The replicas of `mask` in one slice of `spec`, added one by one (the rules are monotone).
+  bool fits_slice(unsigned mask, const SliceSpec& spec) const {
+    SliceState slice(spec, &policy_, &calibration_);
+    for (size_t i = 0; i < replicas_.size(); ++i) {
+      if (!(mask & (1u << i))) continue;
+      const WorkloadDemand& w = d_.workloads[static_cast<size_t>(replicas_[i].workload)];
+      if (slice.check(w) != Fit::ok) return false;
+      slice.add(w, replicas_[i].replica);
+    }
+    return true;
+  }
+
+  bool fits_gpu(unsigned mask) {
+    const auto it = gpu_memo_.find(mask);
+    if (it != gpu_memo_.end()) return it->second;
+    bool ok = fits_slice(mask, whole_gpu_spec(model_, s_.cuda, d_.reference_sms, s_.context_overhead_bytes));
+    if (!ok && model_.mig) {
+      MigCounts counts(model_.mig->profiles.size(), 0);
+      ok = split_into_instances(mask, counts);
+    }
+    gpu_memo_[mask] = ok;
+    return ok;
+  }
+
+  bool split_into_instances(unsigned rest, MigCounts& counts) {
+    if (rest == 0) return validate_layout(*model_.mig, counts).valid;
+    const unsigned low = rest & (~rest + 1);
+    for (unsigned sub = rest; sub; sub = (sub - 1) & rest) {
+      if (!(sub & low)) continue;
+      for (size_t p = 0; p < model_.mig->profiles.size(); ++p) {
+        if (model_.mig->profiles[p].is_variant()) continue;
+        if (!fits_slice(sub, mig_instance_spec(model_, static_cast<int>(p), s_.cuda, d_.reference_sms,
+                                               s_.context_overhead_bytes))) {
+          continue;
+        }
+        counts[p] += 1;
+        const bool ok = validate_layout(*model_.mig, counts).valid && split_into_instances(rest & ~sub, counts);
+        counts[p] -= 1;
+        if (ok) return true;
+      }
+    }
+    return false;
+  }
+
+  const Scenario& s_;
+  Demands d_;
+  const GpuModel& model_;
+  ModePolicy policy_ = policy_for(std::nullopt);
+  Calibration calibration_;
+  std::vector<ReplicaRef> replicas_;
+  std::map<unsigned, bool> gpu_memo_;
+};
+
+}  // namespace
+
+TEST(ExactOptimum, PlannerMatchesExhaustiveSearchOnSmallInstances) {
+  std::mt19937 rng(2024);
+  const char* models[] = {"A100-80GB", "A30", "L4", "H100-80GB"};
+  int compared = 0;
+  int multi_gpu = 0;
+  for (int round = 0; round < 40; ++round) {
+    test::RandomOptions o;
+    o.workloads = 2 + round % 4;
+    o.max_replicas = 2;
+    o.tenants = 1 + round % 3;
+    o.max_memory_gib = round % 2 ? 10 : 18;
+    o.max_compute = round % 3 ? 0.35 : 0.6;
+    const char* model = models[round % 4];
+    Scenario s = test::random_scenario(rng, {test::fleet(model, 1)}, true, o);
+    if (total_replicas(s) > 8) continue;
+    const Plan p = make_plan(s, {});
+    ASSERT_TRUE(check_plan(s, p, {}).empty()) << "round " << round;
+    if (!p.unplaced.empty()) continue;  // a replica that fits no slice: nothing to compare
+    const int optimum = Oracle(s).min_gpus();
+    EXPECT_EQ(p.summary.gpus_used, optimum) << "round " << round << " on " << model;
+    EXPECT_TRUE(p.summary.exact) << "round " << round;
+    EXPECT_LE(p.summary.lower_bound_gpus, optimum);
+    ++compared;
+    multi_gpu += optimum > 1 ? 1 : 0;
+  }
+  EXPECT_GE(compared, 30);
+  EXPECT_GE(multi_gpu, 10);  // the instances are not all trivial
+}
+
+}  // namespace gpupack
