@@ -8,6 +8,7 @@ packages=(
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   shellcheck jq
+  chromium
 )
 
 # Node.js validates rendered Kubernetes objects in the tests; npm comes with nodesource's nodejs, so

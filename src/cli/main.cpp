@@ -48,6 +48,7 @@ int run(int argc, char** argv) {
   register_catalog_command(app, ctx);
   register_mig_command(app, ctx);
   register_plan_command(app, ctx);
+  register_bench_command(app, ctx);
   register_gpus_command(app, ctx);
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "gpupack: " << unknown << '\n';
