@@ -29,5 +29,9 @@ void register_mig_command(CLI::App& app, CommandContext& ctx);
 void register_plan_command(CLI::App& app, CommandContext& ctx);
 void register_bench_command(CLI::App& app, CommandContext& ctx);
 void register_gpus_command(CLI::App& app, CommandContext& ctx);
+void register_mps_command(CLI::App& app, CommandContext& ctx);
+void register_run_command(CLI::App& app, CommandContext& ctx);
+void register_profile_command(CLI::App& app, CommandContext& ctx);
+void register_agent_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace gpupack

@@ -50,6 +50,10 @@ int run(int argc, char** argv) {
   register_plan_command(app, ctx);
   register_bench_command(app, ctx);
   register_gpus_command(app, ctx);
+  register_mps_command(app, ctx);
+  register_run_command(app, ctx);
+  register_profile_command(app, ctx);
+  register_agent_command(app, ctx);
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "gpupack: " << unknown << '\n';
     return exit_code::usage;

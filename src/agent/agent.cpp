@@ -1,0 +1,251 @@
+#include "agent/agent.hpp"
+
+#include <signal.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "agent/mps_targets.hpp"
+#include "core/errors.hpp"
+
+namespace gpupack {
+
+std::optional<std::uint64_t> pinned_limit_device0(const std::string& value) {
+  std::string v = value;
+  if (const auto comma = v.find(','); comma != std::string::npos) v = v.substr(0, comma);
+  if (const auto eq = v.find('='); eq != std::string::npos) {
+    if (v.substr(0, eq) != "0") return std::nullopt;
+    v = v.substr(eq + 1);
+  }
+  if (v.empty()) return std::nullopt;
+  std::uint64_t unit = 1;
+  switch (v.back()) {
+    case 'K': case 'k': unit = 1ull << 10; break;
+    case 'M': case 'm': unit = 1ull << 20; break;
+    case 'G': case 'g': unit = 1ull << 30; break;
+    case 'T': case 't': unit = 1ull << 40; break;
+    default: break;
+  }
+  if (unit != 1) v.pop_back();
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 12) return std::nullopt;
+  return std::stoull(v) * unit;
+}
+
+Agent::Agent(AgentDeps deps, std::string config_path, std::string version)
+    : deps_(deps), config_path_(std::move(config_path)), version_(std::move(version)) {}
+
+Agent::~Agent() { stop(); }
+
+void Agent::log(const std::string& line) const { std::cerr << "gpupack agent: " << line << std::endl; }
+
+void Agent::start_supervisors() {
+  for (auto& t : mps_targets(config_, deps_.gpu.devices(), deps_.fs.effective_uid())) {
+    auto s = std::make_unique<MpsSupervisor>(deps_.runner, deps_.fs, deps_.clock, t.options);
+    s->start();
+    log("MPS daemon up for " + t.target_uuid + " (pipe directory " + t.options.daemon.paths.pipe_dir + ")");
+    supervisor_gpu_[t.target_uuid] = t.gpu_uuid;
+    supervisors_[t.target_uuid] = std::move(s);
+  }
+}
+
+void Agent::start(int port_override) {
+  config_ = load_node_config(config_path_);
+  check_against_devices(config_, deps_.gpu.devices());
+  auto [host, port] = split_address(config_.metrics_address);
+  start_supervisors();
+  http_ = std::make_unique<HttpEndpoint>([this] { return metrics_text(); }, [this] { return health(); });
+  refresh();
+  port_ = http_->start(host, port_override >= 0 ? port_override : port);
+  log("serving /metrics and /healthz on " + host + ":" + std::to_string(port_) + " (GPU backend " + deps_.gpu.name() + ")");
+}
+
+NodeSnapshot Agent::build_snapshot(const std::vector<GpuDeviceInfo>& devices) const {
+  NodeSnapshot s;
+  s.version = version_;
+  s.backend = deps_.gpu.name();
+  s.devices = devices;
+  const auto targets = resolve_targets(config_, devices);
+  for (const auto& t : targets) {
+    SharingSnapshot sh;
+    sh.gpu_uuid = t.device->uuid;
+    sh.target_uuid = t.uuid();
+    sh.mode = to_string(t.config->mode);
+    sh.clients_limit = t.config->clients;
+    sh.sm_percent = t.config->limits.sm_percent;
+    sh.memory_limit_bytes = t.config->limits.memory_bytes;
+    sh.tenant = t.config->tenant.value_or("");
+    s.sharing.push_back(sh);
+  }
+  for (const auto& [target, sup] : supervisors_) {
+    s.mps.push_back({target, sup->daemon().options().paths.pipe_dir, sup->status()});
+  }
+  for (const auto& d : devices) {
+    for (const auto& p : d.processes) {
+      ProcessSnapshot ps;
+      const int pid = static_cast<int>(p.pid);
+      ps.uid = deps_.proc.uid(pid);
+      if (const auto cg = deps_.proc.cgroup(pid)) {
+        if (const auto pod = pod_from_cgroup(*cg)) {
+          ps.pod_uid = pod->pod_uid;
+          ps.container_id = pod->container_id;
+        }
+      }
+      if (const auto env = deps_.proc.environment_variable(pid, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT")) {
+        ps.allocated_bytes = pinned_limit_device0(*env);
+      }
+      if (!ps.allocated_bytes) {
+        // The configured default of the target the process runs on.
+        for (const auto& t : targets) {
+          if (t.device != &d) continue;
+          if (t.mig && p.gpu_instance_id != t.mig->gpu_instance_id) continue;
+          ps.allocated_bytes = t.config->limits.memory_bytes;
+        }
+      }
+      s.processes[p.pid] = ps;
+    }
+  }
+  s.xid_errors = xid_errors_;
+  s.reloads = reloads_;
+  s.reload_failures = reload_failures_;
+  s.last_refresh_unix_seconds = std::floor(deps_.clock.unix_seconds() * 1000) / 1000;
+  return s;
+}
+
+void Agent::refresh() {
+  for (auto& [target, sup] : supervisors_) {
+    const bool was_up = sup->status().daemon_up;
+    sup->check();
+    const MpsStatus st = sup->status();
+    if (was_up && !st.daemon_up) log("MPS daemon for " + target + " is down; restarting with backoff");
+    if (!st.last_error.empty()) log("MPS " + target + ": " + st.last_error);
+  }
+  std::string text;
+  HealthReport h;
+  try {
+    const auto devices = deps_.gpu.devices();
+    for (const auto& x : deps_.gpu.poll_xid_events()) {
+      ++xid_errors_[x.uuid];
+      log("XID " + std::to_string(x.xid) + " on " + x.uuid);
+    }
+    text = render_node_metrics(build_snapshot(devices));
+    last_refresh_ok_ = true;
+    h.text += "gpus: ok (" + std::to_string(devices.size()) + " seen)\n";
+  } catch (const std::exception& e) {
+    last_refresh_ok_ = false;
+    h.healthy = false;
+    h.text += std::string("gpus: ") + e.what() + "\n";
+    log(std::string("reading the GPUs failed: ") + e.what());
+  }
+  for (const auto& [target, sup] : supervisors_) {
+    const MpsStatus st = sup->status();
+    h.healthy = h.healthy && st.daemon_up;
+    h.text += "mps " + target + ": " + (st.daemon_up ? "up" : "down" + (st.last_error.empty() ? "" : " (" + st.last_error + ")")) + "\n";
+  }
+  std::lock_guard<std::mutex> g(mutex_);
+  if (!text.empty()) metrics_ = std::move(text);
+  health_ = h;
+}
+
+bool Agent::reload() {
+  NodeConfig next;
+  try {
+    next = load_node_config(config_path_);
+    check_against_devices(next, deps_.gpu.devices());
+  } catch (const InputError& e) {
+    ++reload_failures_;
+    log(std::string("reload refused, the old config stays in force: ") + e.what());
+    return false;
+  }
+  if (next.metrics_address != config_.metrics_address) log("metrics_address changes take effect at the next restart");
+  const auto targets = mps_targets(next, deps_.gpu.devices(), deps_.fs.effective_uid());
+  std::map<std::string, const MpsTarget*> wanted;
+  for (const auto& t : targets) wanted[t.target_uuid] = &t;
+  // Targets no longer in mode mps: their daemons quit. Kept targets: new defaults, daemon untouched
+  // (its clients keep running).
+  for (auto it = supervisors_.begin(); it != supervisors_.end();) {
+    const auto w = wanted.find(it->first);
+    if (w == wanted.end()) {
+      log("MPS for " + it->first + " is no longer configured; quitting its daemon");
+      it->second->stop();
+      it = supervisors_.erase(it);
+      continue;
+    }
+    it->second->set_defaults(w->second->options.active_thread_percentage, w->second->options.pinned_mem_limits);
+    ++it;
+  }
+  config_ = next;
+  for (const auto& t : targets) {
+    if (supervisors_.count(t.target_uuid)) continue;
+    auto s = std::make_unique<MpsSupervisor>(deps_.runner, deps_.fs, deps_.clock, t.options);
+    try {
+      s->start();
+      log("MPS daemon up for " + t.target_uuid);
+    } catch (const MpsError& e) {
+      log("MPS daemon for " + t.target_uuid + " did not start: " + e.what());
+    }
+    supervisor_gpu_[t.target_uuid] = t.gpu_uuid;
+    supervisors_[t.target_uuid] = std::move(s);
+  }
+  ++reloads_;
+  log("config reloaded from " + config_path_);
+  return true;
+}
+
+void Agent::stop() {
+  if (http_) http_->stop();
+  for (auto& [target, sup] : supervisors_) {
+    if (sup->stop()) {
+      log("MPS daemon for " + target + " quit");
+    } else {
+      log("MPS daemon for " + target + " did not quit in time");
+    }
+  }
+  supervisors_.clear();
+}
+
+namespace {
+sigset_t agent_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGHUP);
+  return set;
+}
+}  // namespace
+
+void Agent::block_signals() {
+  const sigset_t set = agent_signals();
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+int Agent::run_until_signal() {
+  const sigset_t set = agent_signals();
+  for (;;) {
+    const double interval = config_.check_interval_seconds;
+    timespec ts{};
+    ts.tv_sec = static_cast<time_t>(interval);
+    ts.tv_nsec = static_cast<long>((interval - std::floor(interval)) * 1e9);
+    const int sig = ::sigtimedwait(&set, nullptr, &ts);
+    if (sig == SIGHUP) {
+      reload();
+    } else if (sig == SIGTERM || sig == SIGINT) {
+      log(std::string("got ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + "; stopping");
+      stop();
+      return 0;
+    }
+    refresh();
+  }
+}
+
+std::string Agent::metrics_text() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return metrics_;
+}
+
+HealthReport Agent::health() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return health_;
+}
+
+}  // namespace gpupack

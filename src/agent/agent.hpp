@@ -1,0 +1,79 @@
+#pragma once
+// The node daemon (`gpupack agent --config node.yaml`): supervises one MPS daemon per GPU or MIG
+// instance in mode mps, reads the GPUs every check interval, serves /metrics and /healthz, reloads the
+// config on SIGHUP (keeping the old one when the new one is bad) and quits MPS on SIGTERM.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "agent/node_config.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "metrics/http_endpoint.hpp"
+#include "metrics/node_snapshot.hpp"
+#include "mps/mps_supervisor.hpp"
+#include "os/clock.hpp"
+#include "os/filesystem.hpp"
+#include "os/proc_reader.hpp"
+#include "os/process_runner.hpp"
+
+namespace gpupack {
+
+struct AgentDeps {
+  ProcessRunner& runner;
+  Filesystem& fs;
+  Clock& clock;
+  ProcReader& proc;
+  GpuBackend& gpu;
+};
+
+class Agent {
+ public:
+  Agent(AgentDeps deps, std::string config_path, std::string version);
+  ~Agent();
+
+  // Loads and checks the config (InputError), starts the MPS supervisors (MpsError) and the HTTP
+  // endpoint (std::runtime_error). `port_override` >= 0 replaces the configured port (tests use 0).
+  void start(int port_override = -1);
+  // One pass: supervisors' health checks, a GPU snapshot, new metrics text.
+  void refresh();
+  // Re-reads the config. On error logs it, keeps the old config and returns false.
+  bool reload();
+  // Quits the MPS daemons and stops serving.
+  void stop();
+  // Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and the threads it starts afterwards: call
+  // it before start(), so that run_until_signal receives them instead of the HTTP thread.
+  static void block_signals();
+  // Refreshes every check interval until SIGTERM or SIGINT; SIGHUP reloads. Returns the exit code.
+  int run_until_signal();
+
+  std::string metrics_text() const;
+  HealthReport health() const;
+  int port() const { return port_; }
+
+ private:
+  void start_supervisors();
+  NodeSnapshot build_snapshot(const std::vector<GpuDeviceInfo>& devices) const;
+  void log(const std::string& line) const;
+
+  AgentDeps deps_;
+  std::string config_path_;
+  std::string version_;
+  NodeConfig config_;
+  std::map<std::string, std::unique_ptr<MpsSupervisor>> supervisors_;  // by target UUID
+  std::map<std::string, std::string> supervisor_gpu_;                  // target -> GPU UUID
+  std::unique_ptr<HttpEndpoint> http_;
+  int port_ = 0;
+  std::map<std::string, std::uint64_t> xid_errors_;
+  std::uint64_t reloads_ = 0, reload_failures_ = 0;
+  bool last_refresh_ok_ = false;
+  mutable std::mutex mutex_;  // guards metrics_ and health_ (read by the HTTP thread)
+  std::string metrics_;
+  HealthReport health_;
+};
+
+// Bytes of device 0 in a CUDA_MPS_PINNED_DEVICE_MEM_LIMIT value ("0=1G,1=512M" or "2G"); none when absent
+// or malformed.
+std::optional<std::uint64_t> pinned_limit_device0(const std::string& value);
+
+}  // namespace gpupack

@@ -1,0 +1,91 @@
+#include "os/proc_reader.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace gpupack {
+
+namespace {
+
+std::optional<std::string> slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+// Shapes seen in kubelet-managed cgroups:
+//   systemd driver: .../kubepods-burstable-pod<uid with _>.slice/cri-containerd-<id>.scope
+//   cgroupfs driver: /kubepods/burstable/pod<uid>/<id>
+std::optional<PodRef> pod_from_cgroup(const std::string& text) {
+  static const std::regex systemd(R"(kubepods[^/\n]*-pod([0-9a-f_]{36})\.slice(?:/[a-z-]*-([0-9a-f]{64})\.scope)?)");
+  static const std::regex cgroupfs(R"(/kubepods(?:/[a-z]+)?/pod([0-9a-f-]{36})(?:/([0-9a-f]{64}))?)");
+  std::smatch m;
+  if (std::regex_search(text, m, systemd)) {
+    std::string uid = m[1];
+    for (char& c : uid) {
+      if (c == '_') c = '-';
+    }
+    return PodRef{uid, m[2]};
+  }
+  if (std::regex_search(text, m, cgroupfs)) return PodRef{m[1], m[2]};
+  return std::nullopt;
+}
+
+std::optional<unsigned> LinuxProcReader::uid(int pid) const {
+  const auto status = slurp(root_ + "/" + std::to_string(pid) + "/status");
+  if (!status) return std::nullopt;
+  std::istringstream in(*status);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("Uid:", 0) == 0) {
+      std::istringstream fields(line.substr(4));
+      unsigned real = 0;
+      if (fields >> real) return real;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> LinuxProcReader::cgroup(int pid) const { return slurp(root_ + "/" + std::to_string(pid) + "/cgroup"); }
+
+std::optional<std::string> LinuxProcReader::environment_variable(int pid, const std::string& name) const {
+  const auto env = slurp(root_ + "/" + std::to_string(pid) + "/environ");
+  if (!env) return std::nullopt;
+  const std::string prefix = name + "=";
+  std::size_t start = 0;
+  while (start < env->size()) {
+    std::size_t end = env->find('\0', start);
+    if (end == std::string::npos) end = env->size();
+    if (env->compare(start, prefix.size(), prefix) == 0) return env->substr(start + prefix.size(), end - start - prefix.size());
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::vector<int> LinuxProcReader::children(int pid) const {
+  std::vector<int> out;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator(root_ + "/" + std::to_string(pid) + "/task", ec)) {
+    const auto text = slurp(task.path().string() + "/children");
+    if (!text) continue;
+    std::istringstream in(*text);
+    for (int child = 0; in >> child;) out.push_back(child);
+  }
+  return out;
+}
+
+std::vector<int> process_tree(const ProcReader& proc, int pid) {
+  std::vector<int> tree{pid};
+  for (std::size_t i = 0; i < tree.size() && tree.size() < 4096; ++i) {
+    for (int c : proc.children(tree[i])) tree.push_back(c);
+  }
+  return tree;
+}
+
+}  // namespace gpupack

@@ -1,0 +1,45 @@
+#pragma once
+// What the agent reads about a process from /proc: its owner, its cgroup (which names the Kubernetes
+// pod and container when it runs in one), one variable of its environment, its children. Behind an
+// interface so that tests can describe processes that do not exist.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpupack {
+
+struct PodRef {
+  std::string pod_uid;       // e.g. 0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11
+  std::string container_id;  // runtime container id (64 hex), may be empty
+};
+
+// Parses /proc/<pid>/cgroup text (cgroup v1 or v2, systemd or cgroupfs drivers) for a kubepods path.
+std::optional<PodRef> pod_from_cgroup(const std::string& cgroup_text);
+
+class ProcReader {
+ public:
+  virtual ~ProcReader() = default;
+  virtual std::optional<unsigned> uid(int pid) const = 0;
+  virtual std::optional<std::string> cgroup(int pid) const = 0;
+  // One variable of the process's environment (needs the same uid or root).
+  virtual std::optional<std::string> environment_variable(int pid, const std::string& name) const = 0;
+  // Direct children (from /proc/<pid>/task/*/children).
+  virtual std::vector<int> children(int pid) const = 0;
+};
+
+class LinuxProcReader : public ProcReader {
+ public:
+  explicit LinuxProcReader(std::string proc_root = "/proc") : root_(std::move(proc_root)) {}
+  std::optional<unsigned> uid(int pid) const override;
+  std::optional<std::string> cgroup(int pid) const override;
+  std::optional<std::string> environment_variable(int pid, const std::string& name) const override;
+  std::vector<int> children(int pid) const override;
+
+ private:
+  std::string root_;
+};
+
+// The pid and all its descendants.
+std::vector<int> process_tree(const ProcReader& proc, int pid);
+
+}  // namespace gpupack

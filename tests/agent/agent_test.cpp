@@ -1,0 +1,122 @@
+// The agent end to end in one process: fake GPU machine, fake MPS control program, real HTTP.
+#include "agent/agent.hpp"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <signal.h>
+
+#include "core/errors.hpp"
+#include "fakes/fake_proc_reader.hpp"
+#include "gpu/fake_gpu_backend.hpp"
+#include "mps/mps_fixture.hpp"
+
+namespace gpupack {
+namespace {
+
+class AgentTest : public testing::MpsFixture {
+ protected:
+  std::unique_ptr<FakeGpuBackend> gpu = FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json");
+  testing::FakeProcReader proc;
+  const std::string gpu0 = "GPU-11111111-2222-3333-4444-555555555555";
+
+  std::string config(const std::string& gpus) const {
+    return "mps_root: " + tmp.path() + "/mps\ncontrol_binary: " + FAKE_MPS_CONTROL +
+           "\nmetrics_address: 127.0.0.1:0\ncheck_interval_seconds: 0.1\ngpus:\n" + gpus;
+  }
+  std::string write_config(const std::string& gpus) {
+    fs.write_file(tmp / "node.yaml", config(gpus));
+    return tmp / "node.yaml";
+  }
+  std::optional<int> daemon_pid(const std::string& target) {
+    MpsDaemonOptions o;
+    o.paths = {tmp.path() + "/mps/" + target + "/pipe", tmp.path() + "/mps/" + target + "/log"};
+    o.binary = FAKE_MPS_CONTROL;
+    return MpsDaemon(runner, fs, clock, o).pid();
+  }
+  MpsControl control_of(const std::string& target) {
+    return MpsControl(runner, {tmp.path() + "/mps/" + target + "/pipe", tmp.path() + "/mps/" + target + "/log"},
+                      FAKE_MPS_CONTROL, std::chrono::seconds(20));
+  }
+  void TearDown() override {
+    const auto c = control_of(gpu0);
+    if (c.send("get_server_list").ok) c.send("quit");
+  }
+};
+
+TEST_F(AgentTest, ServesMetricsAndHealthAndRestoresAKilledDaemon) {
+  const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 4, limits: {sm_percent: 50, memory: 4GiB}}\n");
+  proc.processes[4242] = {1000, "0::/kubepods.slice/kubepods-pod0f6b1e0e_4f0a_4a34_9f0b_2d6c7a1e9c11.slice/cri-containerd-" +
+                                    std::string(64, 'a') + ".scope\n", {{"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "0=3G"}}, {}};
+  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  agent.start(0);
+  ASSERT_GT(agent.port(), 0);
+  httplib::Client http("127.0.0.1", agent.port());
+  auto res = http.Get("/metrics");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_NE(res->get_header_value("Content-Type").find("text/plain; version=0.0.4"), std::string::npos);
+  EXPECT_NE(res->body.find("gpupack_mps_daemon_up{target=\"" + gpu0 + "\""), std::string::npos);
+  EXPECT_NE(res->body.find("pod_uid=\"0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11\",container_id=\"" + std::string(64, 'a') + "\"} 2147483648"),
+            std::string::npos);
+  EXPECT_NE(res->body.find("gpupack_process_memory_allocated_bytes{gpu=\"0\",uuid=\"" + gpu0 + "\",pid=\"4242\""), std::string::npos);
+  auto health = http.Get("/healthz");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200) << health->body;
+
+  // The defaults reached the daemon, then kill it: the agent restarts it.
+  const auto defaults = fs.read_file(tmp.path() + "/mps/" + gpu0 + "/pipe/fake-defaults");
+  ASSERT_TRUE(defaults);
+  EXPECT_NE(defaults->find("default_device_pinned_mem_limit 0 4096M"), std::string::npos);
+  const auto pid = daemon_pid(gpu0);
+  ASSERT_TRUE(pid);
+  runner.send_signal(*pid, SIGKILL);
+  EXPECT_TRUE(eventually([&] {
+    agent.refresh();
+    const auto body = http.Get("/metrics");
+    return body && body->body.find("gpupack_mps_daemon_restarts_total{target=\"" + gpu0 + "\"} 1") != std::string::npos &&
+           body->body.find("gpupack_mps_daemon_up{target=\"" + gpu0 + "\",pipe_dir=\"" + tmp.path() + "/mps/" + gpu0 + "/pipe\"} 1") !=
+               std::string::npos;
+  }));
+  agent.stop();
+  EXPECT_FALSE(control_of(gpu0).send("get_server_list").ok);
+}
+
+TEST_F(AgentTest, ABadReloadKeepsTheOldConfigAndAGoodOneKeepsTheDaemon) {
+  const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 4}\n");
+  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  agent.start(0);
+  const auto before = daemon_pid(gpu0);
+  ASSERT_TRUE(before);
+  fs.write_file(path, "gpus: [{gpu: GPU-nope}]\n");
+  EXPECT_FALSE(agent.reload());
+  agent.refresh();
+  EXPECT_NE(agent.metrics_text().find("gpupack_agent_config_reload_failures_total 1"), std::string::npos);
+  EXPECT_NE(agent.metrics_text().find("gpupack_sharing_clients_limit{uuid=\"" + gpu0 + "\",target=\"" + gpu0 + "\"} 4"), std::string::npos);
+  write_config("  - {gpu: '0', mode: mps, clients: 6, limits: {sm_percent: 30}}\n");
+  EXPECT_TRUE(agent.reload());
+  agent.refresh();
+  EXPECT_NE(agent.metrics_text().find("gpupack_sharing_clients_limit{uuid=\"" + gpu0 + "\",target=\"" + gpu0 + "\"} 6"), std::string::npos);
+  const auto after = daemon_pid(gpu0);
+  EXPECT_EQ(before, after);  // same daemon: running clients were not dropped
+  EXPECT_EQ(control_of(gpu0).send("get_default_active_thread_percentage").text, "30");
+  agent.stop();
+}
+
+TEST_F(AgentTest, RefusesToStartOnAnUnknownGpuOrAForeignPipeDirectory) {
+  Agent unknown({runner, fs, clock, proc, *gpu}, write_config("  - {gpu: GPU-nope, mode: mps}\n"), "0.1.0");
+  EXPECT_THROW(unknown.start(0), InputError);
+  fs.make_dirs(tmp.path() + "/mps/" + gpu0 + "/pipe", 0700);
+  fs.owner_of[tmp.path() + "/mps/" + gpu0 + "/pipe"] = fs.effective_uid() + 1;
+  Agent foreign({runner, fs, clock, proc, *gpu}, write_config("  - {gpu: '0', mode: mps}\n"), "0.1.0");
+  EXPECT_THROW(foreign.start(0), MpsError);
+}
+
+TEST(PinnedLimit, ReadsDeviceZerosLimit) {
+  EXPECT_EQ(pinned_limit_device0("0=1G,1=512M"), 1ull << 30);
+  EXPECT_EQ(pinned_limit_device0("512M"), 512ull << 20);
+  EXPECT_EQ(pinned_limit_device0("1=512M"), std::nullopt);
+  EXPECT_EQ(pinned_limit_device0("0=lots"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace gpupack

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# End-to-end: the node commands on a fake machine (GPUPACK_GPU_BACKEND=fake:...) with the fake MPS
+# control program: gpus, mps up/status/down, run (admission, limits, exit code, signals), profile, and
+# the agent (/metrics through promtool, /healthz, SIGHUP with a bad and a good config, SIGTERM quits MPS).
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
+[ -x "$FAKE_MPS" ] || { echo "fake-mps-control not built at $FAKE_MPS" >&2; exit 1; }
+export GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/two-gpus.json"
+GPU0=GPU-11111111-2222-3333-4444-555555555555
+PIPE0="$WORK/mps/$GPU0/pipe"
+
+write_config() {  # write_config <clients of GPU 0> [extra limits]
+  cat >"$WORK/node.yaml" <<YAML
+mps_root: $WORK/mps
+control_binary: $FAKE_MPS
+metrics_address: 127.0.0.1:0
+check_interval_seconds: 0.2
+gpus:
+  - {gpu: "0", mode: mps, clients: $1, limits: {sm_percent: 50, memory: 8GiB}}
+  - gpu: "1"
+    mig:
+      - {instance: "2g.20gb@4", mode: time-slicing, clients: 2, tenant: lab}
+YAML
+}
+write_config 4
+
+run gpus --format json
+expect_rc 0
+expect_json '.backend == "fake" and (.devices | length == 2) and .devices[0].model == "H100-SXM5-80GB"'
+expect_json '.devices[1].mig_instances[0].profile == "3g.40gb" and .devices[0].processes[0].mps_client'
+
+# mps: up, status, a second up refused while it runs, down.
+run mps status --config "$WORK/node.yaml"
+expect_rc 0
+expect_out "$GPU0 +down"
+run mps up --config "$WORK/node.yaml"
+expect_rc 0
+expect_out "mps up: $GPU0 daemon pid [0-9]+"
+[ "$(stat -c %a "$PIPE0")" = 700 ] || fail "pipe directory is not 0700"
+run mps status --config "$WORK/node.yaml" --format json
+expect_rc 0
+expect_json '.mps[0].daemon_up and (.mps[0].servers | length == 1) and .mps[0].servers[0].state == "ACTIVE"'
+run mps up --config "$WORK/node.yaml"
+expect_rc 0
+expect_out "mps up: $GPU0 already running \(pid [0-9]+\)"
+
+# shellcheck disable=SC2016  # expanded by the child's shell, on purpose
+# run: admitted on GPU 0 with the MPS environment; the child's exit code comes back.
+run run --config "$WORK/node.yaml" --gpu 0 --sm 25 -- sh -c 'echo "$CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_ACTIVE_THREAD_PERCENTAGE $CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"; exit 7'
+expect_rc 7
+expect_out "^$PIPE0 25 0=8192M$"
+run run --config "$WORK/node.yaml" --gpu 0 --sm 75 -- true
+expect_rc 3
+expect_err "exceeds the configured limit 50"
+run run --config "$WORK/node.yaml" --gpu 2g.20gb@4 -- true
+expect_rc 3
+expect_err "not a GPU or MIG instance"
+# shellcheck disable=SC2016
+run run --config "$WORK/node.yaml" --gpu MIG-00000000-0000-0000-0000-000000000002 --tenant lab -- sh -c 'echo "$CUDA_VISIBLE_DEVICES"'
+expect_rc 0
+expect_out "^MIG-00000000-0000-0000-0000-000000000002$"
+run run --config "$WORK/node.yaml" --gpu MIG-00000000-0000-0000-0000-000000000002 -- true
+expect_rc 3
+expect_err "reserved for tenant 'lab'"
+write_config 2
+run run --config "$WORK/node.yaml" --gpu 0 -- true
+expect_rc 3
+expect_err "full \(2 of 2 clients\)"
+write_config 4
+
+# run forwards SIGTERM to the child and returns its status.
+"$GPUPACK" run --config "$WORK/node.yaml" --gpu 0 -- sh -c 'trap "exit 42" TERM; while :; do sleep 0.1; done' &
+RUNNER=$!
+sleep 1
+kill -TERM "$RUNNER"
+set +e
+wait "$RUNNER"
+RC=$?
+set -e
+LAST="run with SIGTERM"
+expect_rc 42
+
+run mps down --config "$WORK/node.yaml"
+expect_rc 0
+expect_out "mps down: $GPU0"
+[ ! -e "$PIPE0/nvidia-cuda-mps-control.pid" ] || fail "pid file left after down"
+
+# profile on a fake machine whose memory grows: 4 GiB above the baseline at the peak, +15%.
+GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/growing-memory.json" run profile --interval 0.05 --duration 0.3 --name ranker -- sleep 5
+expect_rc 0
+expect_out "^  - name: ranker$"
+expect_out "^    memory: 4.6GiB$"
+expect_out "^    compute: 0\.[0-9]+$"
+GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/growing-memory.json" run profile --interval 0.05 -- sh -c 'exit 3'
+expect_rc 3
+expect_err "exited with 3"
+
+# Bad node configs: exit 2 with the field.
+printf 'gpus: [{gpu: GPU-nope, mode: mps}]\n' >"$WORK/bad.yaml"
+run agent --config "$WORK/bad.yaml"
+expect_usage_error "GPU 'GPU-nope' is not on this machine"
+printf 'gpus: [{gpu: "0", mode: mps, limits: {sm_percent: 150}}]\n' >"$WORK/bad.yaml"
+run mps up --config "$WORK/bad.yaml"
+expect_usage_error "gpus\[0\].limits.sm_percent: 150 is out of range 1..100"
+
+# The agent: metrics pass promtool, SIGHUP with a bad file keeps the old config, SIGTERM quits MPS.
+"$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
+AGENT=$!
+PORT=""
+for _ in $(seq 1 200); do
+  PORT=$(sed -n 's/.*serving \/metrics and \/healthz on 127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/agent.log")
+  [ -n "$PORT" ] && break
+  sleep 0.1
+done
+LAST="agent"
+[ -n "$PORT" ] || fail "agent did not start: $(cat "$WORK/agent.log")"
+curl -sf "http://127.0.0.1:$PORT/metrics" >"$WORK/metrics.txt" || fail "GET /metrics failed"
+grep -q "^gpupack_mps_daemon_up{target=\"$GPU0\"" "$WORK/metrics.txt" || fail "no gpupack_mps_daemon_up"
+if command -v promtool >/dev/null; then
+  promtool check metrics <"$WORK/metrics.txt" >"$WORK/promtool.txt" 2>&1 || fail "promtool: $(cat "$WORK/promtool.txt")"
+fi
+curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null || fail "healthz not 200"
+printf 'gpus: [' >"$WORK/node.yaml"
+kill -HUP "$AGENT"
+sleep 1
+grep -q "reload refused, the old config stays in force" "$WORK/agent.log" || fail "bad reload not logged"
+kill -0 "$AGENT" || fail "agent died on a bad reload"
+write_config 6
+kill -HUP "$AGENT"
+for _ in $(seq 1 50); do
+  curl -sf "http://127.0.0.1:$PORT/metrics" | grep -q "gpupack_sharing_clients_limit{uuid=\"$GPU0\",target=\"$GPU0\"} 6" && break
+  sleep 0.1
+done
+curl -sf "http://127.0.0.1:$PORT/metrics" | grep -q "gpupack_agent_config_reloads_total 1" || fail "good reload not counted"
+kill -TERM "$AGENT"
+set +e
+wait "$AGENT"
+RC=$?
+set -e
+expect_rc 0
+[ ! -e "$PIPE0/nvidia-cuda-mps-control.pid" ] || fail "MPS daemon left running after SIGTERM"
+grep -q "MPS daemon for $GPU0 quit" "$WORK/agent.log" || fail "no quit logged"
+
+finish
