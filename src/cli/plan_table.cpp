@@ -27,7 +27,7 @@ constexpr size_t kTableGpus = 40;
 void print_comparison(std::ostream& out, const std::vector<ModeOutcome>& comparison) {
   out << "Modes compared (each mode alone on this fleet; GPUS NEEDED: with as many GPUs of the first model as it "
          "takes):\n";
-  Table t({"MODE", "GPUS USED", "PLACED", "UNPLACED", "SLO MISSES", "GPUS NEEDED", "WORST P99", "THROUGHPUT",
+  Table t({"MODE", "GPUS USED", "PLACED", "UNPLACED", "SLO MISSES", "GPUS NEEDED", "WORST P99 (SLO)", "THROUGHPUT",
            "WHAT BREAKS"});
   for (const ModeOutcome& m : comparison) {
     t.add({m.mode ? std::string(to_string(*m.mode)) : "chosen (per GPU)", std::to_string(m.gpus_used),

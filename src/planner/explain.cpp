@@ -163,7 +163,7 @@ std::string slice_reason(const PlanSlice& s, const GpuContents& c) {
       return "one process" + who + ": replicas of one group share it through CUDA streams";
     case Sharing::mps:
       return k + " trusted clients" + who + " run concurrently under MPS with pinned memory limits and thread caps " +
-             std::to_string(lo) + "-" + std::to_string(hi) + "%, worst predicted p99 " + times(worst_p99) +
+             (lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) + "%, worst predicted p99 " + times(worst_p99) +
              " alone, within every SLO";
     case Sharing::time_slicing:
       return k + " intermittent clients" + who +

@@ -1,17 +1,17 @@
 #include "planner/greedy_packer.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include <optional>
 
 namespace gpupack {
 
 namespace {
 
-// The replicas of one workload still to place (replica indices next .. replicas-1).
+// The replicas of one workload still to place; the packer takes them from the back.
 struct Bucket {
   int demand = 0;  // index into Demands::workloads
-  int next = 0;
-  int left = 0;
+  std::vector<int> pending;
+  int left() const { return static_cast<int>(pending.size()); }
 };
 
 // Candidates for one slice: a tenant's buckets (largest first), or one bucket of isolated replicas.
@@ -20,14 +20,20 @@ struct Candidate {
   bool own_slice = false;
 };
 
+// A whole GPU filled less than this (the larger of memory and compute) after first fit decreasing is
+// handed back, its replicas packed with other tenants' remainders into MIG instances instead.
+constexpr double kDissolveBelow = 0.7;
+
 class GreedyPacker {
  public:
-  explicit GreedyPacker(const PlanContext& ctx) : ctx_(ctx) {
+  explicit GreedyPacker(const PlanContext& ctx) : ctx_(ctx), used_(ctx.gpus().size(), false) {
     const Demands& d = ctx.demands();
     tenant_candidates_.resize(d.tenants.size());
     for (const auto& w : d.workloads) {
       const int b = static_cast<int>(buckets_.size());
-      buckets_.push_back({w.workload, 0, w.replicas});
+      Bucket bucket{w.workload, {}};
+      for (int i = w.replicas - 1; i >= 0; --i) bucket.pending.push_back(i);
+      buckets_.push_back(std::move(bucket));
       if (needs_own_slice(w.isolation)) own_.push_back(b);
       else tenant_candidates_[static_cast<size_t>(w.tenant)].buckets.push_back(b);
     }
@@ -40,15 +46,22 @@ class GreedyPacker {
   }
 
   PackResult run() {
-    int gpu = 0;
-    const int gpu_count = static_cast<int>(ctx_.gpus().size());
-    if (ctx_.policy().whole_gpu) gpu = fill_whole_tenants(gpu, gpu_count);
-    for (; gpu < gpu_count && anything_left(); ++gpu) fill_best(gpu);
-    PackResult r;
-    r.builds = std::move(builds_);
-    for (const Bucket& b : buckets_) {
-      for (int i = b.next; i < b.next + b.left; ++i) r.left.push_back({b.demand, i});
+    if (ctx_.policy().whole_gpu) {
+      for (const Candidate& c : tenant_candidates_) fill_whole_gpus(c);
     }
+    for (int gpu = 0; gpu < static_cast<int>(ctx_.gpus().size()) && anything_left(); ++gpu) {
+      if (!used_[static_cast<size_t>(gpu)]) fill_best(gpu);
+    }
+    PackResult r;
+    for (GpuBuild& b : builds_) {
+      if (!b.slices.empty()) r.builds.push_back(std::move(b));
+    }
+    for (const Bucket& b : buckets_) {
+      for (int i : b.pending) r.left.push_back({b.demand, i});
+    }
+    std::sort(r.left.begin(), r.left.end(), [](const ReplicaRef& x, const ReplicaRef& y) {
+      return std::pair(x.workload, x.replica) < std::pair(y.workload, y.replica);
+    });
     return r;
   }
 
@@ -58,25 +71,12 @@ class GreedyPacker {
   }
 
   bool anything_left() const {
-    return std::any_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return b.left > 0; });
-  }
-
-  // Remaining demand of a candidate in whole GPUs `gpu` (the larger of memory and compute).
-  double gpus_worth(const Candidate& c, int gpu, const std::vector<int>& left) const {
-    const SliceSpec w = ctx_.whole(gpu);
-    double memory = 0;
-    double compute = 0;
-    for (int b : c.buckets) {
-      const WorkloadDemand& d = demand(b);
-      memory += left[static_cast<size_t>(b)] * static_cast<double>(d.memory_bytes + w.context_overhead);
-      compute += left[static_cast<size_t>(b)] * d.compute * w.compute_scale;
-    }
-    return std::max(memory / static_cast<double>(w.memory_bytes), compute);
+    return std::any_of(buckets_.begin(), buckets_.end(), [](const Bucket& b) { return b.left() > 0; });
   }
 
   std::vector<int> lefts() const {
     std::vector<int> out;
-    for (const Bucket& b : buckets_) out.push_back(b.left);
+    for (const Bucket& b : buckets_) out.push_back(b.left());
     return out;
   }
 
@@ -90,7 +90,7 @@ class GreedyPacker {
       int k = 0;
       const WorkloadDemand& d = demand(b);
       while (n > 0 && slice.check(d) == Fit::ok) {
-        slice.add(d, buckets_[static_cast<size_t>(b)].next + (buckets_[static_cast<size_t>(b)].left - n));
+        slice.add(d, buckets_[static_cast<size_t>(b)].pending[static_cast<size_t>(n - 1)]);
         --n;
         ++k;
         if (c.own_slice) break;
@@ -106,37 +106,124 @@ class GreedyPacker {
 
   void commit(const std::vector<std::pair<int, int>>& taken) {
     for (auto [b, k] : taken) {
-      buckets_[static_cast<size_t>(b)].next += k;
-      buckets_[static_cast<size_t>(b)].left -= k;
+      auto& pending = buckets_[static_cast<size_t>(b)].pending;
+      pending.resize(pending.size() - static_cast<size_t>(k));
     }
   }
 
-  // Phase 1: whole GPUs for tenants with at least a GPU's worth of replicas.
-  int fill_whole_tenants(int gpu, int gpu_count) {
-    for (const Candidate& c : tenant_candidates_) {
-      while (gpu < gpu_count) {
-        std::vector<int> left = lefts();
-        if (gpus_worth(c, gpu, left) < 1.0) break;
-        SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
-        std::vector<std::pair<int, int>> taken;
-        if (fill(slice, c, left, gpu, &taken) <= 0) break;
-        commit(taken);
-        builds_.push_back(GpuBuild{gpu, false, {std::move(slice)}});
-        ++gpu;
-      }
+  int next_free_gpu() const {
+    for (size_t g = 0; g < used_.size(); ++g) {
+      if (!used_[g]) return static_cast<int>(g);
     }
-    return gpu;
+    return -1;
+  }
+
+  // A cheap test that rules most full GPUs out before the full check (memory without the context, which
+  // a group member may not need).
+  static bool may_fit(const SliceState& s, const WorkloadDemand& d) {
+    return s.memory_used() + d.memory_bytes <= s.spec().memory_bytes &&
+           s.compute_used() + d.compute * s.spec().compute_scale <= s.spec().compute_share + 1e-9;
+  }
+
+  // Phase 1: a tenant's replicas fill whole GPUs one at a time. Each step adds the replica whose demand
+  // (memory, compute, MPS client slot) best matches what the GPU has left, weighted by how scarce each
+  // resource is for the tenant (the dot-product heuristic for vector bin packing): memory-heavy and
+  // compute-heavy replicas end up side by side instead of filling one dimension of a GPU each.
+  // GPUs left mostly empty are handed back for phase 2 when MIG could share them with other tenants.
+  void fill_whole_gpus(const Candidate& c) {
+    std::vector<size_t> bins;  // indices into builds_
+    std::vector<bool> blocked(buckets_.size(), false);
+    while (true) {
+      const int gpu = next_free_gpu();
+      if (gpu < 0) break;
+      SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
+      const Weights w = scarcity(c, slice.spec());
+      for (int b : c.buckets) blocked[static_cast<size_t>(b)] = false;
+      while (true) {
+        int best = -1;
+        double best_score = -1;
+        for (int b : c.buckets) {
+          if (blocked[static_cast<size_t>(b)] || buckets_[static_cast<size_t>(b)].pending.empty()) continue;
+          const WorkloadDemand& d = demand(b);
+          if (!may_fit(slice, d)) continue;
+          const double score = fit_score(slice, d, w);
+          if (score > best_score) {
+            best_score = score;
+            best = b;
+          }
+        }
+        if (best < 0) break;
+        const WorkloadDemand& d = demand(best);
+        if (slice.check(d) != Fit::ok) {
+          blocked[static_cast<size_t>(best)] = true;
+          continue;
+        }
+        Bucket& bucket = buckets_[static_cast<size_t>(best)];
+        slice.add(d, bucket.pending.back());
+        bucket.pending.pop_back();
+      }
+      if (slice.empty()) break;  // nothing of this tenant fits this GPU: phase 2 tries the others
+      used_[static_cast<size_t>(gpu)] = true;
+      builds_.push_back(GpuBuild{gpu, false, {std::move(slice)}});
+      bins.push_back(builds_.size() - 1);
+    }
+    for (size_t i : bins) dissolve_if_sparse(builds_[i]);
+  }
+
+  struct Weights {
+    double memory = 1;
+    double compute = 1;
+    double slots = 1;
+  };
+
+  // How much of each resource of one GPU the tenant's remaining replicas need in all.
+  Weights scarcity(const Candidate& c, const SliceSpec& spec) const {
+    Weights w{0, 0, 0};
+    for (int b : c.buckets) {
+      const WorkloadDemand& d = demand(b);
+      const double n = static_cast<double>(buckets_[static_cast<size_t>(b)].pending.size());
+      w.memory += n * static_cast<double>(d.memory_bytes + spec.context_overhead) / static_cast<double>(spec.memory_bytes);
+      w.compute += n * d.compute * spec.compute_scale / spec.compute_share;
+      w.slots += n / spec.mps_client_limit;
+    }
+    return w;
+  }
+
+  static double fit_score(const SliceState& s, const WorkloadDemand& d, const Weights& w) {
+    const SliceSpec& spec = s.spec();
+    const double memory_cap = static_cast<double>(spec.memory_bytes);
+    const double item_memory = static_cast<double>(d.memory_bytes + spec.context_overhead) / memory_cap;
+    const double free_memory = (memory_cap - static_cast<double>(s.memory_used())) / memory_cap;
+    const double item_compute = d.compute * spec.compute_scale / spec.compute_share;
+    const double free_compute = 1.0 - s.compute_used() / spec.compute_share;
+    const double slots = static_cast<double>(spec.mps_client_limit);
+    const double free_slots = (slots - static_cast<double>(s.loads().size())) / slots;
+    return w.memory * item_memory * free_memory + w.compute * item_compute * free_compute +
+           w.slots * free_slots / slots;
+  }
+
+  void dissolve_if_sparse(GpuBuild& build) {
+    if (ctx_.layouts(build.gpu).empty()) return;
+    const SliceState& s = build.slices.front();
+    const double fill = std::max(static_cast<double>(s.memory_used()) / static_cast<double>(s.spec().memory_bytes),
+                                 s.compute_used() / s.spec().compute_share);
+    if (fill >= kDissolveBelow) return;
+    for (const auto& members : s.members()) {
+      for (const ReplicaRef& r : members) buckets_[static_cast<size_t>(r.workload)].pending.push_back(r.replica);
+    }
+    used_[static_cast<size_t>(build.gpu)] = false;
+    build.slices.clear();
   }
 
   std::vector<Candidate> phase2_candidates() const {
     std::vector<Candidate> out;
     for (const Candidate& c : tenant_candidates_) {
       bool any = false;
-      for (int b : c.buckets) any = any || buckets_[static_cast<size_t>(b)].left > 0;
+      for (int b : c.buckets) any = any || buckets_[static_cast<size_t>(b)].left() > 0;
       if (any) out.push_back(c);
     }
     for (int b : own_) {
-      if (buckets_[static_cast<size_t>(b)].left > 0) out.push_back(Candidate{{b}, true});
+      if (buckets_[static_cast<size_t>(b)].left() > 0) out.push_back(Candidate{{b}, true});
     }
     return out;
   }
@@ -201,6 +288,7 @@ class GreedyPacker {
     }
     if (best.score <= 0) return;
     commit(best.taken);
+    used_[static_cast<size_t>(gpu)] = true;
     builds_.push_back(std::move(best.build));
   }
 
@@ -208,6 +296,7 @@ class GreedyPacker {
   std::vector<Bucket> buckets_;
   std::vector<Candidate> tenant_candidates_;
   std::vector<int> own_;
+  std::vector<bool> used_;
   std::vector<GpuBuild> builds_;
 };
 

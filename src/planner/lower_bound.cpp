@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "core/units.hpp"
 #include "planner/plan_context.hpp"
 
 namespace gpupack {
@@ -24,6 +25,37 @@ int fewest_covering(std::vector<double> capacities, double demand) {
   return static_cast<int>(capacities.size());
 }
 
+// Memory (bytes) and compute (reference-GPU fractions) of the smallest slice that could hold `w`, each
+// minimised separately over the fleet's models and the slices the policy allows; the replica's own
+// demand when no slice holds it (it stays unplaced and the bound must not count it as more).
+std::pair<double, double> smallest_own_slice(const PlanContext& ctx, const WorkloadDemand& w) {
+  const double overhead = static_cast<double>(ctx.scenario().context_overhead_bytes);
+  const double need_memory = static_cast<double>(w.memory_bytes) + overhead;
+  double memory = -1;
+  double compute = -1;
+  const auto consider = [&](double slice_memory, double slice_compute) {
+    if (slice_memory < need_memory || slice_compute + 1e-9 < w.compute) return;
+    memory = memory < 0 ? slice_memory : std::min(memory, slice_memory);
+    compute = compute < 0 ? slice_compute : std::min(compute, slice_compute);
+  };
+  std::set<int> entries;
+  for (int g = 0; g < static_cast<int>(ctx.gpus().size()); ++g) {
+    if (!entries.insert(ctx.gpus()[static_cast<size_t>(g)].entry).second) continue;
+    const GpuModel& m = ctx.model(g);
+    const double scale = static_cast<double>(m.sm_count) / ctx.demands().reference_sms;  // GPU -> reference units
+    if (ctx.policy().whole_gpu) {
+      consider(static_cast<double>(whole_gpu_memory_bytes(m)), scale);
+    }
+    if (ctx.policy().mig && m.mig) {
+      for (const auto& p : m.mig->profiles) {
+        consider(static_cast<double>(gib_to_bytes(p.memory_gib)), scale * p.sms / m.sm_count);
+      }
+    }
+  }
+  if (memory < 0) return {need_memory, w.compute};
+  return {memory, compute};
+}
+
 }  // namespace
 
 int lower_bound_gpus(const PlanContext& ctx) {
@@ -40,8 +72,16 @@ int lower_bound_gpus(const PlanContext& ctx) {
     const bool merges = w.group >= 0 && ctx.policy().streams && !needs_own_slice(w.isolation);
     if (merges) groups.insert(w.group);
     else memory += n * overhead;
-    compute += n * w.compute;
-    if (needs_own_slice(w.isolation)) own_slices += n;
+    if (needs_own_slice(w.isolation)) {
+      own_slices += n;
+      // A replica with a slice of its own keeps all of that slice from everyone else: count the smallest
+      // slice that could hold it on any GPU of the fleet instead of its own demand.
+      const auto [slice_memory, slice_compute] = smallest_own_slice(ctx, w);
+      memory += n * (slice_memory - static_cast<double>(w.memory_bytes) - overhead);
+      compute += n * slice_compute;
+    } else {
+      compute += n * w.compute;
+    }
   }
   memory += static_cast<double>(groups.size()) * overhead;
   std::vector<double> memory_cap;

@@ -69,7 +69,7 @@ std::string mode_breaks(GpuMode mode) {
   return "";
 }
 
-ModeOutcome outcome_of(const Plan& plan) {
+ModeOutcome outcome_of(const Scenario& scenario, const Plan& plan) {
   ModeOutcome o;
   o.gpus_used = plan.summary.gpus_used;
   o.unplaced = static_cast<int>(plan.unplaced.size());
@@ -80,7 +80,10 @@ ModeOutcome outcome_of(const Plan& plan) {
     for (const auto& s : g.slices) {
       for (const auto& c : s.clients) {
         o.placed += static_cast<int>(c.replicas.size());
-        o.worst_p99_inflation = std::max(o.worst_p99_inflation, c.predicted_p99_inflation);
+        // Only work with an SLO counts: p99 of batch or notebook work is not a promise anyone made.
+        bool has_slo = false;
+        for (const ReplicaRef& r : c.replicas) has_slo = has_slo || scenario.workloads[static_cast<size_t>(r.workload)].latency_slo_ms;
+        if (has_slo) o.worst_p99_inflation = std::max(o.worst_p99_inflation, c.predicted_p99_inflation);
         compute += c.compute;
         delivered += c.compute * s.predicted_throughput;
       }
@@ -104,7 +107,7 @@ std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const PlanOptio
     o.forced = mode;
     o.explain = false;
     o.exact = false;
-    ModeOutcome outcome = outcome_of(make_plan(scenario, o));
+    ModeOutcome outcome = outcome_of(scenario, make_plan(scenario, o));
     const Plan unlimited = scenario.elastic ? Plan{} : make_plan(elastic, o);
     if (scenario.elastic) outcome.gpus_needed = outcome.unplaced == 0 ? std::optional<int>(outcome.gpus_used) : std::nullopt;
     else if (unlimited.unplaced.empty()) outcome.gpus_needed = unlimited.summary.gpus_used;

@@ -29,7 +29,7 @@ struct ModeOutcome {
   int unplaced = 0;
   int slo_misses = 0;                  // replicas unplaced because no slice keeps their SLO
   std::optional<int> gpus_needed;      // with as many GPUs of the first model as needed; none if some never fit
-  double worst_p99_inflation = 1.0;    // over the placed replicas
+  double worst_p99_inflation = 1.0;    // over the placed replicas that have an SLO
   double throughput = 1.0;             // placed compute x per-client throughput / placed compute
   std::string breaks;                  // what goes wrong with this mode, in one line
 };
