@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libcpp-httplib-dev prometheus wrk
   shellcheck jq
   chromium
 )

@@ -23,6 +23,13 @@ using EventSet = EventSetSt*;
 struct Memory {
   unsigned long long total, free, used;
 };
+// nvmlMemory_v2_t: `used` without the driver's reserved memory, as nvidia-smi shows it (the v1 `used`
+// includes the reservation: 615 MiB "used" on an idle H200 where nvidia-smi says 0).
+struct MemoryV2 {
+  unsigned int version;
+  unsigned long long total, reserved, free, used;
+};
+inline constexpr unsigned int kMemoryV2Version = static_cast<unsigned int>(sizeof(MemoryV2)) | (2u << 24);
 struct Utilization {
   unsigned int gpu, memory;  // percent
 };

@@ -32,6 +32,28 @@ std::optional<std::uint64_t> memory_value(unsigned long long v) {
   return v;
 }
 
+struct MemoryReading {
+  std::optional<std::uint64_t> total, used;
+};
+
+// The versioned query first (its `used` leaves out the driver's reservation), then the original one.
+MemoryReading read_memory(const Library& lib, Device d) {
+  MemoryReading m;
+  MemoryV2 v2{};
+  v2.version = kMemoryV2Version;
+  if (lib.device_get_memory_info_v2 && lib.device_get_memory_info_v2(d, &v2) == kSuccess) {
+    m.total = memory_value(v2.total);
+    m.used = memory_value(v2.used);
+    return m;
+  }
+  Memory v1{};
+  if (lib.device_get_memory_info && lib.device_get_memory_info(d, &v1) == kSuccess) {
+    m.total = memory_value(v1.total);
+    m.used = memory_value(v1.used);
+  }
+  return m;
+}
+
 // NVML's "ask for the size, then fill" protocol for the process lists, for either struct layout.
 template <typename Info, typename Fn>
 std::vector<Info> query_processes(Fn fn, Device d) {
@@ -122,11 +144,9 @@ std::vector<MigInstanceInfo> NvmlGpuBackend::read_mig(Device d, const std::strin
     m.uuid = text_value(lib_.device_get_uuid, mig, kDeviceUuidBufferSize);
     if (lib_.device_get_gpu_instance_id) lib_.device_get_gpu_instance_id(mig, &m.gpu_instance_id);
     if (lib_.device_get_compute_instance_id) lib_.device_get_compute_instance_id(mig, &m.compute_instance_id);
-    Memory mem{};
-    if (lib_.device_get_memory_info && lib_.device_get_memory_info(mig, &mem) == kSuccess) {
-      m.memory_total_bytes = memory_value(mem.total);
-      m.memory_used_bytes = memory_value(mem.used);
-    }
+    const MemoryReading mem = read_memory(lib_, mig);
+    m.memory_total_bytes = mem.total;
+    m.memory_used_bytes = mem.used;
     // Profile and placement come from the GPU instance; reading it may need privileges (then absent).
     GpuInstance gi = nullptr;
     GpuInstanceInfo info{};
@@ -148,11 +168,9 @@ GpuDeviceInfo NvmlGpuBackend::read_device(unsigned index, Device d) const {
   dev.index = index;
   dev.uuid = text_value(lib_.device_get_uuid, d, kDeviceUuidBufferSize);
   dev.name = text_value(lib_.device_get_name, d, kDeviceNameBufferSize);
-  Memory mem{};
-  if (lib_.device_get_memory_info && lib_.device_get_memory_info(d, &mem) == kSuccess) {
-    dev.memory_total_bytes = memory_value(mem.total);
-    dev.memory_used_bytes = memory_value(mem.used);
-  }
+  const MemoryReading mem = read_memory(lib_, d);
+  dev.memory_total_bytes = mem.total;
+  dev.memory_used_bytes = mem.used;
   int mode = 0;
   if (lib_.device_get_compute_mode && lib_.device_get_compute_mode(d, &mode) == kSuccess) dev.compute_mode = compute_mode_name(mode);
   unsigned current = 0, pending = 0;

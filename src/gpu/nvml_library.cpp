@@ -41,6 +41,7 @@ Library open_library() {
   resolve(h, lib.device_get_uuid, {"nvmlDeviceGetUUID"});
   resolve(h, lib.device_get_name, {"nvmlDeviceGetName"});
   resolve(h, lib.device_get_memory_info, {"nvmlDeviceGetMemoryInfo"});
+  resolve(h, lib.device_get_memory_info_v2, {"nvmlDeviceGetMemoryInfo_v2"});
   resolve(h, lib.device_get_compute_mode, {"nvmlDeviceGetComputeMode"});
   resolve(h, lib.device_get_mig_mode, {"nvmlDeviceGetMigMode"});
   resolve(h, lib.device_get_utilization_rates, {"nvmlDeviceGetUtilizationRates"});

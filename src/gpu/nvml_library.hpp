@@ -18,6 +18,7 @@ struct Library {
   Return (*device_get_uuid)(Device, char*, unsigned) = nullptr;
   Return (*device_get_name)(Device, char*, unsigned) = nullptr;
   Return (*device_get_memory_info)(Device, Memory*) = nullptr;
+  Return (*device_get_memory_info_v2)(Device, MemoryV2*) = nullptr;  // optional (drivers >= 510)
   Return (*device_get_compute_mode)(Device, int*) = nullptr;
   Return (*device_get_mig_mode)(Device, unsigned*, unsigned*) = nullptr;
   Return (*device_get_utilization_rates)(Device, Utilization*) = nullptr;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# End-to-end: a real Prometheus server on loopback scrapes the agent (fake GPU machine, fake MPS control
+# program) and a series comes back through Prometheus's HTTP API with the value the machine describes.
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
+command -v prometheus >/dev/null || { echo "prometheus is not installed (scripts/setup-deps.sh installs it)" >&2; exit 1; }
+export GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/two-gpus.json"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+cat >"$WORK/node.yaml" <<YAML
+mps_root: $WORK/mps
+control_binary: $FAKE_MPS
+metrics_address: 127.0.0.1:0
+check_interval_seconds: 0.5
+gpus:
+  - {gpu: "0", mode: mps, clients: 4}
+YAML
+"$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
+AGENT=$!
+PROM=""
+stop_all() {
+  [ -n "$PROM" ] && kill "$PROM" 2>/dev/null
+  kill -TERM "$AGENT" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$WORK"
+}
+trap stop_all EXIT
+PORT=""
+for _ in $(seq 1 200); do
+  PORT=$(sed -n 's/.*serving \/metrics and \/healthz on 127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/agent.log")
+  [ -n "$PORT" ] && break
+  sleep 0.1
+done
+LAST="agent"
+[ -n "$PORT" ] || { fail "agent did not start: $(cat "$WORK/agent.log")"; finish; }
+
+PROM_PORT=$(free_port)
+cat >"$WORK/prometheus.yml" <<YAML
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: gpupack
+    static_configs:
+      - targets: ["127.0.0.1:$PORT"]
+YAML
+prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+  --web.listen-address="127.0.0.1:$PROM_PORT" >"$WORK/prometheus.log" 2>&1 &
+PROM=$!
+
+query() { curl -sf --get "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1"; }
+# wait_for QUERY JQ-CHECK: polls Prometheus (up to 60 s) until the check holds, then checks it once more.
+wait_for() {
+  LAST="prometheus query $1"
+  for _ in $(seq 1 120); do
+    OUT=$(query "$1" || true)
+    jq -e "$2" <<<"$OUT" >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  expect_json "$2"
+}
+wait_for 'gpupack_gpu_memory_total_bytes{gpu="0"}' '.status == "success" and .data.result[0].value[1] == "85520809984"'
+expect_json '.data.result[0].metric.uuid == "GPU-11111111-2222-3333-4444-555555555555"'
+wait_for 'up{job="gpupack"}' '.data.result[0].value[1] == "1"'
+wait_for 'gpupack_mps_daemon_up' '.data.result[0].value[1] == "1"'
+[ "$FAILURES" -eq 0 ] || tail -5 "$WORK/prometheus.log" >&2
+finish
