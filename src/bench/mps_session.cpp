@@ -1,5 +1,6 @@
 #include "bench/mps_session.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -70,11 +71,22 @@ std::map<std::string, std::string> MpsSession::client_environment() const {
 bool MpsSession::quit() {
   if (quit_done_) return true;
   quit_done_ = true;
+  // The servers outlive the control daemon for a moment after quit; wait for them too, so that the
+  // next run (or the next bench) does not find a half-dead server owning the GPU.
+  std::vector<int> servers;
+  try {
+    servers = daemon_->control().server_list();
+  } catch (const std::exception&) {
+  }
   bool gone = true;
   try {
     gone = daemon_->quit();
   } catch (const std::exception&) {
     gone = false;
+  }
+  for (int pid : servers) {
+    for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) ::usleep(50000);  // up to 10 s each
+    gone = gone && ::kill(pid, 0) != 0;
   }
   daemon_->unlock();
   if (gone) {

@@ -9,7 +9,7 @@ namespace gpupack::bench {
 bool built_with_cuda() { return false; }
 
 int run_worker(const WorkerRequest&, std::istream&, std::ostream& out) {
-  out << R"({"error": "gpupack was built without CUDA (nvcc was not found at build time)", "unavailable": true})"
+  out << R"json({"error": "gpupack was built without CUDA (nvcc was not found at build time)", "unavailable": true})json"
       << '\n';
   return exit_code::unavailable;
 }

@@ -36,9 +36,14 @@ ChildSpec Workers::spec(const WorkerLaunch& launch) const {
 std::vector<nlohmann::json> Workers::run_together(const std::vector<WorkerLaunch>& launches,
                                                   std::chrono::milliseconds timeout) const {
   std::vector<ChildSpec> specs;
-  for (auto launch : launches) {
+  for (size_t i = 0; i < launches.size(); ++i) {
+    WorkerLaunch launch = launches[i];
     launch.request.sync = true;
-    specs.push_back(spec(launch));
+    ChildSpec s = spec(launch);
+    // Which of how many clients this is (logs, and fake workers in tests shape their numbers by it).
+    s.env["GPUPACK_BENCH_CLIENT"] = std::to_string(i);
+    s.env["GPUPACK_BENCH_CLIENTS"] = std::to_string(launches.size());
+    specs.push_back(std::move(s));
   }
   ChildGroup group(specs);
   group.wait_ready(timeout);

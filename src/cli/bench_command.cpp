@@ -4,7 +4,6 @@
 
 #include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "bench/bench_json.hpp"
 #include "bench/bench_runner.hpp"
@@ -34,13 +33,26 @@ std::string self_executable() {
   return std::string(path, static_cast<size_t>(n));
 }
 
-// The command as typed, for the JSON and the report ("gpupack bench --quick --json b.json").
+// The command as typed, shell-quoted where needed, for the JSON and the report.
 std::string command_line() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string out;
-  for (char c : all) out += c == '\0' ? ' ' : c;
-  while (!out.empty() && out.back() == ' ') out.pop_back();
+  std::string out, arg;
+  auto flush = [&] {
+    const bool plain = !arg.empty() && arg.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                             "0123456789_./=:,@%+-") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += (out.empty() ? "" : " ") + (plain ? arg : quoted + "'");
+    arg.clear();
+  };
+  for (char c; in.get(c);) {
+    if (c == '\0') {
+      flush();
+    } else {
+      arg += c;
+    }
+  }
+  if (!arg.empty()) flush();
   return out;
 }
 
