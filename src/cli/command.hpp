@@ -28,7 +28,6 @@ void register_catalog_command(CLI::App& app, CommandContext& ctx);
 void register_mig_command(CLI::App& app, CommandContext& ctx);
 void register_bench_command(CLI::App& app, CommandContext& ctx);
 void register_plan_command(CLI::App& app, CommandContext& ctx);
-void register_bench_command(CLI::App& app, CommandContext& ctx);
 void register_gpus_command(CLI::App& app, CommandContext& ctx);
 void register_mps_command(CLI::App& app, CommandContext& ctx);
 void register_run_command(CLI::App& app, CommandContext& ctx);

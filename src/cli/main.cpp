@@ -49,7 +49,6 @@ int run(int argc, char** argv) {
   register_mig_command(app, ctx);
   register_bench_command(app, ctx);
   register_plan_command(app, ctx);
-  register_bench_command(app, ctx);
   register_gpus_command(app, ctx);
   register_mps_command(app, ctx);
   register_run_command(app, ctx);
