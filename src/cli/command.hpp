@@ -33,5 +33,6 @@ void register_mps_command(CLI::App& app, CommandContext& ctx);
 void register_run_command(CLI::App& app, CommandContext& ctx);
 void register_profile_command(CLI::App& app, CommandContext& ctx);
 void register_agent_command(CLI::App& app, CommandContext& ctx);
+void register_render_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace gpupack

@@ -54,6 +54,7 @@ int run(int argc, char** argv) {
   register_run_command(app, ctx);
   register_profile_command(app, ctx);
   register_agent_command(app, ctx);
+  register_render_command(app, ctx);
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "gpupack: " << unknown << '\n';
     return exit_code::usage;

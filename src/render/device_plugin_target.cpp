@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -68,6 +69,12 @@ NodeSharing node_sharing(const RenderPlan& plan, const std::string& node) {
       }
     }
   }
+  // One line per distinct problem, in the order found.
+  std::vector<std::string> unique;
+  for (auto& p : ns.problems) {
+    if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
+  }
+  ns.problems = std::move(unique);
   if (strategies.size() > 1) {
     ns.problems.push_back("GPUs of this node use both time-slicing and MPS; the plugin applies one mode per node");
   }
@@ -157,11 +164,15 @@ TargetOutput render_device_plugin_target(const RenderPlan& plan) {
     out.files.push_back({"k8s-device-plugin/node-labels.sh",
                          node_label_script("Selects each node's NVIDIA device plugin config.", labels), 0755});
   }
-  std::string readme = fmt::format(
-      "k8s-device-plugin/: configmap.yaml holds {} named NVIDIA device plugin config(s) (version v1) in ConfigMap\n"
-      "{}/{}; install the plugin with config.name={} (Helm) and run node-labels.sh to point each node at\n"
-      "its config (nvidia.com/device-plugin.config). Apply after mig-parted/ and before k8s-workloads/.",
-      configs.size(), kNamespace, kConfigMapName, kConfigMapName);
+  std::string readme =
+      configs.empty()
+          ? std::string("k8s-device-plugin/: no node of this plan can be served by the NVIDIA device plugin.")
+          : fmt::format(
+                "k8s-device-plugin/: configmap.yaml holds {} named NVIDIA device plugin config(s) (version v1) in\n"
+                "ConfigMap {}/{}; install the plugin with config.name={} (Helm) and\n"
+                "run node-labels.sh to point each node at its config (nvidia.com/device-plugin.config). Apply after\n"
+                "mig-parted/ and before k8s-workloads/.",
+                configs.size(), kNamespace, kConfigMapName, kConfigMapName);
   for (const auto& n : notes) readme += "\n" + n;
   out.readme.push_back(readme);
   return out;

@@ -1,0 +1,94 @@
+// `gpupack render <plan.json|workloads.yaml> --target <t>[,<t>...] -o <dir> [--force]`.
+#include "cli/render_command.hpp"
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/plan_views.hpp"
+#include "core/errors.hpp"
+#include "io/scenario_yaml.hpp"
+#include "planner/planner.hpp"
+#include "render/render_targets.hpp"
+#include "render/tree_writer.hpp"
+
+namespace gpupack {
+
+namespace {
+
+struct RenderArgs {
+  std::string input;
+  std::string targets = "all";
+  std::string output;
+  bool force = false;
+};
+
+std::string read_input(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read '" + path + "': no such file or not readable");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The plan's JSON: read from a plan file, or planned on the fly from a workloads YAML.
+nlohmann::json plan_from_input(const std::string& path) {
+  const std::string text = read_input(path);
+  if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
+    const GpuCatalog catalog = builtin_catalog();
+    const Scenario scenario = parse_scenario_yaml(text, path, catalog);
+    const PlanOptions options;
+    const Plan plan = make_plan(scenario, options);
+    return nlohmann::json::parse(plan_json(scenario, plan, {}, options.calibration).dump());
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError("'" + path + "' is not a plan: JSON parse error at byte " + std::to_string(e.byte) +
+                     " (give the output of `gpupack plan --format json`, or a workloads .yaml)");
+  }
+}
+
+int run_render(std::ostream& out, const RenderArgs& a) {
+  return render_plan_json_to_dir(out, plan_from_input(a.input), a.targets, a.output, a.force);
+}
+
+}  // namespace
+
+int render_plan_json_to_dir(std::ostream& out, const nlohmann::json& plan, const std::string& targets,
+                            const std::string& dir, bool force) {
+  const std::vector<RenderTarget> selected = parse_render_targets(targets);
+  const RenderPlan view = render_plan_from_json(plan);
+  const GpuCatalog catalog = builtin_catalog();
+  const FileTree files = render_targets(view, selected, catalog);
+  write_tree_atomically(dir, files, force);
+  out << "rendered " << files.size() << " files into " << dir << " (targets:";
+  for (RenderTarget t : selected) out << ' ' << to_string(t);
+  out << "); read " << dir << "/README.txt for the order to apply them\n";
+  for (const auto& f : files) out << "  " << f.path << '\n';
+  return exit_code::ok;
+}
+
+void register_render_command(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("render", "Write the files that deploy a plan (MPS, device plugin, MIG, k8s, CDI)");
+  auto args = std::make_shared<RenderArgs>();
+  cmd->add_option("input", args->input, "A plan (gpupack plan --format json) or a workloads YAML to plan first")
+      ->required();
+  cmd->add_option("--target,-t", args->targets,
+                  "Comma-separated: mps, k8s-device-plugin, mig-parted, k8s-workloads, node-template, gpupack-agent, "
+                  "cdi, or all")
+      ->default_str("all");
+  cmd->add_option("-o,--output", args->output, "Output directory (written atomically)")->required();
+  cmd->add_flag("--force", args->force, "Replace an existing output directory");
+  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_render(ctx.out, *args); }; });
+}
+
+}  // namespace gpupack
