@@ -1,0 +1,52 @@
+// The gpupack-agent render target writes node configs the agent's own parser accepts, with the modes,
+// clients and limits of the plan.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "agent/node_config.hpp"
+#include "render/render_targets.hpp"
+#include "render/targets.hpp"
+
+namespace gpupack {
+
+namespace {
+RenderPlan mixed_plan() {
+  std::ifstream in(GPUPACK_RENDER_TEST_DATA "/plan-mixed.json");
+  return render_plan_from_json(nlohmann::json::parse(in));
+}
+const RenderedFile& file(const TargetOutput& o, const std::string& path) {
+  for (const auto& f : o.files) {
+    if (f.path == path) return f;
+  }
+  throw std::runtime_error("no " + path);
+}
+}  // namespace
+
+TEST(RenderAgentConfig, AgentParsesEveryRenderedNodeConfig) {
+  const TargetOutput o = render_agent_config_target(mixed_plan());
+  ASSERT_EQ(o.files.size(), 3u);
+  for (const auto& f : o.files) EXPECT_NO_THROW(parse_node_config(f.content, f.path)) << f.content;
+
+  const NodeConfig node0 = parse_node_config(file(o, "gpupack-agent/node-0/node.yaml").content, "node-0");
+  ASSERT_EQ(node0.gpus.size(), 2u);
+  EXPECT_EQ(node0.gpus[0].ref, "0");
+  EXPECT_EQ(node0.gpus[0].mode, SharingMode::mps);
+  EXPECT_EQ(node0.gpus[0].clients, 3);
+  EXPECT_EQ(node0.gpus[0].limits.sm_percent, 50);
+  EXPECT_EQ(node0.gpus[0].limits.memory_bytes, 8ull << 30);
+  EXPECT_EQ(node0.gpus[0].tenant, "team-a");
+  ASSERT_EQ(node0.gpus[1].mig.size(), 4u);
+  EXPECT_EQ(node0.gpus[1].mig[0].ref, "3g.40gb@4");
+  EXPECT_EQ(node0.gpus[1].mig[0].mode, SharingMode::mps);
+  EXPECT_EQ(node0.gpus[1].mig[2].mode, SharingMode::time_slicing);
+  EXPECT_EQ(node0.gpus[1].mig[2].clients, 2);
+  EXPECT_EQ(node0.gpus[1].mig[1].mode, SharingMode::exclusive);
+  EXPECT_EQ(node0.gpus[1].mig[1].clients, 1);
+  const NodeConfig node1 = parse_node_config(file(o, "gpupack-agent/node-1/node.yaml").content, "node-1");
+  EXPECT_EQ(node1.gpus[0].mode, SharingMode::time_slicing);
+  EXPECT_EQ(node1.gpus[0].clients, 3);
+  EXPECT_FALSE(node1.gpus[0].limits.sm_percent.has_value());
+}
+
+}  // namespace gpupack
