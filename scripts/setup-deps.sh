@@ -8,6 +8,7 @@ packages=(
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcpp-httplib-dev prometheus wrk
+  clang
   shellcheck jq
   chromium
 )

@@ -183,10 +183,38 @@ Workload parse_workload(const Reader& r, const YAML::Node& n) {
   return w;
 }
 
+// yaml-cpp parses nesting by recursion: refuse input nested deeper than any scenario needs before it can
+// exhaust the stack ("[[[[..." or "- - - - ..."). Counts open flow brackets and, per line, indentation
+// plus sequence dashes: an over-estimate of the depth, which is all a guard needs.
+void check_nesting(std::string_view text, std::string_view source) {
+  constexpr int kMaxDepth = 128;
+  int flow = 0;
+  int line = 1;
+  int block = 0;
+  bool line_start = true;
+  for (char c : text) {
+    if (c == '\n') {
+      ++line;
+      block = 0;
+      line_start = true;
+      continue;
+    }
+    if (line_start && (c == ' ' || c == '-')) ++block;
+    else line_start = false;
+    if (c == '[' || c == '{') ++flow;
+    if ((c == ']' || c == '}') && flow > 0) --flow;
+    if (flow > kMaxDepth || block > 4 * kMaxDepth) {
+      throw InputError(std::string(source) + ":" + std::to_string(line) + ": nested deeper than " +
+                       std::to_string(kMaxDepth) + " levels; a scenario needs three");
+    }
+  }
+}
+
 }  // namespace
 
 Scenario parse_scenario_yaml(std::string_view text, std::string_view source, const GpuCatalog& catalog) {
   const Reader r(source);
+  check_nesting(text, source);
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));

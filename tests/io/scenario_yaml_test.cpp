@@ -102,6 +102,10 @@ TEST(ScenarioYaml, ErrorsNameLineColumnAndTheFix) {
   EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, memory: 2GiB}]").find("given twice"),
             std::string::npos);
   EXPECT_NE(error_of("{}").find("needs 'workloads'"), std::string::npos);
+  EXPECT_NE(error_of("workloads: " + std::string(5000, '[')).find("nested deeper than 128 levels"), std::string::npos);
+  std::string dashes;
+  for (int i = 0; i < 600; ++i) dashes += "- ";
+  EXPECT_NE(error_of(dashes + "a").find("nested deeper"), std::string::npos);
 }
 
 TEST(ScenarioYaml, TheEmbeddedDefaultIsTheLabsQuestion) {
