@@ -47,7 +47,6 @@ int run(int argc, char** argv) {
   CommandContext ctx{std::cout, {}};
   register_catalog_command(app, ctx);
   register_mig_command(app, ctx);
-  register_plan_command(app, ctx);
   register_bench_command(app, ctx);
   register_plan_command(app, ctx);
   register_gpus_command(app, ctx);
