@@ -52,6 +52,7 @@ Json settings_json(const BenchResults& r) {
 Json device_json(const DeviceInfo& d) {
   return Json{{"name", d.name},
               {"uuid", d.uuid},
+              {"gpu_uuid", d.gpu_uuid},
               {"compute_capability", d.compute_capability},
               {"driver_version", d.driver_version},
               {"cuda_driver_version", d.cuda_driver_version},

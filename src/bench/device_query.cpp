@@ -30,10 +30,33 @@ std::string uuid_in(const std::string& line) {
 }
 }  // namespace
 
+namespace {
+std::string hex_part(const std::string& uuid) {
+  const auto dash = uuid.find('-');
+  return dash == std::string::npos ? uuid : uuid.substr(dash + 1);
+}
+}  // namespace
+
+void resolve_gpu(DeviceInfo& device, const std::string& listing) {
+  device.gpu_uuid = device.uuid;
+  const std::string digits = hex_part(device.uuid);
+  std::stringstream in(listing);
+  std::string line, current;
+  while (std::getline(in, line)) {
+    const std::string uuid = uuid_in(line);
+    if (uuid.rfind("GPU-", 0) == 0) current = uuid;
+    if (uuid.rfind("MIG-", 0) == 0 && hex_part(uuid) == digits) {
+      device.uuid = uuid;
+      device.gpu_uuid = current;
+    }
+  }
+}
+
 DeviceInfo device_from_worker(const nlohmann::json& j) {
   DeviceInfo d;
   d.name = j.at("name").get<std::string>();
   d.uuid = j.at("uuid").get<std::string>();
+  d.gpu_uuid = d.uuid;
   d.compute_capability = j.at("compute_capability").get<std::string>();
   d.sm_count = j.at("sm_count").get<int>();
   d.memory_bytes = j.at("memory_bytes").get<std::uint64_t>();
@@ -54,7 +77,7 @@ void apply_smi_query(DeviceInfo& device, const std::string& csv) {
   std::string line;
   while (std::getline(in, line)) {
     const auto f = split_csv(line);
-    if (f.size() < 4 || f[0] != device.uuid) continue;
+    if (f.size() < 4 || f[0] != device.gpu_uuid) continue;
     device.driver_version = f[1];
     device.mig_mode = f[2] == "[N/A]" ? "" : f[2];
   }
@@ -79,11 +102,14 @@ std::string query_driver_tools(DeviceInfo& device) {
   query.argv = {"nvidia-smi", "--query-gpu=uuid,driver_version,mig.mode.current,compute_mode", "--format=csv,noheader"};
   const ProcessResult q = runner.run(query);
   if (q.exit_code != 0) return "nvidia-smi --query-gpu failed: " + trim(q.err + q.out);
-  apply_smi_query(device, q.out);
   ProcessSpec list;
   list.argv = {"nvidia-smi", "-L"};
   const ProcessResult l = runner.run(list);
-  if (l.exit_code == 0) device.mig_instances = parse_mig_uuids(l.out, device.uuid);
+  if (l.exit_code == 0) {
+    resolve_gpu(device, l.out);
+    device.mig_instances = parse_mig_uuids(l.out, device.gpu_uuid);
+  }
+  apply_smi_query(device, q.out);
   return "";
 }
 

@@ -12,6 +12,7 @@ namespace gpupack::bench {
 
 struct DeviceInfo {
   std::string name, uuid, compute_capability;
+  std::string gpu_uuid;              // the physical GPU: differs from uuid when CUDA sees a MIG instance
   std::string driver_version;        // the NVIDIA driver (nvidia-smi), e.g. 580.159.04; "" when unknown
   std::string cuda_driver_version;   // the CUDA version the driver supports, e.g. 13.0
   std::string cuda_runtime_version;  // the CUDA runtime gpupack was built with

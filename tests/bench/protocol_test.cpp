@@ -54,7 +54,7 @@ TEST(Options, QuickPlanDoesLessOfTheSameExperiments) {
 
 TEST(DeviceQuery, SmiQueryAndMigListing) {
   DeviceInfo d;
-  d.uuid = "GPU-b";
+  d.uuid = d.gpu_uuid = "GPU-b";
   apply_smi_query(d, "GPU-a, 580.1, Disabled, Default\nGPU-b, 580.159.04, Enabled, Default\n");
   EXPECT_EQ(d.driver_version, "580.159.04");
   EXPECT_EQ(d.mig_mode, "Enabled");
@@ -66,9 +66,29 @@ TEST(DeviceQuery, SmiQueryAndMigListing) {
       "  MIG 1g.10gb     Device  1: (UUID: MIG-b2)\n";
   EXPECT_EQ(parse_mig_uuids(listing, "GPU-b"), (std::vector<std::string>{"MIG-b1", "MIG-b2"}));
   DeviceInfo na;
-  na.uuid = "GPU-x";
+  na.uuid = na.gpu_uuid = "GPU-x";
   apply_smi_query(na, "GPU-x, 535.1, [N/A], Default\n");
   EXPECT_EQ(na.mig_mode, "");
+}
+
+TEST(DeviceQuery, MigInstanceSeenByCudaResolvesToItsParentGpu) {
+  const std::string listing =
+      "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-aaaa)\n"
+      "  MIG 3g.40gb     Device  0: (UUID: MIG-1234)\n"
+      "  MIG 3g.40gb     Device  1: (UUID: MIG-5678)\n";
+  DeviceInfo mig;
+  mig.uuid = "GPU-5678";  // how the CUDA runtime formats the instance's UUID
+  resolve_gpu(mig, listing);
+  EXPECT_EQ(mig.uuid, "MIG-5678");
+  EXPECT_EQ(mig.gpu_uuid, "GPU-aaaa");
+  apply_smi_query(mig, "GPU-aaaa, 580.159.04, Enabled, Default\n");
+  EXPECT_EQ(mig.mig_mode, "Enabled");
+  EXPECT_EQ(parse_mig_uuids(listing, mig.gpu_uuid), (std::vector<std::string>{"MIG-1234", "MIG-5678"}));
+  DeviceInfo whole;
+  whole.uuid = "GPU-aaaa";
+  resolve_gpu(whole, listing);
+  EXPECT_EQ(whole.uuid, "GPU-aaaa");
+  EXPECT_EQ(whole.gpu_uuid, "GPU-aaaa");
 }
 
 TEST(Workers, ModeEnvironmentsKeepModesApart) {

@@ -23,6 +23,7 @@ inline BenchResults recorded_results() {
   r.command_line = "gpupack bench --json bench.json --report bench.html";
   r.device.name = "NVIDIA H200";
   r.device.uuid = "GPU-11111111-2222-3333-4444-555555555555";
+  r.device.gpu_uuid = r.device.uuid;
   r.device.compute_capability = "9.0";
   r.device.driver_version = "580.159.04";
   r.device.cuda_driver_version = "13.0";
