@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/plan_views.hpp"
+#include "cli/render_command.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
 #include "io/calibration_json.hpp"
@@ -30,6 +31,9 @@ struct PlanArgs {
   bool explain = false;
   std::string calibration;
   bool strict = false;
+  std::string render_dir;  // --render DIR: also render the plan's files (gpupack render)
+  std::string render_targets = "all";
+  bool force = false;
 };
 
 std::string read_file(const std::string& path) {
@@ -86,6 +90,11 @@ int run_plan(std::ostream& out, const PlanArgs& args) {
   }
   const Plan plan = make_plan(scenario, options);
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, options);
+  if (!args.render_dir.empty()) {
+    // Rendered first: a plan whose names cannot be rendered fails before any output is written.
+    const Json json = plan_json(scenario, plan, comparison, options.calibration);
+    render_plan_json_to_dir(out, nlohmann::json::parse(json.dump()), args.render_targets, args.render_dir, args.force);
+  }
   std::ostringstream text;
   if (args.format == OutputFormat::json) {
     text << plan_json(scenario, plan, comparison, options.calibration).dump(2) << '\n';
@@ -119,6 +128,10 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--calibration", args->calibration,
                   "JSON from `gpupack bench --json FILE`: replaces the performance model's constants");
   cmd->add_flag("--strict", args->strict, "Exit 1 when some replica could not be placed");
+  cmd->add_option("--render", args->render_dir, "Also render the plan's deploy files into this directory (gpupack render)");
+  cmd->add_option("--target", args->render_targets, "With --render: the targets (default all; see gpupack render)")
+      ->default_str("all");
+  cmd->add_flag("--force", args->force, "With --render: replace an existing directory");
   cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_plan(ctx.out, *args); }; });
 }
 

@@ -69,6 +69,17 @@ expect_usage_error "not a valid Kubernetes name"
 run render "$PLAN"
 expect_usage_error "output is required"
 
+# Plan and render in one step, and a workloads YAML planned on the fly by render.
+run plan "$ROOT/examples/mixed-fleet.yaml" --render "$WORK/planned" --format json -o "$WORK/planned.json"
+expect_rc 0
+[ -f "$WORK/planned/README.txt" ] || fail "plan --render wrote no README.txt"
+[ -f "$WORK/planned.json" ] || fail "plan --render -o wrote no plan"
+run render "$ROOT/examples/mixed-fleet.yaml" --target k8s-workloads,gpupack-agent -o "$WORK/from-yaml"
+expect_rc 0
+[ -f "$WORK/from-yaml/k8s-workloads/deployments.yaml" ] || fail "render of a workloads YAML wrote no Deployments"
+run plan "$ROOT/examples/mixed-fleet.yaml" --render "$WORK/planned"
+expect_usage_error "already exists"
+
 # The MPS scripts against a fake nvidia-cuda-mps-control and nvidia-smi on PATH.
 if [ -x "$FAKE_MPS" ]; then
   bin="$WORK/bin"
