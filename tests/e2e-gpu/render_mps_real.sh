@@ -34,12 +34,14 @@ D="$WORK/r/mps/node-0-gpu0"
 pct=$(CUDA_MPS_PIPE_DIRECTORY="$PIPE" nvidia-cuda-mps-control <<<get_default_active_thread_percentage)
 [ "${pct%%.*}" = 50 ] || fail "default active thread percentage is '$pct', expected 50"
 mem=$(CUDA_MPS_PIPE_DIRECTORY="$PIPE" nvidia-cuda-mps-control <<<"get_default_device_pinned_mem_limit 0")
-grep -q "4096" <<<"$mem" || fail "default pinned memory limit is '$mem', expected 4096M"
+# The daemon reports the limit normalised: 4096M reads back as 4G.
+grep -Eq "^(4G|4096M)$" <<<"$mem" || fail "default pinned memory limit is '$mem', expected 4G"
 
 # A client with the rendered env file (25% of the SMs) sees a quarter of them, if PyTorch is here.
 if python3 -c "import torch" 2>/dev/null; then
+  # The env file names the default pipe directory; this test relocated it with GPUPACK_MPS_ROOT.
   mapfile -t client_env < <(grep -v '^#' "$D/clients/batch-0.env")
-  sms=$(env "${client_env[@]}" python3 -c \
+  sms=$(env "${client_env[@]}" CUDA_MPS_PIPE_DIRECTORY="$PIPE" python3 -c \
     "import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)" 2>"$WORK/client.err") ||
     fail "client failed: $(cat "$WORK/client.err")"
   all=$(python3 -c "import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)")
