@@ -1,6 +1,7 @@
 #include "planner/greedy_packer.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace gpupack {
@@ -246,32 +247,80 @@ class GreedyPacker {
     return best;
   }
 
-  Trial try_layout(int gpu, const MigLayout& layout, const std::vector<Candidate>& candidates) const {
+  // One candidate filled into one empty instance of a profile, from the GPU's starting state.
+  struct InstanceFill {
+    double score = 0;
+    std::optional<SliceState> slice;
+    std::vector<std::pair<int, int>> taken;
+  };
+
+  InstanceFill fill_instance(int gpu, int profile, const Candidate& c, std::vector<int>& left) const {
+    InstanceFill f;
+    SliceState slice(ctx_.instance(gpu, profile), &ctx_.policy(), &ctx_.calibration());
+    f.score = fill(slice, c, left, gpu, &f.taken);
+    if (f.score > 0) f.slice = std::move(slice);
+    return f;
+  }
+
+  // Fills of every (profile, candidate) pair from the GPU's starting state, computed on first use and
+  // shared by all layouts: candidates hold disjoint replicas, so a fill stays valid in a layout until that
+  // candidate has filled an earlier instance of it.
+  class FillTable {
+   public:
+    FillTable(const GreedyPacker& packer, int gpu, const std::vector<Candidate>& candidates)
+        : packer_(packer), gpu_(gpu), candidates_(candidates), start_(packer.lefts()) {}
+
+    const InstanceFill& at(int profile, size_t candidate) {
+      auto& row = table_[profile];
+      if (row.empty()) row.resize(candidates_.size());
+      auto& cell = row[candidate];
+      if (!cell) {
+        std::vector<int> left = start_;
+        cell = packer_.fill_instance(gpu_, profile, candidates_[candidate], left);
+      }
+      return *cell;
+    }
+    const std::vector<int>& start() const { return start_; }
+
+   private:
+    const GreedyPacker& packer_;
+    int gpu_;
+    const std::vector<Candidate>& candidates_;
+    std::vector<int> start_;
+    std::map<int, std::vector<std::optional<InstanceFill>>> table_;
+  };
+
+  Trial try_layout(int gpu, const MigLayout& layout, const std::vector<Candidate>& candidates,
+                   FillTable& table) const {
     Trial t;
     t.build = GpuBuild{gpu, true, {}};
-    std::vector<int> left = lefts();
+    std::vector<int> left = table.start();
+    std::vector<bool> touched(candidates.size(), false);
     for (const MigPlacedInstance& inst : layout.instances) {
-      double best_score = 0;
-      std::optional<SliceState> best_slice;
-      std::vector<std::pair<int, int>> best_taken;
-      std::vector<int> best_left;
-      for (const Candidate& c : candidates) {
+      InstanceFill best;
+      size_t best_candidate = 0;
+      for (size_t ci = 0; ci < candidates.size(); ++ci) {
+        if (!touched[ci]) {
+          const InstanceFill& f = table.at(inst.profile, ci);
+          if (f.score > best.score) {
+            best = f;
+            best_candidate = ci;
+          }
+          continue;
+        }
         std::vector<int> trial_left = left;
-        SliceState slice(ctx_.instance(gpu, inst.profile), &ctx_.policy(), &ctx_.calibration());
-        std::vector<std::pair<int, int>> taken;
-        const double score = fill(slice, c, trial_left, gpu, &taken);
-        if (score > best_score) {
-          best_score = score;
-          best_slice = std::move(slice);
-          best_taken = std::move(taken);
-          best_left = std::move(trial_left);
+        InstanceFill f = fill_instance(gpu, inst.profile, candidates[ci], trial_left);
+        if (f.score > best.score) {
+          best = std::move(f);
+          best_candidate = ci;
         }
       }
-      if (!best_slice) continue;
-      t.score += best_score;
-      left = std::move(best_left);
-      t.build.slices.push_back(std::move(*best_slice));
-      t.taken.insert(t.taken.end(), best_taken.begin(), best_taken.end());
+      if (!best.slice) continue;
+      touched[best_candidate] = true;
+      for (auto [b, k] : best.taken) left[static_cast<size_t>(b)] -= k;
+      t.score += best.score;
+      t.build.slices.push_back(std::move(*best.slice));
+      t.taken.insert(t.taken.end(), best.taken.begin(), best.taken.end());
     }
     return t;
   }
@@ -281,8 +330,9 @@ class GreedyPacker {
     const std::vector<Candidate> candidates = phase2_candidates();
     Trial best;
     if (ctx_.policy().whole_gpu) best = try_whole(gpu, candidates);
+    FillTable table(*this, gpu, candidates);
     for (const MigLayout& layout : ctx_.layouts(gpu)) {
-      Trial t = try_layout(gpu, layout, candidates);
+      Trial t = try_layout(gpu, layout, candidates, table);
       // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
       if (t.score > best.score + 1e-9) best = std::move(t);
     }
