@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   libcpp-httplib-dev prometheus wrk
   clang
   shellcheck jq

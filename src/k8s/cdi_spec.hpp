@@ -1,0 +1,20 @@
+#pragma once
+// The CDI 1.1.0 spec the agent writes for the devices it advertises (kind gpupack.io/gpu, one device per
+// kubelet device ID), so that a container runtime with CDI injects the device nodes when Allocate
+// answers with CDI device names. Written atomically (temp file, fsync, rename): the runtime may read
+// the directory at any moment, and CDI loaders reject a half-written file.
+#include <string>
+#include <vector>
+
+#include "k8s/device_plan.hpp"
+
+namespace gpupack::k8s {
+
+// The spec as JSON text.
+std::string cdi_spec_json(const std::vector<PluginResource>& resources);
+
+// Writes <dir>/gpupack.io-gpu.json (creating dir), returns the path. Throws std::runtime_error naming
+// the path on failure.
+std::string write_cdi_spec(const std::string& dir, const std::vector<PluginResource>& resources);
+
+}  // namespace gpupack::k8s

@@ -1,0 +1,109 @@
+#include "k8s/device_plan.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "core/errors.hpp"
+
+namespace gpupack::k8s {
+
+namespace {
+
+constexpr std::size_t kMaxDeviceId = 63;  // kubelet's limit
+
+struct Builder {
+  std::map<std::string, PluginResource> resources;
+
+  void add(const std::string& name, const ShareTarget& t, PluginDevice d) {
+    if (d.id.size() > kMaxDeviceId) {
+      throw InputError("device plugin: device ID '" + d.id + "' of " + t.uuid() + " is longer than kubelet's " +
+                       std::to_string(kMaxDeviceId) + " characters");
+    }
+    auto& r = resources[name];
+    r.name = name;
+    r.devices.push_back(std::move(d));
+  }
+};
+
+PluginDevice base_device(const ShareTarget& t, std::string id) {
+  PluginDevice d;
+  d.id = std::move(id);
+  d.gpu_uuid = t.gpu_uuid;
+  d.gpu_index = t.gpu_index;
+  d.target_uuid = t.uuid();
+  d.mig = t.mig_uuid.has_value();
+  d.sharing = t.sharing;
+  d.numa_node = t.numa_node;
+  return d;
+}
+
+void add_mps(Builder& b, const ShareTarget& t) {
+  std::vector<MpsSliceSize> slices = t.mps_slices;
+  if (slices.empty()) slices.push_back({t.sm_percent.value_or(100), t.memory_bytes, t.clients});
+  int total = 0;
+  for (const auto& s : slices) total += s.count;
+  if (total > t.clients) {
+    throw InputError("device plugin: " + t.uuid() + " has " + std::to_string(total) + " MPS slices but admits " +
+                     std::to_string(t.clients) + " clients (raise clients or remove slices)");
+  }
+  // A slice without its own memory size gets an equal share of the target's memory, so that slices
+  // cannot starve each other (an MPS client without a pinned limit may take the whole GPU).
+  const std::uint64_t share = t.memory_total_bytes ? *t.memory_total_bytes / static_cast<std::uint64_t>(total) : 0;
+  const std::string prefix =
+      t.mig_profile ? "gpupack.io/mig-" + resource_part(*t.mig_profile) + "-mps-" : std::string("gpupack.io/mps-");
+  int n = 0;
+  for (const auto& s : slices) {
+    for (int i = 0; i < s.count; ++i, ++n) {
+      PluginDevice d = base_device(t, t.uuid() + "::" + std::to_string(n));
+      d.sm_percent = s.sm_percent;
+      d.memory_bytes = s.memory_bytes.value_or(t.memory_bytes.value_or(share));
+      d.pipe_dir = t.mps_pipe_dir;
+      b.add(prefix + std::to_string(s.sm_percent), t, std::move(d));
+    }
+  }
+}
+
+}  // namespace
+
+const char* to_string(Sharing sharing) {
+  switch (sharing) {
+    case Sharing::exclusive: return "exclusive";
+    case Sharing::time_slicing: return "time-slicing";
+    case Sharing::mps: return "mps";
+  }
+  return "?";
+}
+
+std::string resource_part(std::string profile) {
+  std::replace(profile.begin(), profile.end(), '+', '.');
+  return profile;
+}
+
+std::string socket_name(const std::string& resource) {
+  std::string s = resource;
+  std::replace(s.begin(), s.end(), '/', '-');
+  return "gpupack-" + s + ".sock";
+}
+
+std::vector<PluginResource> plan_resources(const std::vector<ShareTarget>& targets, bool gpupack_only) {
+  Builder b;
+  for (const auto& t : targets) {
+    const std::string whole = t.mig_profile ? "nvidia.com/mig-" + resource_part(*t.mig_profile) : "nvidia.com/gpu";
+    switch (t.sharing) {
+      case Sharing::exclusive:
+        if (!gpupack_only) b.add(whole, t, base_device(t, t.uuid()));
+        break;
+      case Sharing::time_slicing:
+        for (int n = 0; n < t.clients && !gpupack_only; ++n) b.add(whole, t, base_device(t, t.uuid() + "::" + std::to_string(n)));
+        break;
+      case Sharing::mps:
+        add_mps(b, t);
+        break;
+    }
+  }
+  std::vector<PluginResource> out;
+  for (auto& [name, r] : b.resources) out.push_back(std::move(r));
+  return out;
+}
+
+}  // namespace gpupack::k8s

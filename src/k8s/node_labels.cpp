@@ -1,0 +1,88 @@
+#include "k8s/node_labels.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+namespace gpupack::k8s {
+
+std::string label_value(const std::string& text) {
+  std::string v;
+  for (const char c : text) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    v += ok ? c : '-';
+  }
+  if (v.size() > 63) v.resize(63);
+  // Must begin and end alphanumeric.
+  while (!v.empty() && !std::isalnum(static_cast<unsigned char>(v.back()))) v.pop_back();
+  while (!v.empty() && !std::isalnum(static_cast<unsigned char>(v.front()))) v.erase(v.begin());
+  return v;
+}
+
+std::map<std::string, std::string> node_labels(const std::vector<ShareTarget>& targets,
+                                               const std::vector<PluginResource>& resources, bool cast_ai) {
+  std::map<std::string, std::string> labels;
+  std::set<std::string> gpus;
+  for (const auto& t : targets) {
+    if (gpus.empty()) labels["gpupack.io/gpu.product"] = label_value(t.product);
+    gpus.insert(t.gpu_uuid);
+  }
+  if (!gpus.empty()) labels["gpupack.io/gpu.count"] = std::to_string(gpus.size());
+  int most_per_gpu = 0;
+  std::set<std::string> shared;
+  std::map<std::string, int> per_gpu;  // devices on each physical GPU, over all resources
+  for (const auto& r : resources) {
+    const std::string part = r.name.substr(r.name.find('/') + 1);
+    std::set<std::string> modes;
+    std::map<std::string, int> per_target;
+    for (const auto& d : r.devices) {
+      modes.insert(d.sharing == Sharing::exclusive ? "none" : to_string(d.sharing));
+      ++per_target[d.target_uuid];
+      ++per_gpu[d.gpu_uuid];
+      if (d.sharing != Sharing::exclusive) shared.insert(to_string(d.sharing));
+    }
+    int replicas = 0;
+    for (const auto& [uuid, n] : per_target) replicas = std::max(replicas, n);
+    labels["gpupack.io/" + part + ".sharing-strategy"] = modes.size() == 1 ? *modes.begin() : "mixed";
+    labels["gpupack.io/" + part + ".replicas"] = std::to_string(replicas);
+    labels["gpupack.io/" + part + ".count"] = std::to_string(r.devices.size());
+  }
+  for (const auto& [uuid, n] : per_gpu) most_per_gpu = std::max(most_per_gpu, n);
+  if (cast_ai && !shared.empty()) {
+    // The seeds' node templates: clients one GPU serves, and the strategy (MPS wins when both are used,
+    // as their node template does).
+    labels["scheduling.cast.ai/gpu-shared"] = std::to_string(most_per_gpu);
+    labels["scheduling.cast.ai/gpu-sharing-strategy"] = shared.count("mps") ? "mps" : "time-slicing";
+  }
+  return labels;
+}
+
+std::string features_file_text(const std::map<std::string, std::string>& labels) {
+  std::string out = "# gpupack: node labels for Node Feature Discovery (written by the gpupack agent)\n";
+  for (const auto& [k, v] : labels) out += k + "=" + v + "\n";
+  return out;
+}
+
+void write_features_file(const std::string& path, const std::map<std::string, std::string>& labels) {
+  const std::filesystem::path p(path);
+  std::error_code ec;
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  // NFD reads every file in features.d: the temporary name starts with a dot, which NFD skips.
+  const std::string tmp = (p.parent_path() / ("." + p.filename().string() + ".tmp")).string();
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << features_file_text(labels);
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write the node feature file " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot move the node feature file into place at " + path);
+  }
+}
+
+}  // namespace gpupack::k8s

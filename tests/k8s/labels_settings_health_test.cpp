@@ -1,0 +1,131 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "fakes/temp_dir.hpp"
+#include "k8s/health.hpp"
+#include "k8s/node_labels.hpp"
+#include "k8s/plugin_settings.hpp"
+#include "k8s/sample_node.hpp"
+
+namespace gpupack::k8s {
+namespace {
+
+TEST(NodeLabels, ProductCountAndSharingPerResource) {
+  const auto labels = node_labels(testing::sample_targets(), plan_resources(testing::sample_targets()), false);
+  EXPECT_EQ(labels.at("gpupack.io/gpu.product"), "NVIDIA-H100-80GB-HBM3");
+  EXPECT_EQ(labels.at("gpupack.io/gpu.count"), "4");
+  EXPECT_EQ(labels.at("gpupack.io/gpu.sharing-strategy"), "mixed");  // one exclusive, one time-sliced GPU
+  EXPECT_EQ(labels.at("gpupack.io/gpu.replicas"), "3");
+  EXPECT_EQ(labels.at("gpupack.io/mps-25.sharing-strategy"), "mps");
+  EXPECT_EQ(labels.at("gpupack.io/mps-25.replicas"), "2");
+  EXPECT_EQ(labels.at("gpupack.io/mig-3g.40gb.sharing-strategy"), "none");
+  EXPECT_EQ(labels.at("gpupack.io/mig-2g.20gb.sharing-strategy"), "time-slicing");
+  EXPECT_EQ(labels.at("gpupack.io/mig-1g.10gb-mps-50.replicas"), "2");
+  EXPECT_FALSE(labels.count("scheduling.cast.ai/gpu-shared"));
+}
+
+TEST(NodeLabels, CastAiLabelsWhenAsked) {
+  const auto labels = node_labels(testing::sample_targets(), plan_resources(testing::sample_targets()), true);
+  EXPECT_EQ(labels.at("scheduling.cast.ai/gpu-sharing-strategy"), "mps");
+  // The most pods one physical GPU serves: the MIG GPU, 1 + 2 + 2 devices.
+  EXPECT_EQ(labels.at("scheduling.cast.ai/gpu-shared"), "5");
+}
+
+TEST(NodeLabels, LabelValuesAreValid) {
+  EXPECT_EQ(label_value("NVIDIA A100-SXM4-80GB"), "NVIDIA-A100-SXM4-80GB");
+  EXPECT_EQ(label_value(" (x) "), "x");
+  EXPECT_EQ(label_value(std::string(80, 'a')).size(), 63u);
+}
+
+TEST(NodeLabels, FeatureFileIsWrittenWhole) {
+  testing::TempDir dir;
+  const std::string path = dir / "features.d/gpupack";
+  write_features_file(path, {{"gpupack.io/gpu.count", "2"}, {"a/b", "c"}});
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_NE(s.str().find("\na/b=c\ngpupack.io/gpu.count=2\n"), std::string::npos) << s.str();
+  EXPECT_FALSE(std::filesystem::exists(dir / "features.d/.gpupack.tmp"));
+}
+
+TEST(PluginSettings, DefaultsWithoutTheSection) {
+  const auto s = parse_plugin_settings("gpus: [{gpu: '0'}]\n", "node.yaml");
+  EXPECT_EQ(s.plugin_dir, "/var/lib/kubelet/device-plugins");
+  EXPECT_EQ(s.cdi_dir, "/var/run/cdi");
+  EXPECT_FALSE(s.cdi);
+  EXPECT_EQ(s.policy, AllocationPolicy::packed);
+  EXPECT_FALSE(s.enabled);  // no section: no kubelet expected
+  EXPECT_TRUE(parse_plugin_settings("device_plugin: {cdi: false}\n", "node.yaml").enabled);
+  EXPECT_FALSE(parse_plugin_settings("device_plugin: {enabled: false}\n", "node.yaml").enabled);
+}
+
+TEST(PluginSettings, EveryField) {
+  const auto s = parse_plugin_settings(R"(
+device_plugin:
+  directory: /tmp/dp
+  pod_resources_socket: /tmp/pr.sock
+  cdi: true
+  cdi_directory: /tmp/cdi
+  allocation_policy: distributed
+  resources: gpupack-only
+  features_file: ""
+  cast_ai_labels: true
+  mps_slices:
+    "0": [{sm_percent: 50, memory: 40GiB}, {sm_percent: 25, count: 2}]
+)", "node.yaml");
+  EXPECT_EQ(s.plugin_dir, "/tmp/dp");
+  EXPECT_EQ(s.pod_resources_socket, "/tmp/pr.sock");
+  EXPECT_TRUE(s.cdi);
+  EXPECT_EQ(s.cdi_dir, "/tmp/cdi");
+  EXPECT_EQ(s.policy, AllocationPolicy::distributed);
+  EXPECT_TRUE(s.gpupack_resources_only);
+  EXPECT_TRUE(s.features_file.empty());
+  EXPECT_TRUE(s.cast_ai_labels);
+  ASSERT_EQ(s.mps_slices.at("0").size(), 2u);
+  EXPECT_EQ(s.mps_slices.at("0")[0].memory_bytes, 40ull << 30);
+  EXPECT_EQ(s.mps_slices.at("0")[1].count, 2);
+}
+
+TEST(PluginSettings, ErrorsNameTheField) {
+  const auto error = [](const std::string& yaml) {
+    try {
+      parse_plugin_settings(yaml, "node.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("device_plugin: {directry: /x}"),
+            "node.yaml: device_plugin.directry: unknown field (accepted: allocation_policy, cast_ai_labels, cdi, "
+            "cdi_directory, directory, enabled, features_file, mps_slices, pod_resources_socket, resources)");
+  EXPECT_EQ(error("device_plugin: {directory: relative}"), "node.yaml: device_plugin.directory: must be an absolute path");
+  EXPECT_NE(error("device_plugin: {allocation_policy: random}").find("accepted: packed, distributed"), std::string::npos);
+  EXPECT_NE(error("device_plugin: {mps_slices: {'0': [{memory: 1GiB}]}}").find("mps_slices.0[0].sm_percent: is required"),
+            std::string::npos);
+  EXPECT_NE(error("device_plugin: {mps_slices: {'0': [{sm_percent: 101}]}}").find("out of range 1..100"), std::string::npos);
+  EXPECT_NE(error("device_plugin: {cdi: maybe}").find("device_plugin.cdi: has the wrong type"), std::string::npos);
+}
+
+TEST(Health, XidIsStickyLostComesBackApplicationXidsIgnored) {
+  HealthTracker t({testing::kGpu0, testing::kGpu3}, {testing::kMigA});
+  auto devices = testing::sample_devices();
+  EXPECT_TRUE(t.update(devices, {}).empty());
+  EXPECT_TRUE(t.update(devices, {{testing::kGpu0, 13}, {testing::kGpu0, 43}}).empty());  // the application's fault
+  EXPECT_TRUE(t.update(devices, {{"GPU-not-ours", 79}}).empty());
+  auto bad = t.update(devices, {{testing::kGpu0, 79}});
+  EXPECT_EQ(bad, (std::map<std::string, std::string>{{testing::kGpu0, "XID 79"}}));
+  EXPECT_EQ(t.update(devices, {}), bad);  // sticky
+  auto without_mig = devices;
+  without_mig[3].mig_instances.erase(without_mig[3].mig_instances.begin());  // MIG A gone
+  without_mig.erase(without_mig.begin() + 0);  // and GPU 0 fell off the bus
+  bad = t.update(without_mig, {});
+  EXPECT_EQ(bad.at(testing::kMigA), "lost");
+  EXPECT_EQ(bad.at(testing::kGpu0), "XID 79");  // the first reason stays
+  EXPECT_EQ(t.update(devices, {}).count(testing::kMigA), 0u);  // back
+}
+
+}  // namespace
+}  // namespace gpupack::k8s
