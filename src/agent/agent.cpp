@@ -7,6 +7,7 @@
 
 #include "agent/mps_targets.hpp"
 #include "core/errors.hpp"
+#include "k8s/device_plugins.hpp"
 
 namespace gpupack {
 
@@ -43,7 +44,6 @@ void Agent::start_supervisors() {
     auto s = std::make_unique<MpsSupervisor>(deps_.runner, deps_.fs, deps_.clock, t.options);
     s->start();
     log("MPS daemon up for " + t.target_uuid + " (pipe directory " + t.options.daemon.paths.pipe_dir + ")");
-    supervisor_gpu_[t.target_uuid] = t.gpu_uuid;
     supervisors_[t.target_uuid] = std::move(s);
   }
 }
@@ -53,6 +53,7 @@ void Agent::start(int port_override) {
   check_against_devices(config_, deps_.gpu.devices());
   auto [host, port] = split_address(config_.metrics_address);
   start_supervisors();
+  start_device_plugins();  // after the MPS daemons: advertise only what is up
   http_ = std::make_unique<HttpEndpoint>([this] { return metrics_text(); }, [this] { return health(); });
   refresh();
   port_ = http_->start(host, port_override >= 0 ? port_override : port);
@@ -123,15 +124,15 @@ void Agent::refresh() {
   HealthReport h;
   try {
     const auto devices = deps_.gpu.devices();
-    for (const auto& x : deps_.gpu.poll_xid_events()) {
+    const auto xids = deps_.gpu.poll_xid_events();
+    if (device_plugins_) device_plugins_->update_health(devices, xids);
+    for (const auto& x : xids) {
       ++xid_errors_[x.uuid];
       log("XID " + std::to_string(x.xid) + " on " + x.uuid);
     }
     text = render_node_metrics(build_snapshot(devices));
-    last_refresh_ok_ = true;
     h.text += "gpus: ok (" + std::to_string(devices.size()) + " seen)\n";
   } catch (const std::exception& e) {
-    last_refresh_ok_ = false;
     h.healthy = false;
     h.text += std::string("gpus: ") + e.what() + "\n";
     log(std::string("reading the GPUs failed: ") + e.what());
@@ -174,6 +175,7 @@ bool Agent::reload() {
     ++it;
   }
   config_ = next;
+  start_device_plugins(true);
   for (const auto& t : targets) {
     if (supervisors_.count(t.target_uuid)) continue;
     auto s = std::make_unique<MpsSupervisor>(deps_.runner, deps_.fs, deps_.clock, t.options);
@@ -183,7 +185,6 @@ bool Agent::reload() {
     } catch (const MpsError& e) {
       log("MPS daemon for " + t.target_uuid + " did not start: " + e.what());
     }
-    supervisor_gpu_[t.target_uuid] = t.gpu_uuid;
     supervisors_[t.target_uuid] = std::move(s);
   }
   ++reloads_;
@@ -192,6 +193,7 @@ bool Agent::reload() {
 }
 
 void Agent::stop() {
+  device_plugins_.reset();  // stop advertising before the MPS daemons go
   if (http_) http_->stop();
   for (auto& [target, sup] : supervisors_) {
     if (sup->stop()) {

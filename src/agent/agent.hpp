@@ -19,6 +19,10 @@
 
 namespace gpupack {
 
+namespace k8s {
+class DevicePlugins;
+}
+
 struct AgentDeps {
   ProcessRunner& runner;
   Filesystem& fs;
@@ -53,6 +57,10 @@ class Agent {
 
  private:
   void start_supervisors();
+  // Kubelet device plugins (agent_device_plugins.cpp): (re)started when the config has a device_plugin
+  // section and what it advertises changed; the NFD feature file written.
+  // At a reload (`reloading`) errors are logged and the running plugins kept, else they are thrown.
+  void start_device_plugins(bool reloading = false);
   NodeSnapshot build_snapshot(const std::vector<GpuDeviceInfo>& devices) const;
   void log(const std::string& line) const;
 
@@ -61,12 +69,11 @@ class Agent {
   std::string version_;
   NodeConfig config_;
   std::map<std::string, std::unique_ptr<MpsSupervisor>> supervisors_;  // by target UUID
-  std::map<std::string, std::string> supervisor_gpu_;                  // target -> GPU UUID
   std::unique_ptr<HttpEndpoint> http_;
+  std::unique_ptr<k8s::DevicePlugins> device_plugins_;
   int port_ = 0;
   std::map<std::string, std::uint64_t> xid_errors_;
   std::uint64_t reloads_ = 0, reload_failures_ = 0;
-  bool last_refresh_ok_ = false;
   mutable std::mutex mutex_;  // guards metrics_ and health_ (read by the HTTP thread)
   std::string metrics_;
   HealthReport health_;

@@ -118,7 +118,8 @@ NodeConfig parse_node_config(const std::string& yaml_text, const std::string& so
     throw InputError(source + ": not valid YAML: " + e.what());
   }
   if (!root || root.IsNull()) throw InputError(source + ": the file is empty (see docs/node-config.md)");
-  r.only_keys(root, "", {"version", "mps_root", "uid", "metrics_address", "control_binary", "check_interval_seconds", "gpus"});
+  r.only_keys(root, "", {"version", "mps_root", "uid", "metrics_address", "control_binary", "check_interval_seconds", "gpus",
+                          "device_plugin"});  // device_plugin: parsed by k8s/plugin_settings
   if (r.get<int>(root, "version", "").value_or(1) != 1) r.fail("version", "only version 1 is known");
   NodeConfig c;
   c.mps_root = r.get<std::string>(root, "mps_root", "").value_or(c.mps_root);

@@ -26,13 +26,14 @@ void print_mig_profiles(std::ostream& out, const MigGeometry& geometry);
 
 void register_catalog_command(CLI::App& app, CommandContext& ctx);
 void register_mig_command(CLI::App& app, CommandContext& ctx);
-void register_bench_command(CLI::App& app, CommandContext& ctx);
 void register_plan_command(CLI::App& app, CommandContext& ctx);
+void register_bench_command(CLI::App& app, CommandContext& ctx);
 void register_gpus_command(CLI::App& app, CommandContext& ctx);
 void register_mps_command(CLI::App& app, CommandContext& ctx);
 void register_run_command(CLI::App& app, CommandContext& ctx);
 void register_profile_command(CLI::App& app, CommandContext& ctx);
 void register_agent_command(CLI::App& app, CommandContext& ctx);
+void register_labels_command(CLI::App& app, CommandContext& ctx);
 void register_render_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace gpupack

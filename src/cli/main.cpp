@@ -47,13 +47,14 @@ int run(int argc, char** argv) {
   CommandContext ctx{std::cout, {}};
   register_catalog_command(app, ctx);
   register_mig_command(app, ctx);
-  register_bench_command(app, ctx);
   register_plan_command(app, ctx);
+  register_bench_command(app, ctx);
   register_gpus_command(app, ctx);
   register_mps_command(app, ctx);
   register_run_command(app, ctx);
   register_profile_command(app, ctx);
   register_agent_command(app, ctx);
+  register_labels_command(app, ctx);
   register_render_command(app, ctx);
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "gpupack: " << unknown << '\n';

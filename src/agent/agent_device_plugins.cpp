@@ -1,0 +1,44 @@
+// The agent's kubelet device plugins: from the node config (and its device_plugin section) to the
+// running k8s::DevicePlugins and the NFD feature file. Kept apart from agent.cpp so that the MPS and
+// metrics side reads without Kubernetes in the way.
+#include "agent/agent.hpp"
+#include "agent/device_plugin_targets.hpp"
+#include "core/errors.hpp"
+#include "k8s/device_plugins.hpp"
+#include "k8s/node_labels.hpp"
+
+namespace gpupack {
+
+void Agent::start_device_plugins(bool reloading) {
+  try {
+    const k8s::PluginSettings settings = k8s::load_plugin_settings(config_path_);
+    if (!settings.enabled) {
+      if (device_plugins_) log("device plugins: no device_plugin section any more; stopping them");
+      device_plugins_.reset();
+      return;
+    }
+    DevicePluginPlan plan = plan_device_plugins(config_, settings, deps_.gpu.devices());
+    if (!settings.features_file.empty()) {
+      try {
+        k8s::write_features_file(settings.features_file, plan.labels);
+      } catch (const std::runtime_error& e) {
+        log(std::string("node labels not written: ") + e.what());  // labels are a convenience, not a reason to stop
+      }
+    }
+    // Unchanged plugins keep serving: kubelet keeps its streams and nobody re-registers.
+    if (device_plugins_ && device_plugins_->resources() == plan.resources && device_plugins_->settings() == settings) return;
+    device_plugins_.reset();
+    if (plan.resources.empty()) {
+      log("device plugins: nothing to advertise");
+      return;
+    }
+    auto plugins = std::make_unique<k8s::DevicePlugins>(std::move(plan.resources), settings, [this](const std::string& line) { log(line); });
+    plugins->start();
+    device_plugins_ = std::move(plugins);
+  } catch (const std::exception& e) {
+    if (!reloading) throw;
+    log(std::string("device plugins unchanged after the reload: ") + e.what());
+  }
+}
+
+}  // namespace gpupack

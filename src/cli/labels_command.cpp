@@ -1,0 +1,59 @@
+// `gpupack labels [--config node.yaml] [--format table|json] [--write]`: the node labels the agent
+// publishes for Node Feature Discovery (docs/kubernetes.md), from the node config and the GPUs here.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "agent/device_plugin_targets.hpp"
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/gpu_access.hpp"
+#include "cli/node_support.hpp"
+#include "k8s/node_labels.hpp"
+
+namespace gpupack {
+
+namespace {
+
+int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat format, bool write) {
+  const NodeConfig config = load_node_config(config_path);
+  const k8s::PluginSettings settings = k8s::load_plugin_settings(config_path);
+  return with_gpu_backend([&](GpuBackend& gpu) {
+    const auto devices = gpu.devices();
+    check_against_devices(config, devices);
+    const auto plan = plan_device_plugins(config, settings, devices);
+    if (format == OutputFormat::json) {
+      ctx.out << nlohmann::ordered_json(plan.labels).dump(2) << '\n';
+    } else {
+      for (const auto& [k, v] : plan.labels) ctx.out << k << '=' << v << '\n';
+    }
+    if (write) {
+      if (settings.features_file.empty()) {
+        std::cerr << "gpupack labels: device_plugin.features_file is \"\" in " << config_path << ": nothing to write\n";
+        return exit_code::usage;
+      }
+      try {
+        k8s::write_features_file(settings.features_file, plan.labels);
+      } catch (const std::runtime_error& e) {
+        std::cerr << "gpupack labels: " << e.what() << '\n';
+        return exit_code::unavailable;
+      }
+      std::cerr << "gpupack labels: wrote " << settings.features_file << '\n';
+    }
+    return exit_code::ok;
+  });
+}
+
+}  // namespace
+
+void register_labels_command(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("labels", "Print the node labels the agent publishes (GPU product, count, sharing per resource)");
+  auto config = std::make_shared<std::string>();
+  auto format = std::make_shared<OutputFormat>(OutputFormat::table);
+  auto write = std::make_shared<bool>(false);
+  add_config_option(*cmd, *config);
+  add_format_option(*cmd, *format, {"table", "json"});
+  cmd->add_flag("--write", *write, "Also write them to device_plugin.features_file (Node Feature Discovery)");
+  cmd->callback([&ctx, config, format, write] { ctx.action = [&ctx, config, format, write] { return run_labels(ctx, *config, *format, *write); }; });
+}
+
+}  // namespace gpupack
