@@ -27,17 +27,21 @@ void Agent::start_device_plugins(bool reloading) {
     }
     // Unchanged plugins keep serving: kubelet keeps its streams and nobody re-registers.
     if (device_plugins_ && device_plugins_->resources() == plan.resources && device_plugins_->settings() == settings) return;
+    std::unique_ptr<k8s::DevicePlugins> plugins;
+    if (!plan.resources.empty()) {
+      plugins = std::make_unique<k8s::DevicePlugins>(std::move(plan.resources), settings, [this](const std::string& line) { log(line); });
+    }
+    if (plugins && device_plugins_) plugins->carry_health_from(*device_plugins_);  // XIDs stay
     device_plugins_.reset();
-    if (plan.resources.empty()) {
+    if (!plugins) {
       log("device plugins: nothing to advertise");
       return;
     }
-    auto plugins = std::make_unique<k8s::DevicePlugins>(std::move(plan.resources), settings, [this](const std::string& line) { log(line); });
     plugins->start();
     device_plugins_ = std::move(plugins);
   } catch (const std::exception& e) {
     if (!reloading) throw;
-    log(std::string("device plugins unchanged after the reload: ") + e.what());
+    log(std::string("device plugins not restarted after the reload: ") + e.what());
   }
 }
 

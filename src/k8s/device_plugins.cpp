@@ -94,6 +94,17 @@ void DevicePlugins::update_health(const std::vector<GpuDeviceInfo>& devices, con
   }
 }
 
+void DevicePlugins::carry_health_from(const DevicePlugins& previous) {
+  std::map<std::string, std::string> verdicts;
+  {
+    std::lock_guard lock(previous.health_mutex_);
+    verdicts = previous.health_.xid_verdicts();
+  }
+  std::lock_guard lock(health_mutex_);
+  health_.carry_over(verdicts);
+  for (auto& s : servers_) s->set_unhealthy(health_.xid_verdicts());
+}
+
 // Brings every plugin to "serving and registered": restarts a server whose socket is gone (kubelet
 // deleted it), then registers each unregistered one while kubelet.sock exists.
 void DevicePlugins::reconcile() {

@@ -38,6 +38,8 @@ class DevicePlugins {
 
   // From the GPU layer's latest snapshot and the XID events since the previous one.
   void update_health(const std::vector<GpuDeviceInfo>& devices, const std::vector<XidEvent>& xids);
+  // Takes over the sticky XID verdicts of plugins this one replaces; call before start().
+  void carry_health_from(const DevicePlugins& previous);
 
   const std::vector<PluginResource>& resources() const { return resources_; }
   const PluginSettings& settings() const { return settings_; }
@@ -55,7 +57,7 @@ class DevicePlugins {
   // Per server, the kubelet.sock it registered with (inode and change time; empty: not registered). A
   // new kubelet makes a new socket file, which is how a restart is told from our own events.
   std::vector<std::string> registered_with_;  // touched by the watcher thread only once it runs
-  std::mutex health_mutex_;
+  mutable std::mutex health_mutex_;
   HealthTracker health_;
   std::unique_ptr<DirectoryWatch> watch_;
   std::thread watcher_;

@@ -12,6 +12,12 @@ bool HealthTracker::is_application_xid(std::uint64_t xid) {
   }
 }
 
+void HealthTracker::carry_over(const std::map<std::string, std::string>& xid_verdicts) {
+  for (const auto& [uuid, reason] : xid_verdicts) {
+    if (gpus_.count(uuid) || migs_.count(uuid)) xid_[uuid] = reason;
+  }
+}
+
 std::map<std::string, std::string> HealthTracker::update(const std::vector<GpuDeviceInfo>& devices,
                                                          const std::vector<XidEvent>& xids) {
   for (const auto& x : xids) {

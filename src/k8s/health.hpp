@@ -22,6 +22,11 @@ class HealthTracker {
 
   static bool is_application_xid(std::uint64_t xid);
 
+  // The sticky XID verdicts, to carry over when the plugins are rebuilt (a reload): a GPU that had an
+  // XID stays unhealthy.
+  const std::map<std::string, std::string>& xid_verdicts() const { return xid_; }
+  void carry_over(const std::map<std::string, std::string>& xid_verdicts);
+
  private:
   std::set<std::string> gpus_, migs_;
   std::map<std::string, std::string> xid_;  // sticky

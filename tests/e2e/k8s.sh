@@ -77,6 +77,22 @@ for id in "$GPU0-0" "$GPU0-2" "$MIG2-1"; do
   jq -e --arg id "$id" '[.devices[].name] | index($id) != null' "$WORK/cdi/gpupack.io-gpu.json" >/dev/null ||
     fail "CDI spec lacks $id"
 done
+# The fake machine reports XID 79 on GPU 1 at its third snapshot: its instances' devices turn Unhealthy.
+for _ in $(seq 1 100); do
+  grep -q "nvidia.com/mig-3g.40gb: health changed (unhealthy: GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee XID 79)" "$WORK/agent.log" && break
+  sleep 0.1
+done
+grep -q "mig-3g.40gb: health changed (unhealthy: GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee XID 79)" "$WORK/agent.log" ||
+  fail "XID 79 did not mark the MIG devices unhealthy: $(cat "$WORK/agent.log")"
+# SIGHUP with other slice sizes: the plugins follow the config.
+write_config '  mps_slices: {"0": [{sm_percent: 30, count: 3}]}'
+kill -HUP "$AGENT"
+for _ in $(seq 1 100); do
+  [ -S "$WORK/plugins/gpupack-gpupack.io-mps-30.sock" ] && [ ! -e "$WORK/plugins/gpupack-gpupack.io-mps-50.sock" ] && break
+  sleep 0.1
+done
+[ -S "$WORK/plugins/gpupack-gpupack.io-mps-30.sock" ] || fail "no mps-30 plugin after the reload: $(cat "$WORK/agent.log")"
+[ -e "$WORK/plugins/gpupack-gpupack.io-mps-50.sock" ] && fail "mps-50 still served after the reload"
 kill -TERM "$AGENT"
 wait "$AGENT" || fail "agent exit code $?"
 [ "$(find "$WORK/plugins" -name 'gpupack-*.sock' | wc -l)" -eq 0 ] || fail "sockets left behind"

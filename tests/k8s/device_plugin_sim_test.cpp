@@ -168,6 +168,23 @@ TEST_F(DevicePluginSim, HealthChangeSendsANewListAndRefusesTheSickDevice) {
   ASSERT_TRUE(mig.wait_for_list([](const auto& l) { return gpupack::testing::healthy_count(l) == 2; }));
 }
 
+TEST_F(DevicePluginSim, XidVerdictsSurviveRebuildingThePlugins) {
+  kubelet.start();
+  auto plugins = start_plugins();
+  plugins->update_health(gpupack::testing::sample_devices(), {{gpupack::testing::kGpu1, 48}});
+  // A reload rebuilds the plugins; the XID is not reported again, yet GPU 1 must stay unhealthy.
+  auto next = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), settings());
+  next->carry_health_from(*plugins);
+  plugins.reset();
+  next->start();
+  next->update_health(gpupack::testing::sample_devices(), {});
+  PluginClient client(socket_of("nvidia.com/gpu"));
+  client.watch();
+  v1beta1::ListAndWatchResponse list;
+  ASSERT_TRUE(client.wait_for_list([](const auto&) { return true; }, &list));
+  EXPECT_EQ(gpupack::testing::healthy_count(list), 1);  // only GPU 0
+}
+
 TEST_F(DevicePluginSim, KubeletRestartLeadsToServingAndRegisteringAgain) {
   kubelet.start();
   auto plugins = start_plugins();
