@@ -29,6 +29,11 @@ ContainerAllocation answer(const std::vector<const PluginDevice*>& devices, bool
   std::string list;
   for (const auto& v : visible) list += (list.empty() ? "" : ",") + v;
   a.envs["NVIDIA_VISIBLE_DEVICES"] = list;
+  // The process carries its allocation: the agent joins a GPU process (its environment in /proc) with
+  // PodResources through it, naming the pod even for MPS clients, which NVML reports under the server.
+  std::string ids;
+  for (const auto* d : devices) ids += (ids.empty() ? "" : ",") + d->id;
+  a.envs[kDeviceIdsEnv] = ids;
   if (devices.front()->sharing == Sharing::mps) {
     // Several slices of one GPU in one container add up: two mps-25 slices make one client of 50%.
     int pct = 0;

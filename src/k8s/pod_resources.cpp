@@ -28,6 +28,16 @@ std::map<std::string, PodContainer> PodResourcesClient::list(std::chrono::millis
   return out;
 }
 
+std::optional<PodContainer> pod_of_client(const std::string& device_ids_env, const std::map<std::string, PodContainer>& allocations) {
+  std::size_t start = 0;
+  while (start <= device_ids_env.size()) {
+    const std::size_t comma = std::min(device_ids_env.find(',', start), device_ids_env.size());
+    if (const auto it = allocations.find(device_ids_env.substr(start, comma - start)); it != allocations.end()) return it->second;
+    start = comma + 1;
+  }
+  return std::nullopt;
+}
+
 std::map<std::string, std::vector<PodContainer>> pods_by_target(const std::map<std::string, PodContainer>& allocations,
                                                                 const std::vector<PluginResource>& resources) {
   std::map<std::string, std::vector<PodContainer>> out;

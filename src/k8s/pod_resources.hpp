@@ -4,6 +4,7 @@
 // can carry pod labels even under MPS, where NVML attributes the clients to the MPS server.
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ class PodResourcesClient {
  private:
   std::string socket_;
 };
+
+// The container a GPU process belongs to, from the GPUPACK_DEVICE_IDS value in its environment (set by
+// Allocate) and PodResources' allocations; none when no ID is allocated (or the value is empty).
+std::optional<PodContainer> pod_of_client(const std::string& device_ids_env, const std::map<std::string, PodContainer>& allocations);
 
 // Per GPU or MIG UUID, the containers holding one of its devices; IDs of other resources are ignored.
 std::map<std::string, std::vector<PodContainer>> pods_by_target(const std::map<std::string, PodContainer>& allocations,

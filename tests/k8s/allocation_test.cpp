@@ -36,6 +36,7 @@ TEST(Allocate, WholeGpusByUuidOnePerContainer) {
   ASSERT_EQ(a.size(), 2u);
   EXPECT_EQ(a[0].envs.at("NVIDIA_VISIBLE_DEVICES"), testing::kGpu0);
   EXPECT_EQ(a[1].envs.at("NVIDIA_VISIBLE_DEVICES"), testing::kGpu1);  // two replicas, one GPU
+  EXPECT_EQ(a[1].envs.at("GPUPACK_DEVICE_IDS"), testing::kGpu1 + "::0," + testing::kGpu1 + "::2");
   EXPECT_TRUE(a[0].mounts.empty());
   EXPECT_FALSE(a[0].envs.count("CUDA_MPS_PIPE_DIRECTORY"));
   EXPECT_TRUE(a[0].cdi_devices.empty());

@@ -54,6 +54,12 @@ TEST(PodResources, MapsAllocatedDevicesToPodsPerGpu) {
   ASSERT_EQ(pods.at(gpupack::testing::kGpu2).size(), 2u);
   EXPECT_EQ(pods.at(gpupack::testing::kGpu2)[0].pod, "infer-0");  // in resource order: mps-25 before mps-50
   EXPECT_EQ(pods.at(gpupack::testing::kGpu0)[0].pod_namespace, "ml");
+  // An MPS client's environment names its slice: the pod behind a process NVML shows under the server.
+  const auto pod = pod_of_client("GPU-elsewhere::9," + gpupack::testing::kGpu2 + "::0", allocations);
+  ASSERT_TRUE(pod.has_value());
+  EXPECT_EQ(pod->pod, "infer-1");
+  EXPECT_FALSE(pod_of_client("", allocations).has_value());
+  EXPECT_FALSE(pod_of_client("GPU-elsewhere::9", allocations).has_value());
   server->Shutdown();
 }
 
