@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 
 namespace gpupack::testing {
@@ -30,9 +31,31 @@ void KubeletSim::restart() {
   start();
 }
 
+namespace {
+
+// kubelet's check of an extended resource name: <domain>/<name>, outside kubernetes.io, the name at most
+// 63 characters of [-A-Za-z0-9_.] that begin and end alphanumeric.
+bool valid_extended_resource(const std::string& name) {
+  const auto slash = name.find('/');
+  if (slash == std::string::npos || slash == 0 || name.find("kubernetes.io/") != std::string::npos) return false;
+  const std::string part = name.substr(slash + 1);
+  if (part.empty() || part.size() > 63) return false;
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  if (!alnum(part.front()) || !alnum(part.back())) return false;
+  for (const char c : part) {
+    if (!alnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 grpc::Status KubeletSim::Register(grpc::ServerContext*, const v1beta1::RegisterRequest* req, v1beta1::Empty*) {
   // kubelet's own checks: the version it speaks, and an endpoint in its directory.
   if (req->version() != "v1beta1") return {grpc::StatusCode::INVALID_ARGUMENT, "unsupported version " + req->version()};
+  if (!valid_extended_resource(req->resource_name())) {
+    return {grpc::StatusCode::INVALID_ARGUMENT, "invalid extended resource name " + req->resource_name()};
+  }
   if (req->endpoint().empty() || req->endpoint().find('/') != std::string::npos ||
       !std::filesystem::exists(dir_ + "/" + req->endpoint())) {
     return {grpc::StatusCode::INVALID_ARGUMENT, "endpoint " + req->endpoint() + " is not a socket in " + dir_};
