@@ -37,7 +37,8 @@ gpupack::NodeSnapshot full_node(int gpus, int clients) {
       p.mps_client = true;
       d.processes.push_back(p);
       server.clients.push_back(static_cast<int>(p.pid));
-      s.processes[p.pid] = {1000, "0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c" + std::to_string(10 + c), std::string(64, 'a'), 1ull << 30};
+      s.processes[p.pid] = {1000, "0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c" + std::to_string(10 + c), std::string(64, 'a'),
+                            "infer-" + std::to_string(c), "serving", "model", 1ull << 30};
     }
     m.status.servers.push_back(server);
     s.mps.push_back(m);

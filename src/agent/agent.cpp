@@ -7,6 +7,7 @@
 
 #include "agent/mps_targets.hpp"
 #include "core/errors.hpp"
+#include "k8s/allocation.hpp"
 #include "k8s/device_plugins.hpp"
 
 namespace gpupack {
@@ -91,6 +92,15 @@ NodeSnapshot Agent::build_snapshot(const std::vector<GpuDeviceInfo>& devices) co
           ps.container_id = pod->container_id;
         }
       }
+      if (!pod_allocations_.empty()) {
+        if (const auto ids = deps_.proc.environment_variable(pid, k8s::kDeviceIdsEnv)) {
+          if (const auto pod = k8s::pod_of_client(*ids, pod_allocations_)) {
+            ps.pod = pod->pod;
+            ps.pod_namespace = pod->pod_namespace;
+            ps.container = pod->container;
+          }
+        }
+      }
       if (const auto env = deps_.proc.environment_variable(pid, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT")) {
         ps.allocated_bytes = pinned_limit_device0(*env);
       }
@@ -130,6 +140,7 @@ void Agent::refresh() {
       ++xid_errors_[x.uuid];
       log("XID " + std::to_string(x.xid) + " on " + x.uuid);
     }
+    refresh_pod_allocations();
     text = render_node_metrics(build_snapshot(devices));
     h.text += "gpus: ok (" + std::to_string(devices.size()) + " seen)\n";
   } catch (const std::exception& e) {

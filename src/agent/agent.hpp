@@ -9,6 +9,7 @@
 
 #include "agent/node_config.hpp"
 #include "gpu/gpu_backend.hpp"
+#include "k8s/pod_resources.hpp"
 #include "metrics/http_endpoint.hpp"
 #include "metrics/node_snapshot.hpp"
 #include "mps/mps_supervisor.hpp"
@@ -61,6 +62,9 @@ class Agent {
   // section and what it advertises changed; the NFD feature file written.
   // At a reload (`reloading`) errors are logged and the running plugins kept, else they are thrown.
   void start_device_plugins(bool reloading = false);
+  // Asks kubelet's PodResources which container holds each allocated device ID (once per refresh, while
+  // the device plugins run); on failure logs the error once and names no pods.
+  void refresh_pod_allocations();
   NodeSnapshot build_snapshot(const std::vector<GpuDeviceInfo>& devices) const;
   void log(const std::string& line) const;
 
@@ -71,6 +75,8 @@ class Agent {
   std::map<std::string, std::unique_ptr<MpsSupervisor>> supervisors_;  // by target UUID
   std::unique_ptr<HttpEndpoint> http_;
   std::unique_ptr<k8s::DevicePlugins> device_plugins_;
+  std::map<std::string, k8s::PodContainer> pod_allocations_;  // device ID -> container
+  std::string pod_allocations_error_;
   int port_ = 0;
   std::map<std::string, std::uint64_t> xid_errors_;
   std::uint64_t reloads_ = 0, reload_failures_ = 0;

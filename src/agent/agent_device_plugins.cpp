@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "k8s/device_plugins.hpp"
 #include "k8s/node_labels.hpp"
+#include "k8s/pod_resources.hpp"
 
 namespace gpupack {
 
@@ -42,6 +43,24 @@ void Agent::start_device_plugins(bool reloading) {
   } catch (const std::exception& e) {
     if (!reloading) throw;
     log(std::string("device plugins not restarted after the reload: ") + e.what());
+  }
+}
+
+void Agent::refresh_pod_allocations() {
+  if (!device_plugins_) {
+    pod_allocations_.clear();
+    return;
+  }
+  try {
+    // A short timeout: the refresh loop must not stall on a kubelet that does not answer.
+    pod_allocations_ = k8s::PodResourcesClient(device_plugins_->settings().pod_resources_socket)
+                           .list(std::chrono::milliseconds(500));
+    if (!pod_allocations_error_.empty()) log("pod resources: kubelet answers again");
+    pod_allocations_error_.clear();
+  } catch (const std::exception& e) {
+    pod_allocations_.clear();
+    if (pod_allocations_error_ != e.what()) log(std::string("pod resources: ") + e.what() + " (metrics carry no pod names)");
+    pod_allocations_error_ = e.what();
   }
 }
 

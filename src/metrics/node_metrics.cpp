@@ -114,7 +114,8 @@ void process_families(Exposition& e, const NodeSnapshot& s, const std::vector<Gp
   auto labels = [&](const Row& r) -> Labels {
     return {{"gpu", ids[r.gpu].index}, {"uuid", ids[r.gpu].uuid}, {"pid", r.pid}, {"uid", r.uid},
             {"mps_client", r.p->mps_client ? "true" : "false"}, {"gpu_instance_id", r.gi},
-            {"pod_uid", r.details->pod_uid}, {"container_id", r.details->container_id}};
+            {"pod_uid", r.details->pod_uid}, {"container_id", r.details->container_id},
+            {"pod", r.details->pod}, {"namespace", r.details->pod_namespace}, {"container", r.details->container}};
   };
   e.family("gpupack_process_memory_used_bytes", "gauge", "GPU memory used by a process (MPS clients included).");
   for (const auto& r : rows) {

@@ -36,6 +36,9 @@ struct ProcessSnapshot {
   std::optional<unsigned> uid;
   std::string pod_uid;
   std::string container_id;
+  // From kubelet's PodResources joined with the device IDs in the process's GPUPACK_DEVICE_IDS (set by
+  // the agent's device plugin at Allocate): names even under MPS, where NVML shows only the server.
+  std::string pod, pod_namespace, container;
   std::optional<std::uint64_t> allocated_bytes;
 };
 

@@ -1,6 +1,8 @@
 // The agent end to end in one process: fake GPU machine, fake MPS control program, real HTTP.
 #include "agent/agent.hpp"
 
+#include <grpcpp/grpcpp.h>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <signal.h>
@@ -9,6 +11,7 @@
 #include "fakes/fake_proc_reader.hpp"
 #include "gpu/fake_gpu_backend.hpp"
 #include "mps/mps_fixture.hpp"
+#include "podresources_v1.grpc.pb.h"
 
 namespace gpupack {
 namespace {
@@ -56,7 +59,7 @@ TEST_F(AgentTest, ServesMetricsAndHealthAndRestoresAKilledDaemon) {
   EXPECT_EQ(res->status, 200);
   EXPECT_NE(res->get_header_value("Content-Type").find("text/plain; version=0.0.4"), std::string::npos);
   EXPECT_NE(res->body.find("gpupack_mps_daemon_up{target=\"" + gpu0 + "\""), std::string::npos);
-  EXPECT_NE(res->body.find("pod_uid=\"0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11\",container_id=\"" + std::string(64, 'a') + "\"} 2147483648"),
+  EXPECT_NE(res->body.find("pod_uid=\"0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11\",container_id=\"" + std::string(64, 'a') + "\",pod=\"\",namespace=\"\",container=\"\"} 2147483648"),
             std::string::npos);
   EXPECT_NE(res->body.find("gpupack_process_memory_allocated_bytes{gpu=\"0\",uuid=\"" + gpu0 + "\",pid=\"4242\""), std::string::npos);
   auto health = http.Get("/healthz");
@@ -116,6 +119,47 @@ TEST(PinnedLimit, ReadsDeviceZerosLimit) {
   EXPECT_EQ(pinned_limit_device0("512M"), 512ull << 20);
   EXPECT_EQ(pinned_limit_device0("1=512M"), std::nullopt);
   EXPECT_EQ(pinned_limit_device0("0=lots"), std::nullopt);
+}
+
+// A fake kubelet PodResourcesLister: one container holding the first MPS slice of GPU 0.
+class OnePodLister final : public v1::PodResourcesLister::Service {
+ public:
+  grpc::Status List(grpc::ServerContext*, const v1::ListPodResourcesRequest*, v1::ListPodResourcesResponse* out) override {
+    auto* pod = out->add_pod_resources();
+    pod->set_name("infer-0");
+    pod->set_namespace_("search");
+    auto* c = pod->add_containers();
+    c->set_name("model");
+    auto* d = c->add_devices();
+    d->set_resource_name("gpupack.io/mps-50");
+    d->add_device_ids(device_id);
+    return grpc::Status::OK;
+  }
+  std::string device_id;
+};
+
+TEST_F(AgentTest, MetricsNameThePodOfAnMpsClientThroughPodResources) {
+  OnePodLister lister;
+  lister.device_id = gpu0 + "::0";
+  grpc::ServerBuilder b;
+  b.AddListeningPort("unix://" + tmp.path() + "/pod-resources.sock", grpc::InsecureServerCredentials());
+  b.RegisterService(&lister);
+  auto server = b.BuildAndStart();
+  ASSERT_TRUE(server);
+  fs.write_file(tmp / "node.yaml",
+                config("  - {gpu: '0', mode: mps, clients: 2, limits: {sm_percent: 50}}\n") +
+                    "device_plugin:\n  directory: " + tmp.path() + "/plugins\n  pod_resources_socket: " + tmp.path() +
+                    "/pod-resources.sock\n  features_file: ''\n");
+  // The MPS client process (NVML lists it) carries the device IDs its container was allocated.
+  std::filesystem::create_directories(tmp.path() + "/plugins");  // kubelet creates it
+  proc.processes[4242] = {1000, "", {{"GPUPACK_DEVICE_IDS", gpu0 + "::0"}}, {}};
+  Agent agent({runner, fs, clock, proc, *gpu}, tmp / "node.yaml", "0.1.0");
+  agent.start(0);
+  const std::string text = agent.metrics_text();
+  EXPECT_NE(text.find("pid=\"4242\""), std::string::npos) << text;
+  EXPECT_NE(text.find("pod=\"infer-0\",namespace=\"search\",container=\"model\""), std::string::npos) << text;
+  agent.stop();
+  server->Shutdown();
 }
 
 }  // namespace

@@ -24,8 +24,9 @@ NodeSnapshot snapshot() {
   m.status.servers.push_back({777, MpsServerState::active, {4242, 4343}});
   m.status.daemon_restarts = 1;
   s.mps.push_back(m);
-  s.processes[4242] = {1000, "0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11", "abc", 4ull << 30};
-  s.processes[4343] = {1000, "", "", 512ull << 20};  // uses 1 GiB of 512 MiB allotted: no negative waste
+  s.processes[4242] = {1000, "0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11", "abc", "", "", "", 4ull << 30};
+  // 4343 is an MPS client whose pod the agent named through kubelet's PodResources.
+  s.processes[4343] = {1000, "", "", "infer-0", "search", "model", 512ull << 20};  // uses 1 GiB of 512 MiB allotted: no negative waste
   s.xid_errors[s.devices[1].uuid] = 2;
   return s;
 }
@@ -50,7 +51,11 @@ TEST(NodeMetrics, ExposesGpuMigProcessMpsAndWasteSeries) {
   EXPECT_EQ(value_of(t, "gpupack_sharing_client_sm_limit_ratio{"), "0.25");
   EXPECT_NE(t.find("gpupack_mig_instance_info{gpu=\"1\",uuid=\"GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee\",mig_uuid=\"MIG-00000000-0000-0000-0000-000000000001\",profile=\"3g.40gb\",gpu_instance_id=\"1\",compute_instance_id=\"0\",placement=\"0:4\"} 1"),
             std::string::npos);
-  EXPECT_NE(t.find("gpupack_process_memory_used_bytes{gpu=\"0\",uuid=\"GPU-11111111-2222-3333-4444-555555555555\",pid=\"4242\",uid=\"1000\",mps_client=\"true\",gpu_instance_id=\"\",pod_uid=\"0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11\",container_id=\"abc\"} 2147483648"),
+  EXPECT_NE(t.find("pid=\"4343\",uid=\"1000\",mps_client=\"true\",gpu_instance_id=\"\",pod_uid=\"\",container_id=\"\","
+                   "pod=\"infer-0\",namespace=\"search\",container=\"model\"}"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("gpupack_process_memory_used_bytes{gpu=\"0\",uuid=\"GPU-11111111-2222-3333-4444-555555555555\",pid=\"4242\",uid=\"1000\",mps_client=\"true\",gpu_instance_id=\"\",pod_uid=\"0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c11\",container_id=\"abc\",pod=\"\",namespace=\"\",container=\"\"} 2147483648"),
             std::string::npos);
   // Allotted 4 GiB + 512 MiB; unused: 4 GiB - 2 GiB (the second client is over its allotment: 0).
   EXPECT_EQ(value_of(t, "gpupack_gpu_memory_allocated_bytes{gpu=\"0\""), std::to_string((4ull << 30) + (512ull << 20)));
