@@ -9,65 +9,23 @@
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
 #include "core/units.hpp"
+#include "io/yaml_fields.hpp"
 #include "mps/mps_control.hpp"
 
 namespace gpupack {
 
 namespace {
 
-class Reader {
+class Reader : public YamlFields {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw InputError(source_ + ": " + field + ": " + problem);
-  }
-
-  // Rejects keys the schema does not have: a misspelt key silently ignored is a limit not applied.
-  void only_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& allowed) const {
-    if (!node.IsMap()) fail(where.empty() ? "(top level)" : where, "must be a mapping");
-    for (const auto& kv : node) {
-      const std::string key = kv.first.as<std::string>();
-      if (!allowed.count(key)) {
-        std::string names;
-        for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
-        fail(where.empty() ? key : where + "." + key, "unknown field (accepted: " + names + ")");
-      }
-    }
-  }
-
-  template <typename T>
-  std::optional<T> get(const YAML::Node& node, const char* key, const std::string& where) const {
-    const YAML::Node v = node[key];
-    if (!v || v.IsNull()) return std::nullopt;
-    try {
-      return v.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(where.empty() ? key : where + "." + key, "has the wrong type ('" + YAML::Dump(v) + "')");
-    }
-  }
-
-  int in_range(const YAML::Node& node, const char* key, const std::string& where, int lo, int hi, int fallback) const {
-    const auto v = get<int>(node, key, where);
-    if (!v) return fallback;
-    if (*v < lo || *v > hi) {
-      fail(where + "." + key, std::to_string(*v) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
-    }
-    return *v;
-  }
+  using YamlFields::YamlFields;
 
   ClientLimits limits(const YAML::Node& node, const std::string& where) const {
     ClientLimits l;
     if (!node || node.IsNull()) return l;
     only_keys(node, where, {"sm_percent", "memory"});
     if (node["sm_percent"]) l.sm_percent = in_range(node, "sm_percent", where, 1, 100, 100);
-    if (const auto mem = get<std::string>(node, "memory", where)) {
-      try {
-        l.memory_bytes = parse_size(*mem);
-      } catch (const InputError& e) {
-        fail(where + ".memory", e.what());
-      }
-    }
+    l.memory_bytes = size(node, "memory", where);
     return l;
   }
 
@@ -94,8 +52,6 @@ class Reader {
     }
   }
 
- private:
-  std::string source_;
 };
 
 }  // namespace

@@ -8,56 +8,20 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "io/yaml_fields.hpp"
 
 namespace gpupack::k8s {
 
 namespace {
 
-class Reader {
+class Reader : public YamlFields {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw InputError(source_ + ": " + field + ": " + problem);
-  }
-
-  // Unknown keys are errors, as everywhere in the node config: a misspelt switch silently ignored is a
-  // setting not applied.
-  void only_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& allowed) const {
-    if (!node.IsMap()) fail(where, "must be a mapping");
-    for (const auto& kv : node) {
-      const auto key = kv.first.as<std::string>();
-      if (!allowed.count(key)) {
-        std::string names;
-        for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
-        fail(where + "." + key, "unknown field (accepted: " + names + ")");
-      }
-    }
-  }
-
-  template <typename T>
-  std::optional<T> get(const YAML::Node& node, const char* key, const std::string& where) const {
-    const YAML::Node v = node[key];
-    if (!v || v.IsNull()) return std::nullopt;
-    try {
-      return v.as<T>();
-    } catch (const YAML::Exception&) {
-      fail(where + "." + key, "has the wrong type ('" + YAML::Dump(v) + "')");
-    }
-  }
+  using YamlFields::YamlFields;
 
   std::string path(const YAML::Node& node, const char* key, const std::string& where, std::string fallback) const {
     const std::string p = get<std::string>(node, key, where).value_or(fallback);
     if (p.empty() || p[0] != '/') fail(where + "." + key, "must be an absolute path");
     return p;
-  }
-
-  int in_range(const YAML::Node& node, const char* key, const std::string& where, int lo, int hi, int fallback) const {
-    const int v = get<int>(node, key, where).value_or(fallback);
-    if (v < lo || v > hi) {
-      fail(where + "." + key, std::to_string(v) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
-    }
-    return v;
   }
 
   MpsSliceSize slice(const YAML::Node& node, const std::string& where) const {
@@ -66,18 +30,10 @@ class Reader {
     if (!node["sm_percent"]) fail(where + ".sm_percent", "is required (it names the resource gpupack.io/mps-<pct>)");
     s.sm_percent = in_range(node, "sm_percent", where, 1, 100, 100);
     s.count = in_range(node, "count", where, 1, 60, 1);
-    if (const auto mem = get<std::string>(node, "memory", where)) {
-      try {
-        s.memory_bytes = parse_size(*mem);
-      } catch (const InputError& e) {
-        fail(where + ".memory", e.what());
-      }
-    }
+    s.memory_bytes = size(node, "memory", where);
     return s;
   }
 
- private:
-  std::string source_;
 };
 
 }  // namespace

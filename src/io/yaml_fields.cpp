@@ -1,0 +1,44 @@
+#include "io/yaml_fields.hpp"
+
+#include "core/errors.hpp"
+#include "core/units.hpp"
+
+namespace gpupack {
+
+void YamlFields::fail(const std::string& field_name, const std::string& problem) const {
+  throw InputError(source_ + ": " + field_name + ": " + problem);
+}
+
+void YamlFields::only_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& allowed) const {
+  if (!node.IsMap()) fail(where.empty() ? "(top level)" : where, "must be a mapping");
+  for (const auto& kv : node) {
+    const std::string key = kv.first.as<std::string>();
+    if (!allowed.count(key)) {
+      std::string names;
+      for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;
+      fail(field(where, key), "unknown field (accepted: " + names + ")");
+    }
+  }
+}
+
+int YamlFields::in_range(const YAML::Node& node, const char* key, const std::string& where, int lo, int hi,
+                         int fallback) const {
+  const auto v = get<int>(node, key, where);
+  if (!v) return fallback;
+  if (*v < lo || *v > hi) {
+    fail(field(where, key), std::to_string(*v) + " is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+  }
+  return *v;
+}
+
+std::optional<std::uint64_t> YamlFields::size(const YAML::Node& node, const char* key, const std::string& where) const {
+  const auto text = get<std::string>(node, key, where);
+  if (!text) return std::nullopt;
+  try {
+    return parse_size(*text);
+  } catch (const InputError& e) {
+    fail(field(where, key), e.what());
+  }
+}
+
+}  // namespace gpupack
