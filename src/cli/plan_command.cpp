@@ -10,6 +10,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/input_file.hpp"
 #include "cli/plan_views.hpp"
 #include "cli/render_command.hpp"
 #include "core/errors.hpp"
@@ -36,14 +37,6 @@ struct PlanArgs {
   bool force = false;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Writes `text` to `path` atomically: a temporary file in the same directory, then rename, so that a
 // failed run never leaves a partial plan behind.
 void write_atomically(const std::string& path, const std::string& text) {
@@ -67,7 +60,7 @@ void write_atomically(const std::string& path, const std::string& text) {
 
 Scenario load_scenario(const PlanArgs& args, const GpuCatalog& catalog) {
   Scenario s = args.file.empty() ? parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog)
-                                 : parse_scenario_yaml(read_file(args.file), args.file, catalog);
+                                 : parse_scenario_yaml(read_input_file(args.file), args.file, catalog);
   if (!args.gpu.empty()) {
     // --gpu replaces the fleet: as many GPUs of that model as the plan needs.
     FleetEntry f;
@@ -86,7 +79,7 @@ int run_plan(std::ostream& out, const PlanArgs& args) {
   const Scenario scenario = load_scenario(args, catalog);
   PlanOptions options;
   if (!args.calibration.empty()) {
-    options.calibration = parse_calibration_json(read_file(args.calibration), args.calibration);
+    options.calibration = parse_calibration_json(read_input_file(args.calibration), args.calibration);
   }
   const Plan plan = make_plan(scenario, options);
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, options);

@@ -1,14 +1,13 @@
 // `gpupack render <plan.json|workloads.yaml> --target <t>[,<t>...] -o <dir> [--force]`.
 #include "cli/render_command.hpp"
 
-#include <fstream>
 #include <map>
 #include <memory>
 #include <ostream>
-#include <sstream>
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/input_file.hpp"
 #include "cli/plan_views.hpp"
 #include "core/errors.hpp"
 #include "io/scenario_yaml.hpp"
@@ -27,21 +26,13 @@ struct RenderArgs {
   bool force = false;
 };
 
-std::string read_input(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read '" + path + "': no such file or not readable");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // The plan's JSON: read from a plan file, or planned on the fly from a workloads YAML.
 nlohmann::json plan_from_input(const std::string& path) {
-  const std::string text = read_input(path);
+  const std::string text = read_input_file(path);
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
     const GpuCatalog catalog = builtin_catalog();
     const Scenario scenario = parse_scenario_yaml(text, path, catalog);
