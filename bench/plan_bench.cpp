@@ -72,8 +72,8 @@ BENCHMARK(BM_Plan10kReplicasOn2kGpus)->Unit(benchmark::kMillisecond);
 
 // GPUs used / lower bound over 20 random instances (mixed fleets, 1,000-4,000 replicas, 4-12 tenants):
 // worst and mean. The argument is the percentage of workloads that need a slice of their own
-// (isolation fault): those strand MIG capacity that the lower bound does not see, so it is reported
-// apart.
+// (isolation fault): those strand MIG capacity (instance sizes, lost SMs) that the lower bound counts
+// only in part, so it is reported apart.
 void BM_RandomInstancesRatioToLowerBound(benchmark::State& state) {
   const double own_slice_share = static_cast<double>(state.range(0)) / 100.0;
   std::vector<Scenario> instances;

@@ -112,12 +112,6 @@ class GreedyPacker {
     }
   }
 
-  int next_free_gpu() const {
-    for (size_t g = 0; g < used_.size(); ++g) {
-      if (!used_[g]) return static_cast<int>(g);
-    }
-    return -1;
-  }
 
   // A cheap test that rules most full GPUs out before the full check (memory without the context, which
   // a group member may not need).
@@ -126,49 +120,33 @@ class GreedyPacker {
            s.compute_used() + d.compute * s.spec().compute_scale <= s.spec().compute_share + 1e-9;
   }
 
-  // Phase 1: a tenant's replicas fill whole GPUs one at a time. Each step adds the replica whose demand
-  // (memory, compute, MPS client slot) best matches what the GPU has left, weighted by how scarce each
-  // resource is for the tenant (the dot-product heuristic for vector bin packing): memory-heavy and
-  // compute-heavy replicas end up side by side instead of filling one dimension of a GPU each.
-  // GPUs left mostly empty are handed back for phase 2 when MIG could share them with other tenants.
+  // Phase 1: a tenant's replicas on whole GPUs of its own. Two ways are tried and the cheaper kept (GPUs
+  // plus what is left over for phase 2, see cost()):
+  // - one GPU after the other, each filled before the next is opened (few GPUs when the tenant's replicas
+  //   pack well, but the last GPUs get what is left, often all memory-heavy or all compute-heavy);
+  // - k GPUs at once (k = the sequential count, and one less), each replica going to the GPU where it
+  //   fits best, so every GPU gets a balanced mix and the tenant often needs no GPU in phase 2.
+  // Either way a replica goes where its (memory, compute, MPS client slot) vector best matches what the
+  // GPU has left, weighted by how scarce each resource is for the tenant (the dot-product heuristic for
+  // vector bin packing): memory-heavy and compute-heavy replicas end up side by side instead of filling
+  // one dimension of a GPU each.
   void fill_whole_gpus(const Candidate& c) {
-    std::vector<size_t> bins;  // indices into builds_
-    std::vector<bool> blocked(buckets_.size(), false);
-    while (true) {
-      const int gpu = next_free_gpu();
-      if (gpu < 0) break;
-      SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
-      const Weights w = scarcity(c, slice.spec());
-      for (int b : c.buckets) blocked[static_cast<size_t>(b)] = false;
-      while (true) {
-        int best = -1;
-        double best_score = -1;
-        for (int b : c.buckets) {
-          if (blocked[static_cast<size_t>(b)] || buckets_[static_cast<size_t>(b)].pending.empty()) continue;
-          const WorkloadDemand& d = demand(b);
-          if (!may_fit(slice, d)) continue;
-          const double score = fit_score(slice, d, w);
-          if (score > best_score) {
-            best_score = score;
-            best = b;
-          }
-        }
-        if (best < 0) break;
-        const WorkloadDemand& d = demand(best);
-        if (slice.check(d) != Fit::ok) {
-          blocked[static_cast<size_t>(best)] = true;
-          continue;
-        }
-        Bucket& bucket = buckets_[static_cast<size_t>(best)];
-        slice.add(d, bucket.pending.back());
-        bucket.pending.pop_back();
-      }
-      if (slice.empty()) break;  // nothing of this tenant fits this GPU: phase 2 tries the others
-      used_[static_cast<size_t>(gpu)] = true;
-      builds_.push_back(GpuBuild{gpu, false, {std::move(slice)}});
-      bins.push_back(builds_.size() - 1);
+    const std::vector<int> free = free_gpus();
+    if (free.empty()) return;
+    WholeTrial best = sequential(c, free);
+    const int opened = best.opened;
+    dissolve_sparse(c, best);
+    for (int k = std::max(1, opened - 1); k <= opened && k <= static_cast<int>(free.size()); ++k) {
+      WholeTrial t = balanced(c, free, k);
+      if (t.cost < best.cost - 1e-9) best = std::move(t);
     }
-    for (size_t i : bins) dissolve_if_sparse(builds_[i]);
+    for (size_t i = 0; i < c.buckets.size(); ++i) {
+      buckets_[static_cast<size_t>(c.buckets[i])].pending = std::move(best.pending[i]);
+    }
+    for (size_t i = 0; i < best.bins.size(); ++i) {
+      used_[static_cast<size_t>(best.gpus[i])] = true;
+      builds_.push_back(GpuBuild{best.gpus[i], false, {std::move(best.bins[i])}});
+    }
   }
 
   struct Weights {
@@ -177,12 +155,158 @@ class GreedyPacker {
     double slots = 1;
   };
 
+  // Whole GPUs for one tenant, tried on copies of its pending replicas.
+  struct WholeTrial {
+    std::vector<int> gpus;
+    std::vector<SliceState> bins;
+    std::vector<std::vector<int>> pending;  // per bucket of the candidate: replicas left for phase 2
+    int opened = 0;                         // GPUs filled before sparse ones were handed back
+    double cost = 0;
+  };
+
+  std::vector<int> free_gpus() const {
+    std::vector<int> out;
+    for (size_t g = 0; g < used_.size(); ++g) {
+      if (!used_[g]) out.push_back(static_cast<int>(g));
+    }
+    return out;
+  }
+
+  std::vector<std::vector<int>> pending_of(const Candidate& c) const {
+    std::vector<std::vector<int>> out;
+    for (int b : c.buckets) out.push_back(buckets_[static_cast<size_t>(b)].pending);
+    return out;
+  }
+
+  // A strand factor for what phase 2 must place: remainders share GPUs through MIG instances, whose fixed
+  // sizes and lost SMs (16 of 132 per 1g instance of an H100) leave about a sixth unused.
+  static constexpr double kRemainderCost = 1.2;
+
+  // GPUs used plus the GPUs the leftovers will take in phase 2 (their larger resource share, stranded).
+  double cost(const Candidate& c, const WholeTrial& t, int gpu) const {
+    const SliceSpec spec = ctx_.whole(gpu);
+    double memory = 0;
+    double compute = 0;
+    for (size_t i = 0; i < c.buckets.size(); ++i) {
+      const WorkloadDemand& d = demand(c.buckets[i]);
+      const double n = static_cast<double>(t.pending[i].size());
+      memory += n * static_cast<double>(d.memory_bytes + spec.context_overhead) / static_cast<double>(spec.memory_bytes);
+      compute += n * d.compute * spec.compute_scale;
+    }
+    return static_cast<double>(t.bins.size()) + kRemainderCost * std::max(memory, compute);
+  }
+
+  // The bucket (position in c.buckets) whose next replica best matches what `slice` has left; -1 when none
+  // fits. Buckets whose replica failed the full check are marked in `blocked`.
+  int best_bucket(const Candidate& c, const std::vector<std::vector<int>>& pending, const SliceState& slice,
+                  const Weights& w, std::vector<bool>& blocked) const {
+    while (true) {
+      int best = -1;
+      double best_score = -1;
+      for (size_t i = 0; i < c.buckets.size(); ++i) {
+        if (blocked[i] || pending[i].empty()) continue;
+        const WorkloadDemand& d = demand(c.buckets[i]);
+        if (!may_fit(slice, d)) continue;
+        const double score = fit_score(slice, d, w);
+        if (score > best_score) {
+          best_score = score;
+          best = static_cast<int>(i);
+        }
+      }
+      if (best < 0 || slice.check(demand(c.buckets[static_cast<size_t>(best)])) == Fit::ok) return best;
+      blocked[static_cast<size_t>(best)] = true;
+    }
+  }
+
+  WholeTrial sequential(const Candidate& c, const std::vector<int>& free) const {
+    WholeTrial t;
+    t.pending = pending_of(c);
+    for (int gpu : free) {
+      SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
+      const Weights w = scarcity(c, t.pending, slice.spec());
+      std::vector<bool> blocked(c.buckets.size(), false);
+      for (int i; (i = best_bucket(c, t.pending, slice, w, blocked)) >= 0;) {
+        auto& pending = t.pending[static_cast<size_t>(i)];
+        slice.add(demand(c.buckets[static_cast<size_t>(i)]), pending.back());
+        pending.pop_back();
+      }
+      if (slice.empty()) break;  // nothing of this tenant fits this GPU: phase 2 tries the others
+      t.gpus.push_back(gpu);
+      t.bins.push_back(std::move(slice));
+    }
+    t.opened = static_cast<int>(t.bins.size());
+    t.cost = cost(c, t, free.front());
+    return t;
+  }
+
+  // GPUs filled less than kDissolveBelow are handed back for phase 2 when MIG could share them with other
+  // tenants.
+  void dissolve_sparse(const Candidate& c, WholeTrial& t) const {
+    std::map<int, size_t> position;  // bucket -> index in c.buckets
+    for (size_t i = 0; i < c.buckets.size(); ++i) position[c.buckets[i]] = i;
+    WholeTrial kept;
+    kept.pending = std::move(t.pending);
+    kept.opened = t.opened;
+    for (size_t i = 0; i < t.bins.size(); ++i) {
+      const SliceState& s = t.bins[i];
+      const double fill = std::max(static_cast<double>(s.memory_used()) / static_cast<double>(s.spec().memory_bytes),
+                                   s.compute_used() / s.spec().compute_share);
+      if (fill >= kDissolveBelow || ctx_.layouts(t.gpus[i]).empty()) {
+        kept.gpus.push_back(t.gpus[i]);
+        kept.bins.push_back(std::move(t.bins[i]));
+        continue;
+      }
+      for (const auto& members : s.members()) {
+        for (const ReplicaRef& r : members) kept.pending[position.at(r.workload)].push_back(r.replica);
+      }
+    }
+    if (!t.gpus.empty()) kept.cost = cost(c, kept, t.gpus.front());
+    t = std::move(kept);
+  }
+
+  WholeTrial balanced(const Candidate& c, const std::vector<int>& free, int k) const {
+    WholeTrial t;
+    t.pending = pending_of(c);
+    for (int i = 0; i < k; ++i) {
+      t.gpus.push_back(free[static_cast<size_t>(i)]);
+      t.bins.emplace_back(ctx_.whole(free[static_cast<size_t>(i)]), &ctx_.policy(), &ctx_.calibration());
+    }
+    const Weights w = scarcity(c, t.pending, t.bins.front().spec());
+    std::vector<std::pair<double, size_t>> order;  // (score, bin)
+    for (size_t i = 0; i < c.buckets.size(); ++i) {  // largest replicas first
+      const WorkloadDemand& d = demand(c.buckets[i]);
+      auto& pending = t.pending[i];
+      while (!pending.empty()) {
+        order.clear();
+        for (size_t b = 0; b < t.bins.size(); ++b) {
+          if (may_fit(t.bins[b], d)) order.push_back({fit_score(t.bins[b], d, w), b});
+        }
+        std::sort(order.begin(), order.end(), std::greater<>());
+        const auto fits = std::find_if(order.begin(), order.end(),
+                                       [&](const auto& o) { return t.bins[o.second].check(d) == Fit::ok; });
+        if (fits == order.end()) break;  // the replicas of one workload are alike: none of them fits now
+        t.bins[fits->second].add(d, pending.back());
+        pending.pop_back();
+      }
+    }
+    WholeTrial kept;
+    kept.pending = std::move(t.pending);
+    for (size_t b = 0; b < t.bins.size(); ++b) {
+      if (t.bins[b].empty()) continue;
+      kept.gpus.push_back(t.gpus[b]);
+      kept.bins.push_back(std::move(t.bins[b]));
+    }
+    kept.opened = static_cast<int>(kept.bins.size());
+    kept.cost = cost(c, kept, free.front());
+    return kept;
+  }
+
   // How much of each resource of one GPU the tenant's remaining replicas need in all.
-  Weights scarcity(const Candidate& c, const SliceSpec& spec) const {
+  Weights scarcity(const Candidate& c, const std::vector<std::vector<int>>& pending, const SliceSpec& spec) const {
     Weights w{0, 0, 0};
-    for (int b : c.buckets) {
-      const WorkloadDemand& d = demand(b);
-      const double n = static_cast<double>(buckets_[static_cast<size_t>(b)].pending.size());
+    for (size_t i = 0; i < c.buckets.size(); ++i) {
+      const WorkloadDemand& d = demand(c.buckets[i]);
+      const double n = static_cast<double>(pending[i].size());
       w.memory += n * static_cast<double>(d.memory_bytes + spec.context_overhead) / static_cast<double>(spec.memory_bytes);
       w.compute += n * d.compute * spec.compute_scale / spec.compute_share;
       w.slots += n / spec.mps_client_limit;
@@ -201,19 +325,6 @@ class GreedyPacker {
     const double free_slots = (slots - static_cast<double>(s.loads().size())) / slots;
     return w.memory * item_memory * free_memory + w.compute * item_compute * free_compute +
            w.slots * free_slots / slots;
-  }
-
-  void dissolve_if_sparse(GpuBuild& build) {
-    if (ctx_.layouts(build.gpu).empty()) return;
-    const SliceState& s = build.slices.front();
-    const double fill = std::max(static_cast<double>(s.memory_used()) / static_cast<double>(s.spec().memory_bytes),
-                                 s.compute_used() / s.spec().compute_share);
-    if (fill >= kDissolveBelow) return;
-    for (const auto& members : s.members()) {
-      for (const ReplicaRef& r : members) buckets_[static_cast<size_t>(r.workload)].pending.push_back(r.replica);
-    }
-    used_[static_cast<size_t>(build.gpu)] = false;
-    build.slices.clear();
   }
 
   std::vector<Candidate> phase2_candidates() const {

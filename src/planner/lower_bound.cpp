@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -56,6 +57,85 @@ std::pair<double, double> smallest_own_slice(const PlanContext& ctx, const Workl
   return {memory, compute};
 }
 
+// The largest memory and compute (reference-GPU fractions) of any one GPU of the fleet: the unit of
+// "GPU equivalents" below.
+struct Unit {
+  double memory = 0;
+  double compute = 0;
+  double of(double memory_need, double compute_need) const {
+    return std::max(memory_need / memory, compute_need / compute);
+  }
+};
+
+Unit largest_gpu(const PlanContext& ctx) {
+  Unit u;
+  for (int g = 0; g < static_cast<int>(ctx.gpus().size()); ++g) {
+    const GpuModel& m = ctx.model(g);
+    u.memory = std::max(u.memory, static_cast<double>(whole_gpu_memory_bytes(m)));
+    u.compute = std::max(u.compute, static_cast<double>(m.sm_count) / ctx.demands().reference_sms);
+  }
+  return u;
+}
+
+// The most GPU equivalents one GPU can hand out in slices: its whole self, or the instances of its best
+// MIG layout, each instance counted as the larger of its memory and compute shares of the unit. (Usually
+// at most 1; computed rather than assumed, so that the bound stays valid for any catalog entry.)
+double equivalents_of_gpu(const PlanContext& ctx, int gpu, const Unit& unit) {
+  const GpuModel& m = ctx.model(gpu);
+  const double sms = ctx.demands().reference_sms;
+  double best = 0;
+  if (ctx.policy().whole_gpu) best = unit.of(static_cast<double>(whole_gpu_memory_bytes(m)), m.sm_count / sms);
+  for (const MigLayout& layout : ctx.layouts(gpu)) {
+    double sum = 0;
+    for (const MigPlacedInstance& inst : layout.instances) {
+      const MigProfile& p = m.mig->profiles[static_cast<size_t>(inst.profile)];
+      sum += unit.of(static_cast<double>(gib_to_bytes(p.memory_gib)), p.sms / sms);
+    }
+    best = std::max(best, sum);
+  }
+  return best;
+}
+
+// The trust bound. Clients of different tenants never share a slice, so each tenant's memory and compute
+// must be covered by slices of its own; a replica that needs a slice of its own is a trust domain by
+// itself. A slice of memory m and compute c is worth max(m / M, c / C) GPU equivalents (M, C: the largest
+// GPU of the fleet), at least what it gives a tenant in either resource, so the tenants' summed needs in
+// equivalents must fit into the equivalents the used GPUs can hand out. Unlike the sums over all tenants,
+// this sees that a memory-bound tenant cannot lend its GPUs' idle compute to a compute-bound one.
+int trust_bound(const PlanContext& ctx) {
+  const Demands& d = ctx.demands();
+  const Unit unit = largest_gpu(ctx);
+  const double overhead = static_cast<double>(ctx.scenario().context_overhead_bytes);
+  std::vector<double> memory(d.tenants.size(), 0);
+  std::vector<double> compute(d.tenants.size(), 0);
+  std::set<std::pair<int, int>> group_contexts;  // (tenant, group): one process at least for each
+  double needed = 0;                             // GPU equivalents
+  for (const auto& w : d.workloads) {
+    const double n = w.replicas;
+    if (needs_own_slice(w.isolation)) {
+      const auto [slice_memory, slice_compute] = smallest_own_slice(ctx, w);
+      needed += n * unit.of(slice_memory, slice_compute);
+      continue;
+    }
+    const auto t = static_cast<size_t>(w.tenant);
+    memory[t] += n * static_cast<double>(w.memory_bytes);
+    compute[t] += n * w.compute;
+    if (w.group >= 0 && ctx.policy().streams) group_contexts.insert({w.tenant, w.group});
+    else memory[t] += n * overhead;
+  }
+  for (const auto& [tenant, group] : group_contexts) memory[static_cast<size_t>(tenant)] += overhead;
+  for (size_t t = 0; t < d.tenants.size(); ++t) needed += unit.of(memory[t], compute[t]);
+  std::map<int, double> by_entry;  // GPUs of one fleet entry are alike
+  std::vector<double> capacity;
+  for (int g = 0; g < static_cast<int>(ctx.gpus().size()); ++g) {
+    const int entry = ctx.gpus()[static_cast<size_t>(g)].entry;
+    auto it = by_entry.find(entry);
+    if (it == by_entry.end()) it = by_entry.emplace(entry, equivalents_of_gpu(ctx, g, unit)).first;
+    capacity.push_back(it->second);
+  }
+  return fewest_covering(std::move(capacity), needed);
+}
+
 }  // namespace
 
 int lower_bound_gpus(const PlanContext& ctx) {
@@ -98,6 +178,7 @@ int lower_bound_gpus(const PlanContext& ctx) {
   bound = std::max(bound, fewest_covering(memory_cap, memory));
   bound = std::max(bound, fewest_covering(compute_cap, compute));
   bound = std::max(bound, fewest_covering(slice_cap, own_slices));
+  if (total_replicas(ctx.scenario()) > 0) bound = std::max(bound, trust_bound(ctx));
   return bound;
 }
 

@@ -3,6 +3,7 @@
 // fits one GPU when it fits as one whole-GPU slice or splits into MIG instances of a valid layout.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 
 #include "core/mig_layout.hpp"
@@ -96,33 +97,74 @@ class Oracle {
 
 }  // namespace
 
+// The shape of the random instances of one test; round r varies it.
+struct SmallShape {
+  unsigned seed = 0;
+  int rounds = 0;
+  int workloads = 2;  // + r % 4
+  int tenants = 1;    // + r % tenant_spread
+  int tenant_spread = 3;
+  double memory_gib[2] = {10, 18};  // odd, even rounds
+  double compute[2] = {0.6, 0.35};  // rounds divisible by 3, others
+  std::vector<const char*> models;  // round r plans on models[r % size]
+};
+
+// Calls `f(round, scenario)` for each random instance of at most 8 replicas on one GPU model (elastic).
+template <typename F>
+void for_each_small_instance(const SmallShape& shape, F f) {
+  std::mt19937 rng(shape.seed);
+  for (int round = 0; round < shape.rounds; ++round) {
+    test::RandomOptions o;
+    o.workloads = shape.workloads + round % 4;
+    o.max_replicas = 2;
+    o.tenants = shape.tenants + round % shape.tenant_spread;
+    o.max_memory_gib = shape.memory_gib[round % 2 ? 0 : 1];
+    o.max_compute = shape.compute[round % 3 ? 1 : 0];
+    const char* model = shape.models[static_cast<size_t>(round) % shape.models.size()];
+    const Scenario s = test::random_scenario(rng, {test::fleet(model, 1)}, true, o);
+    if (total_replicas(s) <= 8) f(round, s);
+  }
+}
+
 TEST(ExactOptimum, PlannerMatchesExhaustiveSearchOnSmallInstances) {
-  std::mt19937 rng(2024);
-  const char* models[] = {"A100-80GB", "A30", "L4", "H100-80GB"};
   int compared = 0;
   int multi_gpu = 0;
-  for (int round = 0; round < 40; ++round) {
-    test::RandomOptions o;
-    o.workloads = 2 + round % 4;
-    o.max_replicas = 2;
-    o.tenants = 1 + round % 3;
-    o.max_memory_gib = round % 2 ? 10 : 18;
-    o.max_compute = round % 3 ? 0.35 : 0.6;
-    const char* model = models[round % 4];
-    Scenario s = test::random_scenario(rng, {test::fleet(model, 1)}, true, o);
-    if (total_replicas(s) > 8) continue;
+  const SmallShape shape{2024, 40, 2, 1, 3, {10, 18}, {0.6, 0.35}, {"A100-80GB", "A30", "L4", "H100-80GB"}};
+  for_each_small_instance(shape, [&](int round, const Scenario& s) {
     const Plan p = make_plan(s, {});
     ASSERT_TRUE(check_plan(s, p, {}).empty()) << "round " << round;
-    if (!p.unplaced.empty()) continue;  // a replica that fits no slice: nothing to compare
+    if (!p.unplaced.empty()) return;  // a replica that fits no slice: nothing to compare
     const int optimum = Oracle(s).min_gpus();
-    EXPECT_EQ(p.summary.gpus_used, optimum) << "round " << round << " on " << model;
+    EXPECT_EQ(p.summary.gpus_used, optimum) << "round " << round << " on " << s.fleet.front().model.name;
     EXPECT_TRUE(p.summary.exact) << "round " << round;
     EXPECT_LE(p.summary.lower_bound_gpus, optimum);
     ++compared;
     multi_gpu += optimum > 1 ? 1 : 0;
-  }
+  });
   EXPECT_GE(compared, 30);
   EXPECT_GE(multi_gpu, 10);  // the instances are not all trivial
+}
+
+// The lower bound counts each tenant's needs apart (tenants share GPUs only through MIG instances): it
+// must never exceed the true optimum, least of all with many tenants of unlike shapes on MIG GPUs.
+TEST(ExactOptimum, LowerBoundNeverAboveTheOptimumWithManyTenants) {
+  int compared = 0;
+  int tight = 0;
+  const SmallShape shape{99, 90, 4, 2, 4, {8, 30}, {0.55, 0.25}, {"A100-80GB", "A30", "H100-80GB", "L4"}};
+  for_each_small_instance(shape, [&](int round, const Scenario& s) {
+    const Plan p = make_plan(s, {});
+    if (!p.unplaced.empty()) return;
+    const int optimum = Oracle(s).min_gpus();
+    EXPECT_LE(p.summary.lower_bound_gpus, optimum) << "round " << round;
+    if (p.summary.exact) {
+      EXPECT_EQ(p.summary.gpus_used, optimum) << "round " << round;
+    }
+    ++compared;
+    tight += p.summary.lower_bound_gpus == optimum ? 1 : 0;
+  });
+  EXPECT_GE(compared, 30);
+  EXPECT_GE(tight, compared / 2);  // the bound is informative, not just 1
+  std::printf("compared %d, bound tight on %d\n", compared, tight);
 }
 
 }  // namespace gpupack

@@ -32,6 +32,28 @@ TEST(LowerBound, UsesTheLargestGpusOfAMixedFleet) {
   EXPECT_EQ(bound(s), 1);
 }
 
+TEST(LowerBound, TenantsThatCannotShareNeedGpusOfTheirOwn) {
+  Scenario s;
+  s.fleet = {test::fleet("L4", 10)};  // no MIG: tenants never share an L4
+  // Tenant a is memory-bound (4 x 10 GiB: two L4s), tenant b compute-bound (5 x 30 %: two L4s). Summed
+  // over both, memory and compute would each fit in 3 GPUs; a's idle compute cannot serve b.
+  s.workloads = {test::workload("mem", 10, 0.01, 4, "a"), test::workload("cpu", 0.5, 0.3, 5, "b")};
+  EXPECT_EQ(bound(s), 4);
+  const Plan p = make_plan(s, {});
+  EXPECT_TRUE(p.unplaced.empty());
+  EXPECT_EQ(p.summary.gpus_used, 4);
+  EXPECT_TRUE(p.summary.exact);
+}
+
+TEST(LowerBound, TenantsMayShareAGpuThroughMigInstances) {
+  Scenario s;
+  s.fleet = {test::fleet("A100-80GB", 4)};
+  // Seven tenants with one small replica each: one GPU in seven 1g.10gb instances holds them all.
+  for (int t = 0; t < 7; ++t) s.workloads.push_back(test::workload("w" + std::to_string(t), 2, 0.05, 1, "t" + std::to_string(t)));
+  EXPECT_EQ(bound(s), 1);
+  EXPECT_EQ(make_plan(s, {}).summary.gpus_used, 1);
+}
+
 TEST(LowerBound, NeverAboveWhatThePlannerUses) {
   std::mt19937 rng(7);
   for (int round = 0; round < 40; ++round) {
