@@ -112,7 +112,8 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
       << replicas - static_cast<long>(plan.unplaced.size()) << " of " << replicas << " replicas placed\n";
   out << "  utilisation of the used GPUs: memory " << pct(s.memory_utilisation) << ", compute "
       << pct(s.compute_utilisation) << "\n";
-  out << "  against one replica per GPU: " << s.gpus_used << " GPUs instead of " << replicas;
+  out << "  against one replica per GPU: " << s.gpus_used << " GPU" << (s.gpus_used == 1 ? "" : "s") << " instead of "
+      << replicas;
   if (s.cost_per_hour && s.one_per_gpu_cost_per_hour) {
     out << ", " << fixed(*s.cost_per_hour, "$%.2f") << "/h instead of " << fixed(*s.one_per_gpu_cost_per_hour, "$%.2f")
         << "/h";

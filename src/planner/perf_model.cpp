@@ -41,6 +41,15 @@ double mps_p99_inflation(const Calibration& c, double neighbour_pct) {
   return interpolate(xs, ys, std::clamp(neighbour_pct, 0.0, 100.0));
 }
 
+double mps_capped_throughput(const Calibration& c, int cap_pct, double demand) {
+  const std::array<double, 5> xs{0, 25, 50, 75, 100};
+  const std::array<double, 5> ys = monotone(std::array<double, 5>{
+      0.0, c.mps_capped_neighbour_throughput[0], c.mps_capped_neighbour_throughput[1],
+      c.mps_capped_neighbour_throughput[2], 1.0});
+  const double achievable = std::min(1.0, interpolate(xs, ys, std::clamp(static_cast<double>(cap_pct), 0.0, 100.0)));
+  return demand <= 0 ? 1.0 : std::min(1.0, achievable / std::min(1.0, demand));
+}
+
 double timeslicing_p99_inflation(const Calibration& c, std::span<const double> neighbour_load) {
   double mean = 0;
   double variance = 0;

@@ -19,6 +19,13 @@ double mps_p99_inflation(const Calibration& c, double neighbour_pct);
 // adds (measured inflation - 1), which reproduces the measurement for one saturating neighbour.
 double timeslicing_p99_inflation(const Calibration& c, std::span<const double> neighbour_load);
 
+// The share of its own throughput an MPS client keeps under an active-thread cap of `cap_pct` when it
+// keeps `demand` (0..1) of the slice's SMs busy alone: a client capped at c % does the work of a
+// saturating client capped at c % (the calibrated curve through (0, 0), (25, t25), (50, t50),
+// (75, t75), (100, 1), made non-decreasing), so it keeps min(1, that / demand). With the measured
+// curve (50 %: 0.52) a cap at or above the demand costs nothing; a GPU where caps cost more shows it.
+double mps_capped_throughput(const Calibration& c, int cap_pct, double demand);
+
 // Per-client time with `k_effective` concurrently busy clients relative to one client alone, piecewise
 // linear through (1, 1) and the calibrated K = 2/4/8 points, extended linearly past 8.
 double timeslicing_slowdown(const Calibration& c, double k_effective);

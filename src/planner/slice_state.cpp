@@ -140,7 +140,15 @@ SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::
         e.mps_caps = mps_caps(spec, clients, true);
         e.inflation = mps_inflation(calibration, e.mps_caps);
       }
-      e.throughput = 1.0 / mps_slowdown(calibration, k);
+      // Caps below what a client needs slow it down: the compute-weighted share of throughput kept.
+      double kept = 0;
+      double weight = 0;
+      for (size_t i = 0; i < clients.size(); ++i) {
+        const double demand = std::min(1.0, slice_fraction(spec, clients[i].compute));
+        kept += demand * mps_capped_throughput(calibration, e.mps_caps[i], demand);
+        weight += demand;
+      }
+      e.throughput = (weight > 0 ? kept / weight : 1.0) / mps_slowdown(calibration, k);
       break;
     }
     case Sharing::time_slicing:
