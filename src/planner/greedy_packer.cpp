@@ -134,11 +134,16 @@ class GreedyPacker {
     const std::vector<int> free = free_gpus();
     if (free.empty()) return;
     WholeTrial best = sequential(c, free);
-    const int opened = best.opened;
+    const int opened = static_cast<int>(best.bins.size());
     dissolve_sparse(c, best);
+    double best_cost = cost(c, best, free.front());
     for (int k = std::max(1, opened - 1); k <= opened && k <= static_cast<int>(free.size()); ++k) {
       WholeTrial t = balanced(c, free, k);
-      if (t.cost < best.cost - 1e-9) best = std::move(t);
+      const double t_cost = cost(c, t, free.front());
+      if (t_cost < best_cost - 1e-9) {
+        best = std::move(t);
+        best_cost = t_cost;
+      }
     }
     for (size_t i = 0; i < c.buckets.size(); ++i) {
       buckets_[static_cast<size_t>(c.buckets[i])].pending = std::move(best.pending[i]);
@@ -160,8 +165,6 @@ class GreedyPacker {
     std::vector<int> gpus;
     std::vector<SliceState> bins;
     std::vector<std::vector<int>> pending;  // per bucket of the candidate: replicas left for phase 2
-    int opened = 0;                         // GPUs filled before sparse ones were handed back
-    double cost = 0;
   };
 
   std::vector<int> free_gpus() const {
@@ -234,8 +237,6 @@ class GreedyPacker {
       t.gpus.push_back(gpu);
       t.bins.push_back(std::move(slice));
     }
-    t.opened = static_cast<int>(t.bins.size());
-    t.cost = cost(c, t, free.front());
     return t;
   }
 
@@ -246,7 +247,6 @@ class GreedyPacker {
     for (size_t i = 0; i < c.buckets.size(); ++i) position[c.buckets[i]] = i;
     WholeTrial kept;
     kept.pending = std::move(t.pending);
-    kept.opened = t.opened;
     for (size_t i = 0; i < t.bins.size(); ++i) {
       const SliceState& s = t.bins[i];
       const double fill = std::max(static_cast<double>(s.memory_used()) / static_cast<double>(s.spec().memory_bytes),
@@ -260,7 +260,6 @@ class GreedyPacker {
         for (const ReplicaRef& r : members) kept.pending[position.at(r.workload)].push_back(r.replica);
       }
     }
-    if (!t.gpus.empty()) kept.cost = cost(c, kept, t.gpus.front());
     t = std::move(kept);
   }
 
@@ -296,8 +295,6 @@ class GreedyPacker {
       kept.gpus.push_back(t.gpus[b]);
       kept.bins.push_back(std::move(t.bins[b]));
     }
-    kept.opened = static_cast<int>(kept.bins.size());
-    kept.cost = cost(c, kept, free.front());
     return kept;
   }
 

@@ -102,7 +102,8 @@ double equivalents_of_gpu(const PlanContext& ctx, int gpu, const Unit& unit) {
 // GPU of the fleet), at least what it gives a tenant in either resource, so the tenants' summed needs in
 // equivalents must fit into the equivalents the used GPUs can hand out. Unlike the sums over all tenants,
 // this sees that a memory-bound tenant cannot lend its GPUs' idle compute to a compute-bound one.
-int trust_bound(const PlanContext& ctx) {
+// `own[i]`: the smallest own slice of workload i (see smallest_own_slice), for those that need one.
+int trust_bound(const PlanContext& ctx, const std::vector<std::pair<double, double>>& own) {
   const Demands& d = ctx.demands();
   const Unit unit = largest_gpu(ctx);
   const double overhead = static_cast<double>(ctx.scenario().context_overhead_bytes);
@@ -110,11 +111,11 @@ int trust_bound(const PlanContext& ctx) {
   std::vector<double> compute(d.tenants.size(), 0);
   std::set<std::pair<int, int>> group_contexts;  // (tenant, group): one process at least for each
   double needed = 0;                             // GPU equivalents
-  for (const auto& w : d.workloads) {
+  for (size_t i = 0; i < d.workloads.size(); ++i) {
+    const WorkloadDemand& w = d.workloads[i];
     const double n = w.replicas;
     if (needs_own_slice(w.isolation)) {
-      const auto [slice_memory, slice_compute] = smallest_own_slice(ctx, w);
-      needed += n * unit.of(slice_memory, slice_compute);
+      needed += n * unit.of(own[i].first, own[i].second);
       continue;
     }
     const auto t = static_cast<size_t>(w.tenant);
@@ -145,7 +146,9 @@ int lower_bound_gpus(const PlanContext& ctx) {
   double compute = 0;  // in reference-GPU fractions
   double own_slices = 0;
   std::set<int> groups;
-  for (const auto& w : d.workloads) {
+  std::vector<std::pair<double, double>> own(d.workloads.size());
+  for (size_t i = 0; i < d.workloads.size(); ++i) {
+    const WorkloadDemand& w = d.workloads[i];
     const double n = w.replicas;
     memory += n * static_cast<double>(w.memory_bytes);
     // Replicas of a group may share one process, so one context per group is all a plan must pay.
@@ -156,7 +159,8 @@ int lower_bound_gpus(const PlanContext& ctx) {
       own_slices += n;
       // A replica with a slice of its own keeps all of that slice from everyone else: count the smallest
       // slice that could hold it on any GPU of the fleet instead of its own demand.
-      const auto [slice_memory, slice_compute] = smallest_own_slice(ctx, w);
+      own[i] = smallest_own_slice(ctx, w);
+      const auto [slice_memory, slice_compute] = own[i];
       memory += n * (slice_memory - static_cast<double>(w.memory_bytes) - overhead);
       compute += n * slice_compute;
     } else {
@@ -178,7 +182,7 @@ int lower_bound_gpus(const PlanContext& ctx) {
   bound = std::max(bound, fewest_covering(memory_cap, memory));
   bound = std::max(bound, fewest_covering(compute_cap, compute));
   bound = std::max(bound, fewest_covering(slice_cap, own_slices));
-  if (total_replicas(ctx.scenario()) > 0) bound = std::max(bound, trust_bound(ctx));
+  if (total_replicas(ctx.scenario()) > 0) bound = std::max(bound, trust_bound(ctx, own));
   return bound;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "planner/lower_bound.hpp"
 
 namespace gpupack {
 
@@ -86,7 +85,8 @@ GpuMode mode_of(const PlanGpu& g, bool mig) {
 
 }  // namespace
 
-Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced) {
+Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced,
+                   int lower_bound) {
   std::sort(builds.begin(), builds.end(), [](const GpuBuild& a, const GpuBuild& b) { return a.gpu < b.gpu; });
   Plan plan;
   double memory_total = 0;
@@ -137,7 +137,7 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
   PlanSummary& s = plan.summary;
   s.gpus_used = static_cast<int>(plan.gpus.size());
   if (!ctx.scenario().elastic) s.gpus_available = static_cast<int>(ctx.gpus().size());
-  s.lower_bound_gpus = lower_bound_gpus(ctx);
+  s.lower_bound_gpus = lower_bound;
   s.memory_utilisation = memory_total > 0 ? memory_used / memory_total : 0;
   s.compute_utilisation = s.gpus_used > 0 ? compute_used / s.gpus_used : 0;
   s.cost_per_hour = cost;

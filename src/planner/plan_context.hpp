@@ -58,7 +58,9 @@ struct GpuBuild {
 // MIG counts of a build's slices.
 MigCounts build_counts(const PlanContext& ctx, const GpuBuild& build);
 
-// The plan of filled GPUs (empty slices dropped, unused GPUs left out) and the replicas left over.
-Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced);
+// The plan of filled GPUs (empty slices dropped, unused GPUs left out) and the replicas left over;
+// `lower_bound` is lower_bound_gpus(ctx), which the caller has already computed.
+Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced,
+                   int lower_bound);
 
 }  // namespace gpupack

@@ -22,10 +22,10 @@ const std::vector<GpuMode>& all_gpu_modes() {
 Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
   const PlanContext ctx(scenario, policy_for(options.forced), options.calibration);
   PackResult packed = greedy_pack(ctx);
+  const int bound = lower_bound_gpus(ctx);
   bool proven = false;
   if (packed.left.empty()) {
     const int used = static_cast<int>(packed.builds.size());
-    const int bound = lower_bound_gpus(ctx);
     proven = used <= bound;
     if (!proven && options.exact && total_replicas(scenario) <= kExactMaxReplicas) {
       ExactResult exact = exact_pack(ctx, used, options.exact_budget);
@@ -43,7 +43,7 @@ Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
     u.replica = r;
     unplaced.push_back(std::move(u));
   }
-  Plan plan = assemble_plan(ctx, std::move(packed.builds), std::move(unplaced));
+  Plan plan = assemble_plan(ctx, std::move(packed.builds), std::move(unplaced), bound);
   plan.summary.exact = proven;
   if (options.explain) {
     for (PlanGpu& g : plan.gpus) explain_gpu(ctx, g);
