@@ -4,6 +4,8 @@
 # Targets: >= 1,000 requests/s without errors; resident memory <= 25 MB.
 # Usage: bench/agent_load.sh build/gpupack [DURATION]   (needs wrk and python3; Debian packages)
 set -euo pipefail
+# shellcheck source=tests/agent_port.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/agent_port.sh"
 GPUPACK=$(realpath "${1:?usage: $0 path/to/gpupack [seconds]}")
 DURATION=${2:-30}
 FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
@@ -32,12 +34,7 @@ PY
 
 GPUPACK_GPU_BACKEND="fake:$WORK/machine.json" "$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
 AGENT=$!
-PORT=""
-for _ in $(seq 1 200); do
-  PORT=$(sed -n 's/.*serving \/metrics and \/healthz on 127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/agent.log")
-  [ -n "$PORT" ] && break
-  sleep 0.1
-done
+PORT=$(agent_port "$WORK/agent.log")
 [ -n "$PORT" ] || { cat "$WORK/agent.log" >&2; exit 1; }
 SIZE=$(curl -sf "http://127.0.0.1:$PORT/metrics" | wc -c)
 echo "agent pid $AGENT, /metrics is $SIZE bytes ($(curl -sf "http://127.0.0.1:$PORT/metrics" | grep -c '^gpupack_') samples)"

@@ -4,6 +4,8 @@
 # the agent (/metrics through promtool, /healthz, SIGHUP with a bad and a good config, SIGTERM quits MPS).
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tests/agent_port.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../agent_port.sh"
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
@@ -109,12 +111,7 @@ expect_usage_error "gpus\[0\].limits.sm_percent: 150 is out of range 1..100"
 # The agent: metrics pass promtool, SIGHUP with a bad file keeps the old config, SIGTERM quits MPS.
 "$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
 AGENT=$!
-PORT=""
-for _ in $(seq 1 200); do
-  PORT=$(sed -n 's/.*serving \/metrics and \/healthz on 127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/agent.log")
-  [ -n "$PORT" ] && break
-  sleep 0.1
-done
+PORT=$(agent_port "$WORK/agent.log")
 LAST="agent"
 [ -n "$PORT" ] || fail "agent did not start: $(cat "$WORK/agent.log")"
 curl -sf "http://127.0.0.1:$PORT/metrics" >"$WORK/metrics.txt" || fail "GET /metrics failed"

@@ -3,6 +3,8 @@
 # program) and a series comes back through Prometheus's HTTP API with the value the machine describes.
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tests/agent_port.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../agent_port.sh"
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
@@ -28,12 +30,7 @@ stop_all() {
   rm -rf "$WORK"
 }
 trap stop_all EXIT
-PORT=""
-for _ in $(seq 1 200); do
-  PORT=$(sed -n 's/.*serving \/metrics and \/healthz on 127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/agent.log")
-  [ -n "$PORT" ] && break
-  sleep 0.1
-done
+PORT=$(agent_port "$WORK/agent.log")
 LAST="agent"
 [ -n "$PORT" ] || { fail "agent did not start: $(cat "$WORK/agent.log")"; finish; }
 

@@ -6,6 +6,8 @@
 # changes the card's settings, and always sends quit to its own daemon, also on failure.
 # Usage: node_on_gpu.sh path/to/gpupack [nvml-test-binary]. Logs go to $OUT (or a temp dir).
 set -uo pipefail
+# shellcheck source=tests/agent_port.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../agent_port.sh"
 GPUPACK=$(realpath "${1:?usage: $0 path/to/gpupack [nvml-test-binary]}")
 NVML_TESTS=${2:-}
 LOGS=${OUT:-$(mktemp -d)}
@@ -88,12 +90,7 @@ fi
 # 5. The agent: metrics from NVML, restores a killed server and a killed daemon.
 "$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
 AGENT=$!
-PORT=""
-for _ in $(seq 1 100); do
-  PORT=$(sed -n 's/.*serving \/metrics and \/healthz on 127.0.0.1:\([0-9]*\).*/\1/p' "$WORK/agent.log")
-  [ -n "$PORT" ] && break
-  sleep 0.1
-done
+PORT=$(agent_port "$WORK/agent.log" 100)
 python3 -c "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$PORT/metrics').read().decode())" >"$WORK/metrics.txt" 2>&1
 if grep -q "^gpupack_mps_daemon_up{.*} 1" "$WORK/metrics.txt" && grep -q "^gpupack_gpu_memory_total_bytes" "$WORK/metrics.txt"; then
   record "agent /metrics" ok "$(grep -c '^gpupack_' "$WORK/metrics.txt") samples; $(grep '^gpupack_mps_server_state.*ACTIVE' "$WORK/metrics.txt" | head -1)"
