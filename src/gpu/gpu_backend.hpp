@@ -10,8 +10,20 @@
 
 namespace gpupack {
 
+// NVML GPM activity over the interval between two samples (Hopper and newer), each 0..1. Absent where GPM
+// is not supported; the first snapshot after the backend opened has none (GPM needs two samples).
+struct GpmActivity {
+  std::optional<double> sm_active;      // GPM SM_UTIL (id 2): share of SMs busy
+  std::optional<double> sm_occupancy;   // GPM SM_OCCUPANCY (id 3): resident warps / theoretical
+  std::optional<double> tensor_active;  // GPM ANY_TENSOR_UTIL (id 5)
+  std::optional<double> dram_bw;        // GPM DRAM_BW_UTIL (id 10): share of peak DRAM bandwidth
+  double interval_seconds = 0;          // between the two samples
+};
+
 struct GpuProcessInfo {
   unsigned pid = 0;
+  // nvmlDeviceGetProcessesUtilizationInfo, 0..1; under MPS only the server's pid has a row, on MIG none.
+  std::optional<double> sm_utilization, memory_utilization;
   std::optional<std::uint64_t> used_memory_bytes;
   bool mps_client = false;                  // reported by the MPS process query
   std::optional<unsigned> gpu_instance_id;  // under MIG: the GPU instance the process runs in
@@ -26,6 +38,7 @@ struct MigInstanceInfo {
   std::string profile;                 // e.g. "3g.40gb" when known (from the catalog or the fake)
   std::optional<unsigned> placement_start, placement_size;
   std::optional<std::uint64_t> memory_total_bytes, memory_used_bytes;
+  std::optional<GpmActivity> gpm;  // nvmlGpmMigSampleGet, since the previous devices() call
 };
 
 struct GpuDeviceInfo {
@@ -38,6 +51,7 @@ struct GpuDeviceInfo {
   std::vector<MigInstanceInfo> mig_instances;
   std::optional<double> utilization_gpu;     // 0..1, over the driver's last sample period
   std::optional<double> utilization_memory;  // 0..1
+  std::optional<GpmActivity> gpm;            // since the previous devices() call on this backend
   std::vector<GpuProcessInfo> processes;     // compute processes and MPS clients
 };
 
