@@ -37,6 +37,25 @@ std::vector<double> series(const json& j, const char* key, const std::string& wh
 
 double sample(const std::vector<double>& s, std::size_t i) { return s[std::min(i, s.size() - 1)]; }
 
+std::optional<double> sample_if_any(const std::vector<double>& s, std::size_t i) {
+  return s.empty() ? std::nullopt : std::optional<double>(sample(s, i));
+}
+
+// A ratio (0..1) or a series of them.
+std::vector<double> ratio_series(const json& j, const char* key, const std::string& where) {
+  std::vector<double> out = series(j, key, where);
+  for (double v : out) {
+    if (v < 0 || v > 1) throw InputError("fake GPU machine: " + where + "." + key + " must be a ratio between 0 and 1");
+  }
+  return out;
+}
+
+std::optional<double> ratio_field(const json& j, const char* key, const std::string& where) {
+  const auto v = field<double>(j, key, where);
+  if (v && (*v < 0 || *v > 1)) throw InputError("fake GPU machine: " + where + "." + key + " must be a ratio between 0 and 1");
+  return v;
+}
+
 GpuProcessInfo parse_process(const json& p, const std::string& where) {
   GpuProcessInfo info;
   const auto pid = field<unsigned>(p, "pid", where);
@@ -46,6 +65,8 @@ GpuProcessInfo parse_process(const json& p, const std::string& where) {
   info.mps_client = field<bool>(p, "mps_client", where).value_or(false);
   info.gpu_instance_id = field<unsigned>(p, "gpu_instance_id", where);
   info.compute_instance_id = field<unsigned>(p, "compute_instance_id", where);
+  info.sm_utilization = ratio_field(p, "sm_utilization", where);
+  info.memory_utilization = ratio_field(p, "memory_utilization", where);
   return info;
 }
 
@@ -66,6 +87,32 @@ MigInstanceInfo parse_mig(const json& m, const std::string& where) {
 
 }  // namespace
 
+std::optional<FakeGpuBackend::GpmSeries> FakeGpuBackend::parse_gpm(const json& owner, const std::string& where) {
+  if (!owner.contains("gpm")) return std::nullopt;
+  const json& g = owner.at("gpm");
+  const std::string at = where + ".gpm";
+  if (!g.is_object()) throw InputError("fake GPU machine: " + at + " must be an object");
+  GpmSeries s;
+  s.sm_active = ratio_series(g, "sm_active", at);
+  s.sm_occupancy = ratio_series(g, "sm_occupancy", at);
+  s.tensor_active = ratio_series(g, "tensor_active", at);
+  s.dram_bw = ratio_series(g, "dram_bw", at);
+  s.interval_seconds = field<double>(g, "interval_seconds", at).value_or(1.0);
+  if (s.interval_seconds <= 0) throw InputError("fake GPU machine: " + at + ".interval_seconds must be positive");
+  return s;
+}
+
+std::optional<GpmActivity> FakeGpuBackend::gpm_at(const std::optional<GpmSeries>& s, std::size_t snapshot) {
+  if (!s || snapshot == 0) return std::nullopt;  // GPM needs two samples: none in the first snapshot
+  GpmActivity a;
+  a.sm_active = sample_if_any(s->sm_active, snapshot - 1);
+  a.sm_occupancy = sample_if_any(s->sm_occupancy, snapshot - 1);
+  a.tensor_active = sample_if_any(s->tensor_active, snapshot - 1);
+  a.dram_bw = sample_if_any(s->dram_bw, snapshot - 1);
+  a.interval_seconds = s->interval_seconds;
+  return a;
+}
+
 FakeGpuBackend::FakeGpuBackend(const json& machine) {
   if (!machine.is_object()) throw InputError("fake GPU machine: the top level must be an object");
   driver_ = field<std::string>(machine, "driver_version", "machine");
@@ -83,9 +130,13 @@ FakeGpuBackend::FakeGpuBackend(const json& machine) {
     dev.memory_used_bytes = field<std::uint64_t>(d, "memory_used_bytes", where);
     dev.compute_mode = field<std::string>(d, "compute_mode", where);
     dev.mig_enabled = field<bool>(d, "mig_enabled", where);
-    for (const auto& m : d.value("mig_instances", json::array())) dev.mig_instances.push_back(parse_mig(m, where + ".mig_instances"));
-    for (const auto& p : d.value("processes", json::array())) dev.processes.push_back(parse_process(p, where + ".processes"));
     Series s;
+    for (const auto& m : d.value("mig_instances", json::array())) {
+      dev.mig_instances.push_back(parse_mig(m, where + ".mig_instances"));
+      s.mig_gpm.push_back(parse_gpm(m, where + ".mig_instances"));
+    }
+    for (const auto& p : d.value("processes", json::array())) dev.processes.push_back(parse_process(p, where + ".processes"));
+    s.gpm = parse_gpm(d, where);
     s.utilization = series(d, "utilization_gpu", where);
     s.memory_used = series(d, "memory_used_samples", where);
     if (auto um = field<double>(d, "utilization_memory", where)) dev.utilization_memory = *um;
@@ -117,6 +168,10 @@ std::vector<GpuDeviceInfo> FakeGpuBackend::devices() {
     if (!series_[i].utilization.empty()) out[i].utilization_gpu = sample(series_[i].utilization, snapshot_);
     if (!series_[i].memory_used.empty()) {
       out[i].memory_used_bytes = static_cast<std::uint64_t>(sample(series_[i].memory_used, snapshot_));
+    }
+    out[i].gpm = gpm_at(series_[i].gpm, snapshot_);
+    for (std::size_t m = 0; m < out[i].mig_instances.size(); ++m) {
+      out[i].mig_instances[m].gpm = gpm_at(series_[i].mig_gpm[m], snapshot_);
     }
   }
   ++snapshot_;

@@ -60,6 +60,64 @@ struct EventData {
   unsigned int computeInstanceId;
 };
 inline constexpr unsigned long long kEventTypeXidCriticalError = 0x8;
+
+// Per-process utilisation. nvmlProcessUtilizationInfo_v1_t and nvmlProcessesUtilizationInfo_v1_t (driver
+// >= 550, nvmlDeviceGetProcessesUtilizationInfo); the version word is NVML_STRUCT_VERSION: size | ver << 24.
+struct ProcessUtilizationInfoV1 {
+  unsigned long long timeStamp;  // CPU time, microseconds
+  unsigned int pid;
+  unsigned int smUtil, memUtil, encUtil, decUtil, jpgUtil, ofaUtil;  // percent
+};
+struct ProcessesUtilizationInfoV1 {
+  unsigned int version;
+  unsigned int processSamplesCount;  // in: array size; out: rows written (or needed)
+  unsigned long long lastSeenTimeStamp;
+  ProcessUtilizationInfoV1* procUtilArray;
+};
+inline constexpr unsigned int kProcessesUtilizationInfoV1Version =
+    static_cast<unsigned int>(sizeof(ProcessesUtilizationInfoV1)) | (1u << 24);
+// nvmlProcessUtilizationSample_t, the older nvmlDeviceGetProcessUtilization's row.
+struct ProcessUtilizationSample {
+  unsigned int pid;
+  unsigned long long timeStamp;
+  unsigned int smUtil, memUtil, encUtil, decUtil;
+};
+
+// GPM (Hopper and newer): counters sampled into opaque buffers; metrics computed from two samples.
+struct GpmSampleSt;
+using GpmSample = GpmSampleSt*;
+struct GpmSupport {  // nvmlGpmSupport_t
+  unsigned int version;            // kGpmSupportVersion
+  unsigned int isSupportedDevice;  // out
+};
+inline constexpr unsigned int kGpmSupportVersion = 1;  // NVML_GPM_SUPPORT_VERSION
+struct GpmMetric {  // nvmlGpmMetric_t
+  unsigned int metricId;
+  Return nvmlReturn;
+  double value;  // percent for the utilisation metrics
+  struct {
+    char* shortName;
+    char* longName;
+    char* unit;
+  } metricInfo;
+};
+inline constexpr unsigned int kGpmMetricMax = 333;  // NVML_GPM_METRIC_MAX (the array is sized by it)
+struct GpmMetricsGet {  // nvmlGpmMetricsGet_t
+  unsigned int version;  // kGpmMetricsGetVersion
+  unsigned int numMetrics;
+  GpmSample sample1, sample2;
+  GpmMetric metrics[kGpmMetricMax];
+};
+inline constexpr unsigned int kGpmMetricsGetVersion = 1;  // NVML_GPM_METRICS_GET_VERSION
+// nvmlGpmMetricId_t values gpupack reads.
+// The sizes nvml.h gives on LP64 Linux: a mismatch here would corrupt the driver's writes.
+static_assert(sizeof(ProcessUtilizationInfoV1) == 40 && sizeof(ProcessesUtilizationInfoV1) == 24);
+static_assert(sizeof(ProcessUtilizationSample) == 32 && sizeof(GpmMetric) == 40);
+static_assert(sizeof(GpmMetricsGet) == 24 + 40 * kGpmMetricMax);
+inline constexpr unsigned int kGpmSmUtil = 2;
+inline constexpr unsigned int kGpmSmOccupancy = 3;
+inline constexpr unsigned int kGpmAnyTensorUtil = 5;
+inline constexpr unsigned int kGpmDramBwUtil = 10;
 inline constexpr unsigned long long kNotAvailableMemory = 0xFFFFFFFFFFFFFFFFull;  // NVML_VALUE_NOT_AVAILABLE
 inline constexpr unsigned int kDeviceUuidBufferSize = 96;
 inline constexpr unsigned int kDeviceNameBufferSize = 96;

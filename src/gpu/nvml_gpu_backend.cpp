@@ -1,6 +1,7 @@
 #include "gpu/nvml_gpu_backend.hpp"
 
 #include <map>
+#include <set>
 
 #include "core/gpu_catalog.hpp"
 
@@ -84,7 +85,10 @@ std::string profile_name(const std::string& product, unsigned profile_id) {
 
 }  // namespace
 
-NvmlGpuBackend::NvmlGpuBackend() : lib_(open_library()) {
+NvmlGpuBackend::NvmlGpuBackend() : NvmlGpuBackend(open_library(), std::make_shared<SystemClock>()) {}
+
+NvmlGpuBackend::NvmlGpuBackend(Library lib, std::shared_ptr<const Clock> clock)
+    : lib_(lib), clock_(std::move(clock)), gpm_(lib_, *clock_), process_utilization_(lib_) {
   // XID errors arrive as events; register every device that supports it (others are skipped).
   if (lib_.event_set_create && lib_.device_register_events && lib_.event_set_wait &&
       lib_.event_set_create(&events_) == kSuccess) {
@@ -99,6 +103,7 @@ NvmlGpuBackend::NvmlGpuBackend() : lib_(open_library()) {
 }
 
 NvmlGpuBackend::~NvmlGpuBackend() {
+  gpm_.keep_only({});  // GPM samples are freed while the library is still open
   if (events_ && lib_.event_set_free) lib_.event_set_free(events_);
   close_library(lib_);
 }
@@ -130,7 +135,7 @@ std::vector<GpuProcessInfo> NvmlGpuBackend::read_processes(Device d) const {
   return out;
 }
 
-std::vector<MigInstanceInfo> NvmlGpuBackend::read_mig(Device d, const std::string& product) const {
+std::vector<MigInstanceInfo> NvmlGpuBackend::read_mig(Device d, const GpuDeviceInfo& gpu) {
   std::vector<MigInstanceInfo> out;
   unsigned max = 0;
   if (!lib_.device_get_max_mig_device_count || !lib_.device_get_mig_device_handle_by_index ||
@@ -154,16 +159,18 @@ std::vector<MigInstanceInfo> NvmlGpuBackend::read_mig(Device d, const std::strin
         lib_.device_get_gpu_instance_by_id(d, m.gpu_instance_id, &gi) == kSuccess &&
         lib_.gpu_instance_get_info(gi, &info) == kSuccess) {
       m.profile_id = info.profileId;
-      m.profile = profile_name(product, info.profileId);
+      m.profile = profile_name(gpu.name, info.profileId);
       m.placement_start = info.placement.start;
       m.placement_size = info.placement.size;
     }
+    // GPM of a MIG instance is sampled through its parent GPU and GPU-instance id.
+    if (!m.uuid.empty()) m.gpm = gpm_.read(d, gpu.uuid, m.uuid, m.gpu_instance_id);
     out.push_back(m);
   }
   return out;
 }
 
-GpuDeviceInfo NvmlGpuBackend::read_device(unsigned index, Device d) const {
+GpuDeviceInfo NvmlGpuBackend::read_device(unsigned index, Device d) {
   GpuDeviceInfo dev;
   dev.index = index;
   dev.uuid = text_value(lib_.device_get_uuid, d, kDeviceUuidBufferSize);
@@ -180,8 +187,10 @@ GpuDeviceInfo NvmlGpuBackend::read_device(unsigned index, Device d) const {
     dev.utilization_gpu = u.gpu / 100.0;
     dev.utilization_memory = u.memory / 100.0;
   }
-  if (dev.mig_enabled.value_or(false)) dev.mig_instances = read_mig(d, dev.name);
+  if (!dev.uuid.empty()) dev.gpm = gpm_.read(d, dev.uuid, dev.uuid, std::nullopt);
+  if (dev.mig_enabled.value_or(false)) dev.mig_instances = read_mig(d, dev);
   dev.processes = read_processes(d);
+  if (!dev.uuid.empty()) process_utilization_.fill(d, dev.uuid, dev.processes);
   return dev;
 }
 
@@ -193,6 +202,12 @@ std::vector<GpuDeviceInfo> NvmlGpuBackend::devices() {
     Device d = nullptr;
     if (lib_.device_get_handle_by_index(i, &d) == kSuccess) out.push_back(read_device(i, d));
   }
+  std::set<std::string> sources;  // GPM samples of GPUs and MIG instances that are gone are freed
+  for (const auto& dev : out) {
+    sources.insert(dev.uuid);
+    for (const auto& m : dev.mig_instances) sources.insert(m.uuid);
+  }
+  gpm_.keep_only(sources);
   return out;
 }
 

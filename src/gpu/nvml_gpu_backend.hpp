@@ -1,13 +1,20 @@
 #pragma once
 // The GpuBackend over the real driver (NVML through dlopen).
+#include <memory>
+
 #include "gpu/gpu_backend.hpp"
+#include "gpu/nvml_gpm.hpp"
 #include "gpu/nvml_library.hpp"
+#include "gpu/nvml_process_utilization.hpp"
+#include "os/clock.hpp"
 
 namespace gpupack {
 
 class NvmlGpuBackend : public GpuBackend {
  public:
   NvmlGpuBackend();  // throws GpuUnavailable
+  // Over an opened library (tests pass a table of fake functions) and a clock for the GPM intervals.
+  NvmlGpuBackend(nvml::Library lib, std::shared_ptr<const Clock> clock);
   ~NvmlGpuBackend() override;
   NvmlGpuBackend(const NvmlGpuBackend&) = delete;
   NvmlGpuBackend& operator=(const NvmlGpuBackend&) = delete;
@@ -18,11 +25,14 @@ class NvmlGpuBackend : public GpuBackend {
   std::vector<XidEvent> poll_xid_events() override;
 
  private:
-  GpuDeviceInfo read_device(unsigned index, nvml::Device handle) const;
-  std::vector<MigInstanceInfo> read_mig(nvml::Device handle, const std::string& product) const;
+  GpuDeviceInfo read_device(unsigned index, nvml::Device handle);
+  std::vector<MigInstanceInfo> read_mig(nvml::Device handle, const GpuDeviceInfo& gpu);
   std::vector<GpuProcessInfo> read_processes(nvml::Device handle) const;
 
   nvml::Library lib_;
+  std::shared_ptr<const Clock> clock_;
+  nvml::GpmSampler gpm_;
+  nvml::ProcessUtilizationReader process_utilization_;
   nvml::EventSet events_ = nullptr;
 };
 

@@ -65,6 +65,14 @@ Library open_library() {
   resolve(h, lib.device_register_events, {"nvmlDeviceRegisterEvents"});
   resolve(h, lib.event_set_wait, {"nvmlEventSetWait_v2", "nvmlEventSetWait"});
   resolve(h, lib.event_set_free, {"nvmlEventSetFree"});
+  resolve(h, lib.device_get_processes_utilization_info, {"nvmlDeviceGetProcessesUtilizationInfo"});
+  resolve(h, lib.device_get_process_utilization, {"nvmlDeviceGetProcessUtilization"});
+  resolve(h, lib.gpm_query_device_support, {"nvmlGpmQueryDeviceSupport"});
+  resolve(h, lib.gpm_sample_alloc, {"nvmlGpmSampleAlloc"});
+  resolve(h, lib.gpm_sample_free, {"nvmlGpmSampleFree"});
+  resolve(h, lib.gpm_sample_get, {"nvmlGpmSampleGet"});
+  resolve(h, lib.gpm_mig_sample_get, {"nvmlGpmMigSampleGet"});
+  resolve(h, lib.gpm_metrics_get, {"nvmlGpmMetricsGet"});
 
   if (!lib.init || !lib.shutdown || !lib.device_get_count || !lib.device_get_handle_by_index || !lib.device_get_uuid ||
       !lib.device_get_name) {

@@ -37,6 +37,16 @@ struct Library {
   Return (*device_register_events)(Device, unsigned long long, EventSet) = nullptr;
   Return (*event_set_wait)(EventSet, EventData*, unsigned) = nullptr;
   Return (*event_set_free)(EventSet) = nullptr;
+  // Optional: per-process utilisation (the versioned query first, else the older sample list).
+  Return (*device_get_processes_utilization_info)(Device, ProcessesUtilizationInfoV1*) = nullptr;
+  Return (*device_get_process_utilization)(Device, ProcessUtilizationSample*, unsigned*, unsigned long long) = nullptr;
+  // Optional: GPM (drivers >= 520; devices Hopper and newer).
+  Return (*gpm_query_device_support)(Device, GpmSupport*) = nullptr;
+  Return (*gpm_sample_alloc)(GpmSample*) = nullptr;
+  Return (*gpm_sample_free)(GpmSample) = nullptr;
+  Return (*gpm_sample_get)(Device, GpmSample) = nullptr;
+  Return (*gpm_mig_sample_get)(Device, unsigned, GpmSample) = nullptr;
+  Return (*gpm_metrics_get)(GpmMetricsGet*) = nullptr;
 
   void* handle = nullptr;
 };

@@ -37,6 +37,54 @@ TEST(FakeGpuBackend, EachSnapshotTakesTheNextSampleAndTheLastRepeats) {
   EXPECT_DOUBLE_EQ(*b->devices()[0].utilization_gpu, 0.75);
 }
 
+TEST(FakeGpuBackend, GpmIsAbsentInTheFirstSnapshotThenReplaysItsSeriesPerGpuAndMigInstance) {
+  auto b = machine();
+  auto devs = b->devices();
+  EXPECT_FALSE(devs[0].gpm);  // NVML needs two samples
+  EXPECT_FALSE(devs[1].mig_instances[0].gpm);
+  devs = b->devices();
+  ASSERT_TRUE(devs[0].gpm);
+  EXPECT_DOUBLE_EQ(*devs[0].gpm->sm_active, 0.5);
+  EXPECT_DOUBLE_EQ(*devs[0].gpm->sm_occupancy, 0.25);
+  EXPECT_DOUBLE_EQ(*devs[0].gpm->tensor_active, 0.125);
+  EXPECT_DOUBLE_EQ(*devs[0].gpm->dram_bw, 0.375);
+  EXPECT_DOUBLE_EQ(devs[0].gpm->interval_seconds, 5.0);
+  ASSERT_TRUE(devs[1].mig_instances[0].gpm);
+  EXPECT_DOUBLE_EQ(*devs[1].mig_instances[0].gpm->sm_active, 0.625);
+  EXPECT_DOUBLE_EQ(devs[1].mig_instances[0].gpm->interval_seconds, 1.0);  // default
+  EXPECT_FALSE(devs[1].mig_instances[1].gpm);  // not described: absent
+  EXPECT_FALSE(devs[1].gpm);
+  EXPECT_DOUBLE_EQ(*b->devices()[0].gpm->sm_active, 0.875);
+  EXPECT_DOUBLE_EQ(*b->devices()[0].gpm->sm_active, 0.875);  // the last sample repeats
+}
+
+TEST(FakeGpuBackend, ProcessesCarryTheirSmAndMemoryUtilisationWhereDescribed) {
+  const auto devs = FakeGpuBackend::from_file(FAKE_MACHINES "/time-sliced-h100.json")->devices();
+  ASSERT_EQ(devs[0].processes.size(), 2u);
+  EXPECT_DOUBLE_EQ(*devs[0].processes[0].sm_utilization, 0.62);
+  EXPECT_DOUBLE_EQ(*devs[0].processes[1].memory_utilization, 0.1);
+  EXPECT_FALSE(machine()->devices()[0].processes[0].sm_utilization);  // MPS clients: none described
+}
+
+TEST(FakeGpuBackend, GpmAndUtilisationOutsideZeroToOneAreInputErrors) {
+  using nlohmann::json;
+  const json dev = {{"uuid", "GPU-x"}, {"name", "n"}};
+  auto with = [&](const json& extra) {
+    json d = dev;
+    d.update(extra);
+    return json{{"devices", json::array({d})}};
+  };
+  try {
+    FakeGpuBackend(with({{"gpm", {{"sm_active", json::array({0.5, 1.5})}}}}));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("devices[0].gpm.sm_active"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(FakeGpuBackend(with({{"gpm", 0.5}})), InputError);
+  EXPECT_THROW(FakeGpuBackend(with({{"gpm", {{"interval_seconds", 0}}}})), InputError);
+  EXPECT_THROW(FakeGpuBackend(with({{"processes", json::array({json{{"pid", 1}, {"sm_utilization", 80}}})}})), InputError);
+}
+
 TEST(FakeGpuBackend, XidEventsAppearFromTheirSnapshotOnce) {
   auto b = machine();
   EXPECT_TRUE(b->poll_xid_events().empty());
