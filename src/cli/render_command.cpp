@@ -10,6 +10,7 @@
 #include "cli/input_file.hpp"
 #include "cli/plan_views.hpp"
 #include "core/errors.hpp"
+#include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
 #include "planner/planner.hpp"
 #include "render/render_targets.hpp"
@@ -40,12 +41,8 @@ nlohmann::json plan_from_input(const std::string& path) {
     const Plan plan = make_plan(scenario, options);
     return nlohmann::json::parse(plan_json(scenario, plan, {}, options.calibration).dump());
   }
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("'" + path + "' is not a plan: JSON parse error at byte " + std::to_string(e.byte) +
-                     " (give the output of `gpupack plan --format json`, or a workloads .yaml)");
-  }
+  return parse_json_document(text, "'" + path + "' is not a plan",
+                             "give the output of `gpupack plan --format json`, or a workloads .yaml");
 }
 
 int run_render(std::ostream& out, const RenderArgs& a) {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 namespace gpupack {
 
@@ -23,7 +24,7 @@ CudaVersion CudaVersion::parse(std::string_view text) {
                       : parse_small_int(text.substr(0, dot), v.major) &&
                             parse_small_int(text.substr(dot + 1), v.minor);
   if (!ok || v.major < 1 || v.minor > 99) {
-    throw InputError("invalid CUDA version '" + std::string(text) + "': expected MAJOR.MINOR, e.g. 13.0");
+    throw InputError("invalid CUDA version '" + quote_input(text) + "': expected MAJOR.MINOR, e.g. 13.0");
   }
   return v;
 }

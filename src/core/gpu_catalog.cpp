@@ -35,12 +35,13 @@ const GpuModel& GpuCatalog::get(std::string_view name) const {
   if (fold_name(name).empty()) {
     throw InputError("empty GPU model name: give a model such as A100-80GB or H100-80GB (see `gpupack catalog`)");
   }
-  throw InputError("unknown GPU model '" + std::string(name) + "'; closest: " + join(closest(name, 4), ", ") +
+  throw InputError("unknown GPU model '" + quote_input(name) + "'; closest: " + join(closest(name, 4), ", ") +
                    " (see `gpupack catalog` for all)");
 }
 
 std::vector<std::string> GpuCatalog::closest(std::string_view name, size_t n) const {
-  const std::string key = fold_name(name);
+  // Model names are short: 64 characters are enough to rank them, and keep a huge input cheap.
+  const std::string key = fold_name(name.substr(0, 64));
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& m : models_) {
     // A model scores by its nearest name; the canonical or short name is what we suggest.

@@ -52,4 +52,26 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string escape_control(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b >= 0x20 && b < 0x7f && c != '\\') {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 0xf];
+    }
+  }
+  return out;
+}
+
+std::string quote_input(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return escape_control(s);
+  return escape_control(s.substr(0, max_bytes)) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
 }  // namespace gpupack

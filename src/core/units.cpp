@@ -29,7 +29,7 @@ constexpr std::array<Unit, 9> kUnits{{{"b", 1},
                                       {"tb", 1000ull * 1000 * 1000 * 1000}}};
 
 [[noreturn]] void bad_size(std::string_view text, std::string_view why) {
-  throw InputError("invalid size '" + std::string(text) + "': " + std::string(why) +
+  throw InputError("invalid size '" + quote_input(text) + "': " + std::string(why) +
                    "; write a positive number and a unit, e.g. 6GiB, 512MiB, 1.5GB");
 }
 

@@ -23,14 +23,14 @@ Isolation parse_isolation(std::string_view text) {
   for (Isolation i : {Isolation::none, Isolation::memory, Isolation::fault, Isolation::hardware}) {
     if (iequals(text, to_string(i))) return i;
   }
-  throw InputError("unknown isolation '" + std::string(text) + "'; accepted: none, memory, fault, hardware");
+  throw InputError("unknown isolation '" + quote_input(text) + "'; accepted: none, memory, fault, hardware");
 }
 
 UsagePattern parse_usage_pattern(std::string_view text) {
   for (UsagePattern p : {UsagePattern::steady, UsagePattern::intermittent}) {
     if (iequals(text, to_string(p))) return p;
   }
-  throw InputError("unknown pattern '" + std::string(text) + "'; accepted: steady, intermittent");
+  throw InputError("unknown pattern '" + quote_input(text) + "'; accepted: steady, intermittent");
 }
 
 std::optional<double> Workload::max_p99_inflation() const {

@@ -7,8 +7,10 @@
 
 namespace gpupack {
 
-// Throws InputError (naming `source` and the field) for bad JSON, a missing "calibration" object, a field
-// of the wrong type, or a value that is not a positive finite number.
+// Throws InputError (naming `source` and the field) for bad JSON (numbers out of range and keys given
+// twice included), a missing "calibration" object, an unknown field or point key, a field of the wrong
+// type, or a value outside what the field can be (docs/bench-schema.md: ratios 0.95-1000, fractions
+// (0, 1.05]).
 Calibration parse_calibration_json(std::string_view text, std::string_view source, Calibration defaults = {});
 
 }  // namespace gpupack

@@ -24,7 +24,7 @@ const std::vector<std::string> kWorkloadKeys{"name",   "replicas",  "memory",   
 
 class Reader {
  public:
-  explicit Reader(std::string_view source) : source_(source) {}
+  explicit Reader(std::string_view source) : source_(quote_input(source)) {}
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
     const YAML::Mark m = node.Mark();
@@ -38,20 +38,20 @@ class Reader {
     for (const auto& kv : map) {
       if (!kv.first.IsScalar()) fail(kv.first, what + " keys must be plain words");
       const std::string key = kv.first.Scalar();
-      if (!seen.insert(key).second) fail(kv.first, "key '" + key + "' given twice in " + what);
+      if (!seen.insert(key).second) fail(kv.first, "key '" + quote_input(key) + "' given twice in " + what);
       bool ok = false;
       std::string nearest;
       size_t best = 4;  // suggest only names within 3 edits
       for (const auto& k : known) {
         ok = ok || k == key;
-        const size_t d = edit_distance(to_lower(key), k);
+        const size_t d = edit_distance(to_lower(key.substr(0, 64)), k);  // keys are short; bounds the cost
         if (d < best) {
           best = d;
           nearest = k;
         }
       }
       if (!ok) {
-        fail(kv.first, "unknown key '" + key + "' in " + what +
+        fail(kv.first, "unknown key '" + quote_input(key) + "' in " + what +
                            (nearest.empty() ? "" : "; did you mean '" + nearest + "'?") + " accepted: " +
                            join(known, ", "));
       }
@@ -67,9 +67,9 @@ class Reader {
     const std::string s = scalar(n, key);
     long v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) fail(n, "'" + key + "' must be a whole number, got '" + s + "'");
+    if (ec != std::errc() || end != s.data() + s.size()) fail(n, "'" + key + "' must be a whole number, got '" + quote_input(s) + "'");
     if (v < lo || v > hi) {
-      fail(n, "'" + key + "' must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + s);
+      fail(n, "'" + key + "' must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + quote_input(s));
     }
     return v;
   }
@@ -79,11 +79,11 @@ class Reader {
     double v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) {
-      fail(n, "'" + key + "' must be a number, got '" + s + "'");
+      fail(n, "'" + key + "' must be a number, got '" + quote_input(s) + "'");
     }
     if (!(v > lo_exclusive) || v > hi) {
       fail(n, "'" + key + "' must be above " + format_bound(lo_exclusive) + " and at most " + format_bound(hi) +
-                  ", got " + s);
+                  ", got " + quote_input(s));
     }
     return v;
   }
@@ -96,7 +96,7 @@ class Reader {
     } catch (const InputError& e) {
       fail(n, "'" + key + "': " + e.what());
     }
-    if (bytes > max) fail(n, "'" + key + "' of " + s + " is absurd: at most " + format_size(max));
+    if (bytes > max) fail(n, "'" + key + "' of " + quote_input(s) + " is absurd: at most " + format_size(max));
     return bytes;
   }
 
@@ -108,7 +108,7 @@ class Reader {
     for (char c : s) ok = ok && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
     if (!ok) {
       fail(n, "'" + key + "' must be 1-63 lower-case letters, digits or '-', starting and ending with a letter or "
-                  "digit, got '" + s + "'");
+                  "digit, got '" + quote_input(s) + "'");
     }
     return s;
   }
@@ -143,7 +143,7 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
   FleetEntry f;
   const YAML::Node model = n["model"];
   f.model = r.located(model, [&] { return catalog.get(r.scalar(model, "model")); });
-  if (n["count"]) f.count = static_cast<int>(r.integer(n["count"], "count", 1, 100000));
+  if (n["count"]) f.count = static_cast<int>(r.integer(n["count"], "count", 1, kMaxFleetGpus));
   if (n["node_prefix"]) f.node_prefix = r.name(n["node_prefix"], "node_prefix");
   if (n["gpus_per_node"]) f.gpus_per_node = static_cast<int>(r.integer(n["gpus_per_node"], "gpus_per_node", 1, 64));
   if (n["cost_per_hour"]) f.cost_per_hour = r.number(n["cost_per_hour"], "cost_per_hour", 0, 1e6);
@@ -158,7 +158,7 @@ Workload parse_workload(const Reader& r, const YAML::Node& n) {
   }
   Workload w;
   w.name = r.name(n["name"], "name");
-  if (n["replicas"]) w.replicas = static_cast<int>(r.integer(n["replicas"], "replicas", 1, 100000));
+  if (n["replicas"]) w.replicas = static_cast<int>(r.integer(n["replicas"], "replicas", 1, kMaxTotalReplicas));
   w.memory_bytes = r.size(n["memory"], "memory", kMaxWorkloadMemory);
   w.compute = r.number(n["compute"], "compute", 0, 1);
   if (n["latency_slo_ms"]) w.latency_slo_ms = r.number(n["latency_slo_ms"], "latency_slo_ms", 0, 1e6);
@@ -229,15 +229,29 @@ Scenario parse_scenario_yaml(std::string_view text, std::string_view source, con
   if (root["context_overhead"]) s.context_overhead_bytes = r.size(root["context_overhead"], "context_overhead", 16 * kGiB);
   if (const YAML::Node fleet = root["fleet"]) {
     if (!fleet.IsSequence() || fleet.size() == 0) r.fail(fleet, "'fleet' must be a non-empty list");
-    for (const auto& f : fleet) s.fleet.push_back(parse_fleet_entry(r, f, catalog));
+    long gpus = 0;
+    for (const auto& f : fleet) {
+      s.fleet.push_back(parse_fleet_entry(r, f, catalog));
+      gpus += s.fleet.back().count;
+      if (gpus > kMaxFleetGpus) {
+        r.fail(f, "the fleet has more than " + std::to_string(kMaxFleetGpus) +
+                      " GPUs in all, the most gpupack plans at once; plan a large fleet in parts (per node pool)");
+      }
+    }
   }
   const YAML::Node workloads = root["workloads"];
   if (!workloads) r.fail(root, "the scenario needs 'workloads'");
   if (!workloads.IsSequence() || workloads.size() == 0) r.fail(workloads, "'workloads' must be a non-empty list");
   std::set<std::string> names;
+  long replicas = 0;
   for (const auto& n : workloads) {
     Workload w = parse_workload(r, n);
     if (!names.insert(w.name).second) r.fail(n["name"], "duplicate workload name '" + w.name + "'");
+    replicas += w.replicas;
+    if (replicas > kMaxTotalReplicas) {
+      r.fail(n, "the workloads have more than " + std::to_string(kMaxTotalReplicas) +
+                    " replicas in all, the most gpupack plans at once; plan them in parts (per team or cluster)");
+    }
     s.workloads.push_back(std::move(w));
   }
   return s;

@@ -16,4 +16,10 @@ Scenario parse_scenario_yaml(std::string_view text, std::string_view source, con
 // Largest memory one replica may ask for: no GPU has more than 192 GB, so anything above 1 TiB is a typo.
 inline constexpr unsigned long long kMaxWorkloadMemory = 1ull << 40;
 
+// The largest scenario gpupack plans (docs/workloads.md), in all fleet entries and all workloads
+// together: sized so that a plan finishes in seconds, not to be a fleet-management system. Measured in
+// docs/workloads.md; a larger fleet is planned in parts (per cluster or node pool).
+inline constexpr long kMaxFleetGpus = 10000;
+inline constexpr long kMaxTotalReplicas = 10000;
+
 }  // namespace gpupack

@@ -25,4 +25,20 @@ TEST(Text, IEqualsAndJoin) {
   EXPECT_EQ(join({}, ", "), "");
 }
 
+// Issue 12: input quoted back in an error line cannot move the cursor or grow the line without limit.
+TEST(Text, EscapeControlWritesEveryNonPrintableByteAsHex) {
+  EXPECT_EQ(escape_control("gpu0"), "gpu0");
+  EXPECT_EQ(escape_control(std::string("a\0b", 3)), "a\\x00b");
+  EXPECT_EQ(escape_control("\x1b[31mred\n"), "\\x1b[31mred\\x0a");
+  EXPECT_EQ(escape_control("back\\slash \x7f\xc3"), "back\\x5cslash \\x7f\\xc3");
+}
+
+TEST(Text, QuoteInputTruncatesLongInput) {
+  EXPECT_EQ(quote_input("short"), "short");
+  const std::string huge(50'000'000, 'x');
+  const std::string quoted = quote_input(huge);
+  EXPECT_EQ(quoted, std::string(kMaxQuotedInput, 'x') + "... (50000000 bytes)");
+  EXPECT_EQ(quote_input("ab\ncd", 3), "ab\\x0a... (5 bytes)");
+}
+
 }  // namespace gpupack

@@ -122,4 +122,50 @@ TEST(ScenarioYaml, TheEmbeddedDefaultIsTheLabsQuestion) {
   }
 }
 
+// Issue 12: a billion-laughs document under a valid key (inside a workload). yaml-cpp keeps an alias
+// as a reference to its anchor's node (no copy), and the reader only walks the scalars it expects, so
+// the 10^9 expansion never happens: the field is rejected as "not a single value" at once.
+TEST(ScenarioYaml, BillionLaughsInsideAWorkloadIsRejectedWithoutExpanding) {
+  // pattern: [&a0 [lol x10], &a1 [*a0 x10], ..., &a9 [*a8 x10]]: 10^10 "lol"s if expanded.
+  std::string doc = "workloads:\n  - name: w\n    memory: 1GiB\n    compute: 0.1\n    pattern: [&a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]";
+  for (int level = 1; level <= 9; ++level) {
+    doc += ", &a" + std::to_string(level) + " [";
+    for (int k = 0; k < 10; ++k) doc += std::string(k ? ", " : "") + "*a" + std::to_string(level - 1);
+    doc += "]";
+  }
+  doc += "]\n";
+  const std::string error = error_of(doc);
+  EXPECT_NE(error.find("'pattern' must be a single value"), std::string::npos) << error;
+
+  // The same bomb as the value of a known list key: rejected before anything walks it.
+  std::string in_tenant = "workloads:\n  - name: w\n    memory: 1GiB\n    compute: 0.1\n    tenant: &b0 [lol, lol]\n";
+  for (int level = 1; level <= 30; ++level) {
+    in_tenant += "  - &b" + std::to_string(level) + " [*b" + std::to_string(level - 1) + ", *b" +
+                 std::to_string(level - 1) + "]\n";
+  }
+  EXPECT_NE(error_of(in_tenant).find("'tenant' must be a single value"), std::string::npos) << error_of(in_tenant);
+}
+
+TEST(ScenarioYaml, QuotesBackInputEscapedAndShortened) {
+  const std::string error = error_of("workloads:\n  - name: \"a\\e[2J" + std::string(100000, 'b') + "\"\n    memory: 1GiB\n    compute: 0.1\n");
+  EXPECT_NE(error.find("got 'a\\x1b[2Jbbb"), std::string::npos) << error.substr(0, 300);
+  EXPECT_NE(error.find("... (100005 bytes)"), std::string::npos);
+  EXPECT_LT(error.size(), 600u);
+}
+
+// Issue 12: count 100000 GPUs with 100000 replicas did not plan in 60 s. The limits hold for all fleet
+// entries and all workloads together.
+TEST(ScenarioYaml, RefusesScenariosAboveTheDocumentedSize) {
+  const std::string w = "workloads: [{name: a, replicas: 6000, memory: 1GiB, compute: 0.01}";
+  EXPECT_NE(error_of("fleet: [{model: H100-80GB, count: 100000}]\n" + w + "]").find("'count' must be between 1 and 10000"),
+            std::string::npos);
+  EXPECT_NE(error_of("fleet: [{model: H100-80GB, count: 6000}, {model: L4, count: 6000}]\n" + w + "]")
+                .find("more than 10000 GPUs in all"),
+            std::string::npos);
+  EXPECT_NE(error_of(w + ", {name: b, replicas: 6000, memory: 1GiB, compute: 0.01}]").find("more than 10000 replicas in all"),
+            std::string::npos);
+  EXPECT_EQ(error_of("fleet: [{model: H100-80GB, count: 10000}]\n" + w + ", {name: b, replicas: 4000, memory: 1GiB, compute: 0.01}]"),
+            "no error");
+}
+
 }  // namespace gpupack
