@@ -31,17 +31,9 @@ bool matches(const ResolvedTarget& t, const std::string& ref) {
 
 }  // namespace
 
-int clients_on(const ResolvedTarget& t) {
-  int n = 0;
-  for (const auto& p : t.device->processes) {
-    if (t.mig && p.gpu_instance_id != t.mig->gpu_instance_id) continue;
-    if (t.config->mode == SharingMode::mps ? p.mps_client : !p.mps_client) ++n;
-  }
-  return n;
-}
-
 Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices, const RunRequest& request,
-                const std::function<bool(const std::string&)>& mps_running) {
+                const std::function<bool(const std::string&)>& mps_running,
+                const std::function<int(const ResolvedTarget&)>& clients_held) {
   Admission a;
   if (request.sm_percent && (*request.sm_percent < 1 || *request.sm_percent > 100)) {
     a.reason = "--sm " + std::to_string(*request.sm_percent) + " is out of range 1..100";
@@ -68,7 +60,7 @@ Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devi
       refuse("--sm " + std::to_string(*request.sm_percent) + " exceeds the configured limit " + std::to_string(*c.limits.sm_percent));
       continue;
     }
-    const int used = clients_on(t);
+    const int used = clients_held(t);
     if (used >= c.clients) {
       refuse("full (" + std::to_string(used) + " of " + std::to_string(c.clients) + " clients)");
       continue;
@@ -105,6 +97,7 @@ Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devi
   const ResolvedTarget& t = *best->target;
   a.admitted = true;
   a.target_uuid = t.uuid();
+  a.clients = t.config->clients;
   a.reason = "runs on " + name_of(t) + " (" + to_string(t.config->mode) + ")";
   if (t.config->mode == SharingMode::mps) {
     // The daemon was started with CUDA_VISIBLE_DEVICES=<target>; clients must not set it themselves.

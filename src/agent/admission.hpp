@@ -22,15 +22,16 @@ struct Admission {
   bool admitted = false;
   std::string reason;     // why not (one line per target considered), or where it runs
   std::string target_uuid;
+  int clients = 0;  // the target's configured clients: its admission slots
   std::map<std::string, std::string> env;  // added to the client's environment
 };
 
-// `mps_running(target_uuid)` says whether the target's MPS daemon answers.
+// `mps_running(target_uuid)` says whether the target's MPS daemon answers; `clients_held(target_uuid)`
+// how many admission slots are held on a target (AdmissionSlots: the book, not NVML's process list, which
+// shows a client only once it has a CUDA context). The caller then takes a slot on the chosen target and
+// asks again if another client took the last one first.
 Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices, const RunRequest& request,
-                const std::function<bool(const std::string&)>& mps_running);
-
-// Clients on a target now: MPS clients under MPS, compute processes otherwise (the MPS server is not
-// a client).
-int clients_on(const ResolvedTarget& target);
+                const std::function<bool(const std::string&)>& mps_running,
+                const std::function<int(const ResolvedTarget&)>& clients_held);
 
 }  // namespace gpupack

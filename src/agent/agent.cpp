@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "agent/admission_slots.hpp"
 #include "agent/mps_targets.hpp"
 #include "core/errors.hpp"
 #include "k8s/allocation.hpp"
@@ -52,6 +53,7 @@ void Agent::start_supervisors() {
 void Agent::start(int port_override) {
   config_ = load_node_config(config_path_);
   check_against_devices(config_, deps_.gpu.devices());
+  prepare_slots();
   auto [host, port] = split_address(config_.metrics_address);
   start_supervisors();
   start_device_plugins();  // after the MPS daemons: advertise only what is up
@@ -67,12 +69,14 @@ NodeSnapshot Agent::build_snapshot(const std::vector<GpuDeviceInfo>& devices) co
   s.backend = deps_.gpu.name();
   s.devices = devices;
   const auto targets = resolve_targets(config_, devices);
+  const std::string locks = deps_.fs.read_file("/proc/locks").value_or("");
   for (const auto& t : targets) {
     SharingSnapshot sh;
     sh.gpu_uuid = t.device->uuid;
     sh.target_uuid = t.uuid();
     sh.mode = to_string(t.config->mode);
     sh.clients_limit = t.config->clients;
+    sh.clients_admitted = AdmissionSlots(deps_.fs, AdmissionSlots::dir_for(config_, sh.target_uuid), t.config->clients).held(locks);
     sh.sm_percent = t.config->limits.sm_percent;
     sh.memory_limit_bytes = t.config->limits.memory_bytes;
     sh.tenant = t.config->tenant.value_or("");
@@ -159,11 +163,14 @@ void Agent::refresh() {
 }
 
 bool Agent::reload() {
+  // Everything that can refuse the new file is checked before anything changes: a bad file leaves the
+  // old config, the MPS daemons and the device plugins as they were.
   NodeConfig next;
   try {
     next = load_node_config(config_path_);
     check_against_devices(next, deps_.gpu.devices());
-  } catch (const InputError& e) {
+    check_device_plugins(next);
+  } catch (const std::exception& e) {
     ++reload_failures_;
     log(std::string("reload refused, the old config stays in force: ") + e.what());
     return false;
@@ -186,6 +193,7 @@ bool Agent::reload() {
     ++it;
   }
   config_ = next;
+  prepare_slots();
   start_device_plugins(true);
   for (const auto& t : targets) {
     if (supervisors_.count(t.target_uuid)) continue;
@@ -201,6 +209,14 @@ bool Agent::reload() {
   ++reloads_;
   log("config reloaded from " + config_path_);
   return true;
+}
+
+void Agent::prepare_slots() {
+  try {
+    prepare_admission_slots(deps_.fs, config_, deps_.gpu.devices());
+  } catch (const std::runtime_error& e) {
+    log(std::string("admission slots not laid out (gpupack run creates them if it can): ") + e.what());
+  }
 }
 
 void Agent::stop() {

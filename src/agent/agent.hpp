@@ -62,6 +62,11 @@ class Agent {
   // section and what it advertises changed; the NFD feature file written.
   // At a reload (`reloading`) errors are logged and the running plugins kept, else they are thrown.
   void start_device_plugins(bool reloading = false);
+  // Throws what start_device_plugins would meet with `next` (a bad device_plugin section, MPS slices
+  // that overcommit a GPU), so that a reload can refuse the file before it changes anything.
+  void check_device_plugins(const NodeConfig& next) const;
+  // The admission slots of every target (logged, not fatal: gpupack run lays them out itself if it can).
+  void prepare_slots();
   // Asks kubelet's PodResources which container holds each allocated device ID (once per refresh, while
   // the device plugins run); on failure logs the error once and names no pods.
   void refresh_pod_allocations();

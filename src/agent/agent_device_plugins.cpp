@@ -46,6 +46,11 @@ void Agent::start_device_plugins(bool reloading) {
   }
 }
 
+void Agent::check_device_plugins(const NodeConfig& next) const {
+  const k8s::PluginSettings settings = k8s::load_plugin_settings(config_path_);
+  if (settings.enabled) plan_device_plugins(next, settings, deps_.gpu.devices());
+}
+
 void Agent::refresh_pod_allocations() {
   if (!device_plugins_) {
     pod_allocations_.clear();

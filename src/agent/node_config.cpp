@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -128,6 +129,26 @@ NodeConfig load_node_config(const std::string& path) {
 
 void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices) {
   static const GpuCatalog catalog = builtin_catalog();
+  // One GPU (or MIG instance) named twice, by index and by UUID or by profile@start and by UUID, would be
+  // supervised and advertised twice: the parser cannot see it, the devices can.
+  std::map<std::string, std::string> named;  // UUID -> the reference that named it first
+  auto once = [&](const std::string& uuid, const std::string& ref) {
+    const auto [it, fresh] = named.emplace(uuid, ref);
+    if (!fresh) {
+      throw InputError("node config: '" + it->second + "' and '" + ref + "' are the same " +
+                       (uuid.rfind("MIG-", 0) == 0 ? "MIG instance" : "GPU") + " (" + uuid + "); list it once");
+    }
+  };
+  for (const auto& g : config.gpus) {
+    if (const GpuDeviceInfo* d = find_device(devices, g.ref)) {
+      once(d->uuid, g.ref);
+      for (const auto& m : g.mig) {
+        for (const auto& inst : d->mig_instances) {
+          if (mig_matches(inst, m.ref)) once(inst.uuid, m.ref);
+        }
+      }
+    }
+  }
   for (const auto& g : config.gpus) {
     const GpuDeviceInfo* d = find_device(devices, g.ref);
     if (!d) {

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "agent/admission.hpp"
+#include "agent/admission_slots.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
@@ -44,12 +45,30 @@ int run_client(const RunArgs& a) {
     LocalServices os;
     const auto devices = gpu.devices();
     check_against_devices(config, devices);
-    const Admission adm = admit(config, devices, req, [&](const std::string& target) {
+    auto mps_running = [&](const std::string& target) {
       MpsDaemonOptions o;
       o.paths = mps_paths_for(config, target);
       o.binary = config.control_binary;
       return MpsDaemon(os.runner, os.fs, os.clock, o).is_running();
-    });
+    };
+    // Admission, then a slot of the chosen target (held until the program ends). A concurrent run may
+    // take the last slot between the two: then admission is asked again, against the new count.
+    Admission adm;
+    std::unique_ptr<FileLock> slot;
+    for (int attempt = 0; attempt < 8 && !slot; ++attempt) {
+      const std::string locks = os.fs.read_file("/proc/locks").value_or("");
+      adm = admit(config, devices, req, mps_running, [&](const ResolvedTarget& t) {
+        return AdmissionSlots(os.fs, AdmissionSlots::dir_for(config, t.uuid()), t.config->clients).held(locks);
+      });
+      if (!adm.admitted) break;
+      try {
+        slot = AdmissionSlots(os.fs, AdmissionSlots::dir_for(config, adm.target_uuid), adm.clients).take();
+      } catch (const std::runtime_error& e) {
+        std::cerr << "gpupack run: refused: " << e.what() << '\n';
+        return exit_code::unavailable;
+      }
+    }
+    if (adm.admitted && !slot) adm = {false, "every slot of " + adm.target_uuid + " was taken by concurrent runs", "", 0, {}};
     if (!adm.admitted) {
       std::cerr << "gpupack run: refused: " << adm.reason << '\n';
       return exit_code::unavailable;

@@ -11,8 +11,16 @@ void YamlFields::fail(const std::string& field_name, const std::string& problem)
 
 void YamlFields::only_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& allowed) const {
   if (!node.IsMap()) fail(where.empty() ? "(top level)" : where, "must be a mapping");
+  std::set<std::string> seen;
   for (const auto& kv : node) {
-    const std::string key = kv.first.as<std::string>();
+    // A key such as `? [a]` or `{a: 1}` is a valid YAML key but no field name (and as<std::string>
+    // would throw a conversion error that is no InputError).
+    if (!kv.first.IsScalar()) {
+      fail(where.empty() ? "(top level)" : where, "'" + YAML::Dump(kv.first) + "' is not a field name (keys must be plain words)");
+    }
+    const std::string key = kv.first.Scalar();
+    // yaml-cpp keeps both of `clients: 2, clients: 60` and answers with the first: say so instead.
+    if (!seen.insert(key).second) fail(field(where, key), "is given twice");
     if (!allowed.count(key)) {
       std::string names;
       for (const auto& a : allowed) names += (names.empty() ? "" : ", ") + a;

@@ -20,7 +20,8 @@ class YamlFields {
   static std::string field(const std::string& where, const std::string& key) {
     return where.empty() ? key : where + "." + key;
   }
-  // Rejects keys the schema does not have: a misspelt key silently ignored is a setting not applied.
+  // Rejects keys the schema does not have (a misspelt key silently ignored is a setting not applied),
+  // keys given twice and keys that are not scalars.
   void only_keys(const YAML::Node& node, const std::string& where, const std::set<std::string>& allowed) const;
 
   template <typename T>

@@ -1,7 +1,18 @@
 #pragma once
 // The agent's HTTP side: GET /metrics (Prometheus text) and GET /healthz, on a configurable address,
-// served from a background thread (cpp-httplib). The handlers are callbacks so that this layer knows
-// nothing about the agent.
+// served from one background thread. The handlers are callbacks so that this layer knows nothing
+// about the agent.
+//
+// Why not a thread-per-connection server (cpp-httplib, which this replaced): its 8 workers each block on
+// one connection until the client finishes a request, so 8 slow clients (one header line per second)
+// stopped /metrics and /healthz, and a liveness probe then restarted the agent. This server is one
+// poll() loop over non-blocking sockets: a slow connection costs a few hundred bytes, never a thread;
+// every request head must arrive within a deadline; each client address holds a bounded number of
+// connections (a new one evicts that client's oldest stalled one), so /healthz stays answerable.
+// Responses go out in one send() with TCP_NODELAY, so keep-alive requests do not wait on Nagle and
+// delayed ACKs (the cause of 43 ms per request before).
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -14,9 +25,18 @@ struct HealthReport {
   std::string text;  // one line per check
 };
 
+struct HttpLimits {
+  std::chrono::milliseconds header_timeout{5'000};  // from a request's first byte to its blank line
+  std::chrono::milliseconds idle_timeout{60'000};   // an open connection without a request
+  std::chrono::milliseconds write_timeout{10'000};  // a response the client does not read
+  std::size_t max_header_bytes = 8192;
+  std::size_t max_connections = 1024;
+  std::size_t max_connections_per_client = 64;  // per peer address
+};
+
 class HttpEndpoint {
  public:
-  HttpEndpoint(std::function<std::string()> metrics, std::function<HealthReport()> health);
+  HttpEndpoint(std::function<std::string()> metrics, std::function<HealthReport()> health, HttpLimits limits = {});
   ~HttpEndpoint();
   HttpEndpoint(const HttpEndpoint&) = delete;
   HttpEndpoint& operator=(const HttpEndpoint&) = delete;

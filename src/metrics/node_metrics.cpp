@@ -57,6 +57,8 @@ void sharing_families(Exposition& e, const NodeSnapshot& s) {
   }
   e.family("gpupack_sharing_clients_limit", "gauge", "Clients admitted at once on a GPU or MIG instance (configured).");
   for (const auto& sh : s.sharing) e.sample({{"uuid", sh.gpu_uuid}, {"target", sh.target_uuid}}, sh.clients_limit);
+  e.family("gpupack_sharing_clients_admitted", "gauge", "Admission slots held by gpupack run clients (the book admission reads).");
+  for (const auto& sh : s.sharing) e.sample({{"uuid", sh.gpu_uuid}, {"target", sh.target_uuid}}, sh.clients_admitted);
   e.family("gpupack_sharing_client_sm_limit_ratio", "gauge", "Configured per-client SM limit (active thread percentage / 100).");
   for (const auto& sh : s.sharing) {
     if (sh.sm_percent) e.sample({{"uuid", sh.gpu_uuid}, {"target", sh.target_uuid}}, *sh.sm_percent / 100.0);

@@ -19,6 +19,7 @@ struct SharingSnapshot {
   std::string target_uuid;  // == gpu_uuid for a whole GPU, the MIG UUID for an instance
   std::string mode;         // exclusive | time-slicing | mps
   int clients_limit = 1;
+  int clients_admitted = 0;  // admission slots held by `gpupack run` clients (agent/admission_slots.hpp)
   std::optional<int> sm_percent;
   std::optional<std::uint64_t> memory_limit_bytes;
   std::string tenant;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -40,6 +41,9 @@ FileInfo PosixFilesystem::stat(const std::string& path) const {
   info.is_dir = S_ISDIR(st.st_mode);
   info.uid = st.st_uid;
   info.mode = st.st_mode & 07777;
+  info.device_major = major(st.st_dev);
+  info.device_minor = minor(st.st_dev);
+  info.inode = st.st_ino;
   return info;
 }
 
@@ -74,13 +78,17 @@ void PosixFilesystem::write_file(const std::string& path, const std::string& con
     out << content;
     if (!out.flush()) fail("cannot write", tmp);
   }
+  // Not the umask's choice: under umask 000 node labels (the NFD feature file) became world-writable.
+  if (::chmod(tmp.c_str(), 0644) != 0) fail("cannot set the mode of", tmp);
   if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename to", path);
 }
 
 bool PosixFilesystem::remove(const std::string& path) { return ::unlink(path.c_str()) == 0; }
 
 std::unique_ptr<FileLock> PosixFilesystem::try_lock(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  // flock needs no write access: a user locks the agent's admission slots (mode 0644) read-only.
+  if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail("cannot open lock file", path);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;

@@ -1,6 +1,7 @@
 #pragma once
 // The file-system operations the MPS layer and the agent need, behind an interface so that tests can
 // provoke what is hard to provoke for real (a directory owned by someone else, a lock held elsewhere).
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,9 @@ struct FileInfo {
   bool is_dir = false;
   unsigned uid = 0;
   unsigned mode = 0;  // permission bits only (e.g. 0700)
+  // Identity of the file, as /proc/locks names a locked one ("<major>:<minor>:<inode>").
+  unsigned device_major = 0, device_minor = 0;
+  std::uint64_t inode = 0;
 };
 
 // An exclusive advisory lock, released when destroyed.
@@ -29,11 +33,11 @@ class Filesystem {
   virtual void set_mode(const std::string& path, unsigned mode) = 0;
   virtual void set_owner(const std::string& path, unsigned uid, unsigned gid) = 0;
   virtual std::optional<std::string> read_file(const std::string& path) const = 0;
-  // Replaces the file atomically (temporary file + rename).
+  // Replaces the file atomically (temporary file + rename), mode 0644 whatever the umask.
   virtual void write_file(const std::string& path, const std::string& content) = 0;
   virtual bool remove(const std::string& path) = 0;
-  // Takes an exclusive lock on `path` (created if missing) without waiting; nullptr when another
-  // process holds it.
+  // Takes an exclusive lock on `path` (created if missing, mode 0600) without waiting; nullptr when
+  // another process holds it. A file the caller may only read is locked through a read-only descriptor.
   virtual std::unique_ptr<FileLock> try_lock(const std::string& path) = 0;
   virtual unsigned effective_uid() const = 0;
   virtual bool writable(const std::string& path) const = 0;

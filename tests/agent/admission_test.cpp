@@ -10,6 +10,7 @@ namespace {
 std::vector<GpuDeviceInfo> two_gpus() { return FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json")->devices(); }
 
 const auto always_up = [](const std::string&) { return true; };
+const auto none_held = [](const ResolvedTarget&) { return 0; };
 
 NodeConfig config(const std::string& yaml) { return parse_node_config(yaml, "node.yaml"); }
 
@@ -17,7 +18,7 @@ TEST(Admission, SetsTheMpsEnvironmentOfTheChosenTarget) {
   const auto c = config("mps_root: /r\ngpus: [{gpu: '0', mode: mps, clients: 4, limits: {sm_percent: 50, memory: 8GiB}}]");
   RunRequest req;
   req.sm_percent = 25;
-  const Admission a = admit(c, two_gpus(), req, always_up);
+  const Admission a = admit(c, two_gpus(), req, always_up, none_held);
   ASSERT_TRUE(a.admitted) << a.reason;
   EXPECT_EQ(a.target_uuid, "GPU-11111111-2222-3333-4444-555555555555");
   EXPECT_EQ(a.env.at("CUDA_MPS_PIPE_DIRECTORY"), "/r/GPU-11111111-2222-3333-4444-555555555555/pipe");
@@ -27,39 +28,39 @@ TEST(Admission, SetsTheMpsEnvironmentOfTheChosenTarget) {
 }
 
 TEST(Admission, RefusesWithAReasonPerTarget) {
-  // GPU 0 has two MPS clients in the fake machine.
+  // Both admission slots of GPU 0 are held (the book, not NVML's process list).
   const auto full = config("gpus: [{gpu: '0', mode: mps, clients: 2}]");
-  Admission a = admit(full, two_gpus(), {}, always_up);
+  Admission a = admit(full, two_gpus(), {}, always_up, [](const ResolvedTarget&) { return 2; });
   EXPECT_FALSE(a.admitted);
   EXPECT_NE(a.reason.find("full (2 of 2 clients)"), std::string::npos) << a.reason;
 
   const auto tenant = config("gpus: [{gpu: '0', mode: mps, clients: 8, tenant: search}]");
   RunRequest other;
   other.tenant = "ads";
-  a = admit(tenant, two_gpus(), other, always_up);
+  a = admit(tenant, two_gpus(), other, always_up, none_held);
   EXPECT_NE(a.reason.find("reserved for tenant 'search', not 'ads'"), std::string::npos) << a.reason;
   other.tenant = "search";
-  EXPECT_TRUE(admit(tenant, two_gpus(), other, always_up).admitted);
+  EXPECT_TRUE(admit(tenant, two_gpus(), other, always_up, none_held).admitted);
 
   const auto mps = config("gpus: [{gpu: '0', mode: mps, clients: 8}]");
   RunRequest big;
   big.memory_bytes = 100ull << 30;
-  a = admit(mps, two_gpus(), big, always_up);
+  a = admit(mps, two_gpus(), big, always_up, none_held);
   EXPECT_NE(a.reason.find("needs 100GiB but"), std::string::npos) << a.reason;
-  a = admit(mps, two_gpus(), {}, [](const std::string&) { return false; });
+  a = admit(mps, two_gpus(), {}, [](const std::string&) { return false; }, none_held);
   EXPECT_NE(a.reason.find("MPS daemon is not running"), std::string::npos) << a.reason;
 
   const auto ts = config("gpus: [{gpu: '0', mode: time-slicing, clients: 3}]");
   RunRequest sm;
   sm.sm_percent = 50;
-  a = admit(ts, two_gpus(), sm, always_up);
+  a = admit(ts, two_gpus(), sm, always_up, none_held);
   EXPECT_NE(a.reason.find("--sm needs MPS"), std::string::npos) << a.reason;
   sm.sm_percent = 0;
-  EXPECT_NE(admit(ts, two_gpus(), sm, always_up).reason.find("out of range"), std::string::npos);
+  EXPECT_NE(admit(ts, two_gpus(), sm, always_up, none_held).reason.find("out of range"), std::string::npos);
 
   RunRequest unknown;
   unknown.gpu = "GPU-nope";
-  EXPECT_NE(admit(ts, two_gpus(), unknown, always_up).reason.find("not a GPU or MIG instance"), std::string::npos);
+  EXPECT_NE(admit(ts, two_gpus(), unknown, always_up, none_held).reason.find("not a GPU or MIG instance"), std::string::npos);
 }
 
 TEST(Admission, PicksTheTargetWithTheMostHeadroom) {
@@ -68,13 +69,13 @@ TEST(Admission, PicksTheTargetWithTheMostHeadroom) {
       "gpus:\n"
       "  - {gpu: '0', mode: mps, clients: 4}\n"
       "  - {gpu: '1', mig: [{instance: '2g.20gb@4', mode: time-slicing, clients: 3}]}\n");
-  const Admission a = admit(c, two_gpus(), {}, always_up);
+  const Admission a = admit(c, two_gpus(), {}, always_up, [](const ResolvedTarget& t) { return t.mig ? 0 : 2; });
   ASSERT_TRUE(a.admitted) << a.reason;
   EXPECT_EQ(a.target_uuid, "MIG-00000000-0000-0000-0000-000000000002");
   EXPECT_EQ(a.env.at("CUDA_VISIBLE_DEVICES"), "MIG-00000000-0000-0000-0000-000000000002");
   RunRequest pinned;
   pinned.gpu = "0";
-  EXPECT_EQ(admit(c, two_gpus(), pinned, always_up).target_uuid, "GPU-11111111-2222-3333-4444-555555555555");
+  EXPECT_EQ(admit(c, two_gpus(), pinned, always_up, none_held).target_uuid, "GPU-11111111-2222-3333-4444-555555555555");
 }
 
 }  // namespace
