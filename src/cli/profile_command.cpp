@@ -1,67 +1,182 @@
-// `gpupack profile [--duration S] -- cmd args...`: runs a program alone, samples its GPU memory and
-// utilisation, prints a workload entry for `gpupack plan`.
+// `gpupack profile [--warmup S] [--duration S] [--sweep [100,50,25,12]] [-o FILE.json] -- cmd args...`:
+// measures a program's steady state (docs/profile.md) and prints the workload entry for `gpupack plan`
+// (or, with --format json, the workload profile).
+#include <cmath>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
-#include "agent/profiler.hpp"
+#include "bench/interrupt.hpp"
+#include "bench/mps_session.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/node_support.hpp"
 #include "core/errors.hpp"
+#include "core/units.hpp"
+#include "measure/sm_share_sweep.hpp"
+#include "os/scratch_dir.hpp"
 
 namespace gpupack {
 
 namespace {
 
+using namespace measure;
+
 struct ProfileArgs {
-  double duration = 0, interval = 0.5, headroom = 0.15;
-  std::string name, output;
+  double duration = 10, warmup = 3, interval = 0.5, headroom = 0.15, startup_timeout = 120, tolerance = 0.10;
+  std::string name, output, sweep, mps_control = "nvidia-cuda-mps-control";
+  OutputFormat format = OutputFormat::yaml;
   std::vector<std::string> command;
 };
 
+std::chrono::milliseconds ms(double seconds) { return std::chrono::milliseconds(std::lround(seconds * 1000)); }
+
+std::string num(double v, int precision = 3) {
+  std::ostringstream s;
+  s.precision(precision);
+  s << v;
+  return s.str();
+}
+
+std::string latency_text(const std::optional<double>& p50, const std::optional<double>& p99) {
+  if (!p99) return "latency not reported";
+  return "p50 " + num(p50.value_or(0)) + " ms, p99 " + num(*p99) + " ms";
+}
+
+// What people read (on stderr, so that stdout stays the entry or the JSON).
+void print_summary(std::ostream& out, const WorkloadProfile& p) {
+  out << "gpupack profile: " << p.name << " on " << (p.device.model ? *p.device.model : p.device.name) << ", window "
+      << num(p.window.seconds) << " s from " << (p.window.start == "ready-line" ? "its ready line" : "first GPU use + warm-up")
+      << (p.window.complete ? "" : " (it exited before the window's end)") << "\n";
+  out << "  memory: peak " << format_size(p.memory.peak_bytes) << " ("
+      << (p.memory.source == "processes" ? "its processes" : "device increase") << "), entry "
+      << format_size(p.memory.with_headroom_bytes) << "\n";
+  const auto& a = p.activity;
+  if (a.source == "gpm") {
+    out << "  activity (GPM): SM active " << num(*a.sm_active) << ", SM occupancy " << (a.sm_occupancy ? num(*a.sm_occupancy) : "-")
+        << ", tensor " << (a.tensor_active ? num(*a.tensor_active) : "-") << ", DRAM bandwidth "
+        << (a.dram_bw ? num(*a.dram_bw) : "-") << "\n";
+  } else if (a.source == "nvml-utilization") {
+    out << "  activity: NVML utilisation " << num(*a.utilization)
+        << " (no GPM on this GPU: the share of time any kernel ran, an upper bound of the SMs it needs)\n";
+  } else {
+    out << "  activity: not reported by the driver\n";
+  }
+  if (p.requests) {
+    out << "  requests: " << num(p.requests->req_per_s, 4) << " req/s, " << latency_text(p.requests->p50_ms, p.requests->p99_ms)
+        << " (" << p.requests->count << " in the window)\n";
+  } else {
+    out << "  requests: request latency not reported (" << (p.report.any_line ? "no request lines in the window" : "no client report")
+        << "; docs/client-report.md)\n";
+  }
+  if (p.report.malformed_lines > 0) {
+    out << "  report: " << p.report.malformed_lines << " malformed line(s) ignored, the first: " << p.report.first_error.value_or("?") << "\n";
+  }
+  if (p.host_cpu_cores) out << "  host CPU: " << num(*p.host_cpu_cores) << " cores\n";
+  for (const auto& point : p.sm_share_curve) {
+    out << "  MPS " << point.pct << "% threads: " << num(point.req_per_s, 4) << " req/s, " << latency_text(point.p50_ms, point.p99_ms) << "\n";
+  }
+  out << "  compute demand: " << num(p.compute_demand.share) << " (" << p.compute_demand.method
+      << (p.compute_demand.tolerance ? ", tolerance " + num(*p.compute_demand.tolerance * 100) + "%" : "") << ")\n";
+}
+
+WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServices& os, const std::string& scratch) {
+  SteadyOptions o;
+  o.command = a.command;
+  o.name = a.name;
+  o.interval = ms(a.interval);
+  o.warmup = ms(a.warmup);
+  o.duration = ms(a.duration);
+  o.startup_timeout = ms(a.startup_timeout);
+  o.headroom = a.headroom;
+  o.report_path = scratch + "/report.jsonl";
+  o.interrupted = [] { return bench::interrupt_requested(); };
+  FileReportSource source(o.report_path);
+  WorkloadProfile p = measure_steady(o, {os.runner, gpu, os.proc, os.clock, source}).profile;
+  if (a.sweep.empty()) return p;
+
+  SweepOptions s;
+  s.percentages = parse_sweep_percentages(a.sweep);
+  s.tolerance = a.tolerance;
+  s.report_dir = scratch;
+  bench::MpsSessionOptions mps;
+  mps.control_binary = a.mps_control;
+  mps.gpu_uuid = p.device.uuid;
+  mps.temp_base = scratch;
+  std::string why_not;
+  auto session = bench::MpsSession::start(mps, why_not);  // quits in its destructor, on errors and Ctrl-C too
+  if (!session) throw ProfileError("--sweep needs a private MPS daemon, which did not start: " + why_not);
+  s.mps_env = session->client_environment();
+  auto open = [](const std::string& path) { return std::make_unique<FileReportSource>(path); };
+  auto progress = [](int pct) { std::cerr << "gpupack profile: sweep, alone under MPS at " << pct << "% threads\n"; };
+  p.sm_share_curve = run_sweep(o, s, {os.runner, gpu, os.proc, os.clock, open, progress});
+  if (!session->quit()) std::cerr << "gpupack profile: warning: the private MPS daemon did not quit in time\n";
+  p.compute_demand = demand_from_sweep(p.sm_share_curve, a.tolerance);
+  return p;
+}
+
 int profile(const ProfileArgs& a) {
+  if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);  // bad input fails before anything runs
   return with_gpu_backend([&](GpuBackend& gpu) {
     LocalServices os;
-    ProfileOptions o;
-    o.command = a.command;
-    o.name = a.name;
-    o.interval = std::chrono::milliseconds(static_cast<long>(a.interval * 1000));
-    if (a.duration > 0) o.duration = std::chrono::milliseconds(static_cast<long>(a.duration * 1000));
-    o.headroom = a.headroom;
-    ProfileResult r;
+    const ScratchDir scratch("gpupack-profile");
+    const bench::InterruptGuard guard;
+    WorkloadProfile p;
     try {
-      r = profile_program(o, os.runner, gpu, os.proc, os.clock);
-    } catch (const std::runtime_error& e) {
+      p = measure_program(a, gpu, os, scratch.path());
+    } catch (const ProfileError& e) {
+      std::cerr << "gpupack profile: " << e.what() << "; no profile written\n";
+      return exit_code::negative;
+    } catch (const ProfileInterrupted&) {
+      std::cerr << "gpupack profile: interrupted; the program was stopped and no profile written\n";
+      return 128 + bench::interrupt_signal();
+    } catch (const bench::Interrupted&) {
+      std::cerr << "gpupack profile: interrupted; no profile written\n";
+      return 128 + bench::interrupt_signal();
+    } catch (const MpsError& e) {
+      std::cerr << "gpupack profile: " << e.what() << "; no profile written\n";
+      return exit_code::unavailable;
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::runtime_error& e) {  // the program could not be started
       std::cerr << "gpupack profile: " << e.what() << '\n';
       return 127;
     }
-    const std::string yaml = workload_yaml(r);
-    if (a.output.empty()) {
-      std::cout << yaml;
-    } else {
+    const std::string json = profile_to_json(p).dump(2) + "\n";
+    if (!a.output.empty()) {
       std::ofstream out(a.output);
-      if (!(out << yaml)) throw InputError("cannot write " + a.output);
+      if (!(out << json)) throw InputError("cannot write " + a.output);
     }
-    if (r.exit_code != 0 && !r.stopped_at_duration) {
-      std::cerr << "gpupack profile: the program exited with " << r.exit_code << "; the entry covers its run until then\n";
-    }
-    return r.stopped_at_duration ? exit_code::ok : r.exit_code;
+    print_summary(std::cerr, p);
+    std::cout << (a.format == OutputFormat::json ? json : plan_entry_yaml(p));
+    return exit_code::ok;
   });
 }
 
 }  // namespace
 
 void register_profile_command(CLI::App& app, CommandContext& ctx) {
-  auto* cmd = app.add_subcommand("profile", "Run a program alone, measure its GPU memory and utilisation, print a workload entry for plan");
+  auto* cmd = app.add_subcommand("profile", "Measure a program's steady state (memory, activity, requests, SM-share curve) and print its workload entry for plan");
   auto a = std::make_shared<ProfileArgs>();
-  cmd->add_option("--duration", a->duration, "Stop the program (SIGTERM) after this many seconds")->check(CLI::PositiveNumber);
+  cmd->add_option("--duration", a->duration, "Seconds of the measurement window (then the program is stopped)")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
+  cmd->add_option("--warmup", a->warmup, "Seconds after the first GPU use before the window starts (a ready line starts it instead)")->check(CLI::Range(0.0, 3600.0))->capture_default_str();
+  cmd->add_option("--startup-timeout", a->startup_timeout, "Stop the program if its window has not begun after this many seconds")->check(CLI::Range(1.0, 86400.0))->capture_default_str();
   cmd->add_option("--interval", a->interval, "Seconds between samples")->check(CLI::Range(0.01, 60.0))->capture_default_str();
   cmd->add_option("--headroom", a->headroom, "Fraction added to the peak memory")->check(CLI::Range(0.0, 10.0))->capture_default_str();
   cmd->add_option("--name", a->name, "Workload name (default: the program's file name)");
-  cmd->add_option("-o,--output", a->output, "Write the entry to this file instead of stdout");
+  cmd->add_option("-o,--output", a->output, "Also write the workload profile JSON (docs/profile.md) to this file");
+  cmd->add_option("--sweep", a->sweep, "Also run it alone under a private MPS daemon at these thread percentages")
+      ->expected(0, 1)
+      ->default_str("100,50,25,12");
+  cmd->add_option("--tolerance", a->tolerance, "Sweep: how much worse p99 and req/s may get at the compute demand")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--mps-control", a->mps_control, "Sweep: the nvidia-cuda-mps-control program to use")->capture_default_str();
+  add_format_option(*cmd, a->format, {"yaml", "json"});
   cmd->add_option("command", a->command, "The program and its arguments (after --)")->required();
-  cmd->callback([&ctx, a] { ctx.action = [a] { return profile(*a); }; });
+  cmd->callback([&ctx, a, cmd] {
+    if (cmd->count("--sweep") > 0 && a->sweep.empty()) a->sweep = "100,50,25,12";
+    ctx.action = [a] { return profile(*a); };
+  });
 }
 
 }  // namespace gpupack

@@ -1,9 +1,12 @@
 #include "os/proc_reader.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace gpupack {
 
@@ -66,6 +69,29 @@ std::optional<std::string> LinuxProcReader::environment_variable(int pid, const 
     start = end + 1;
   }
   return std::nullopt;
+}
+
+std::optional<double> cpu_seconds_from_stat(const std::string& text, long ticks_per_second) {
+  const auto close = text.rfind(')');
+  if (close == std::string::npos || ticks_per_second <= 0) return std::nullopt;
+  std::istringstream fields(text.substr(close + 1));
+  std::string field;
+  unsigned long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {  // field 3 is the state, right after the ')'
+    if (i == 14 || i == 15) {
+      auto& out = i == 14 ? utime : stime;
+      const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), out);
+      if (error != std::errc() || end != field.data() + field.size()) return std::nullopt;
+    }
+  }
+  if (!fields) return std::nullopt;
+  return static_cast<double>(utime + stime) / static_cast<double>(ticks_per_second);
+}
+
+std::optional<double> LinuxProcReader::cpu_seconds(int pid) const {
+  const auto stat = slurp(root_ + "/" + std::to_string(pid) + "/stat");
+  if (!stat) return std::nullopt;
+  return cpu_seconds_from_stat(*stat, ::sysconf(_SC_CLK_TCK));
 }
 
 std::vector<int> LinuxProcReader::children(int pid) const {

@@ -25,6 +25,8 @@ class ProcReader {
   virtual std::optional<std::string> environment_variable(int pid, const std::string& name) const = 0;
   // Direct children (from /proc/<pid>/task/*/children).
   virtual std::vector<int> children(int pid) const = 0;
+  // CPU time the process has used so far, user + system, in seconds (/proc/<pid>/stat utime + stime).
+  virtual std::optional<double> cpu_seconds(int pid) const { (void)pid; return std::nullopt; }
 };
 
 class LinuxProcReader : public ProcReader {
@@ -34,10 +36,15 @@ class LinuxProcReader : public ProcReader {
   std::optional<std::string> cgroup(int pid) const override;
   std::optional<std::string> environment_variable(int pid, const std::string& name) const override;
   std::vector<int> children(int pid) const override;
+  std::optional<double> cpu_seconds(int pid) const override;
 
  private:
   std::string root_;
 };
+
+// Fields 14 and 15 (utime, stime, in clock ticks) of /proc/<pid>/stat text; the command name (field 2)
+// may hold spaces and parentheses, so fields are counted after its last ')'.
+std::optional<double> cpu_seconds_from_stat(const std::string& stat_text, long ticks_per_second);
 
 // The pid and all its descendants.
 std::vector<int> process_tree(const ProcReader& proc, int pid);

@@ -14,6 +14,7 @@ class FakeProcReader : public ProcReader {
     std::string cgroup;
     std::map<std::string, std::string> env;
     std::vector<int> children;
+    std::optional<double> cpu_seconds;  // user + system CPU time so far
   };
   std::map<int, Process> processes;
 
@@ -34,6 +35,10 @@ class FakeProcReader : public ProcReader {
   std::vector<int> children(int pid) const override {
     const auto it = processes.find(pid);
     return it == processes.end() ? std::vector<int>{} : it->second.children;
+  }
+  std::optional<double> cpu_seconds(int pid) const override {
+    const auto it = processes.find(pid);
+    return it == processes.end() ? std::nullopt : it->second.cpu_seconds;
   }
 };
 

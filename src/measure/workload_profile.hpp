@@ -1,0 +1,87 @@
+#pragma once
+// The workload profile (docs/profile.md): what `gpupack profile` measured about one program on one GPU
+// model, as a versioned JSON document the planner reads, and the plan entry (YAML) derived from it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpupack::measure {
+
+inline constexpr int kProfileSchemaVersion = 1;
+
+struct ProfileDevice {
+  std::optional<std::string> model;  // gpupack catalog name (H100-SXM5-80GB), when the GPU is in the catalog
+  std::string name;                  // NVML product name
+  std::string uuid;
+};
+
+struct ProfileWindow {
+  std::string start;          // "ready-line": the program's ready line; "warmup": first GPU use + warmup
+  double warmup_seconds = 0;  // the --warmup used when start is "warmup"
+  double seconds = 0;         // how long the window lasted
+  bool complete = true;       // false when the program exited before the window's end
+};
+
+struct ProfileMemory {
+  std::uint64_t peak_bytes = 0;
+  std::uint64_t with_headroom_bytes = 0;
+  std::string source;  // "processes": the program's own processes; "device-delta": the device's increase
+};
+
+struct ProfileActivity {
+  std::optional<double> sm_active, sm_occupancy, tensor_active, dram_bw;  // GPM, 0..1, window means
+  std::optional<double> utilization;  // NVML utilisation (share of time any kernel ran), window mean
+  std::string source;                 // "gpm", "nvml-utilization" or "none"
+  int samples = 0;
+};
+
+struct ProfileRequests {
+  double req_per_s = 0;
+  std::optional<double> p50_ms, p99_ms;
+  long count = 0;
+};
+
+struct ProfileReportStats {
+  bool any_line = false;
+  long malformed_lines = 0;
+  std::optional<std::string> first_error;
+};
+
+struct SmSharePoint {
+  int pct = 100;  // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE
+  double req_per_s = 0;
+  std::optional<double> p50_ms, p99_ms;
+};
+
+struct ComputeDemand {
+  double share = 1;    // 0..1: the share of the GPU's SMs the program needs
+  std::string method;  // "sweep", "gpm", "utilization" or "none" (then share is 1)
+  std::optional<double> tolerance;  // sweep only
+};
+
+struct WorkloadProfile {
+  std::string name;
+  std::vector<std::string> command;
+  ProfileDevice device;
+  ProfileWindow window;
+  ProfileMemory memory;
+  ProfileActivity activity;
+  std::optional<ProfileRequests> requests;  // null: request latency not reported
+  ProfileReportStats report;
+  std::optional<double> host_cpu_cores;
+  std::vector<SmSharePoint> sm_share_curve;  // empty without --sweep
+  ComputeDemand compute_demand;
+  std::optional<nlohmann::json> colocation;  // the co-location grid from `gpupack bench --client-cmd`
+};
+
+nlohmann::ordered_json profile_to_json(const WorkloadProfile& p);
+// Throws InputError naming the field when the document is not a version-1 workload profile.
+WorkloadProfile profile_from_json(const nlohmann::json& j);
+
+// The YAML workload entry `gpupack plan` reads (docs/workloads.md), with comments saying how it was measured.
+std::string plan_entry_yaml(const WorkloadProfile& p);
+
+}  // namespace gpupack::measure
