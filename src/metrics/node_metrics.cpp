@@ -4,22 +4,23 @@
 #include <string>
 
 #include "core/gpu_catalog.hpp"
-#include "metrics/exposition.hpp"
-#include "metrics/node_snapshot.hpp"
+#include "metrics/node_families.hpp"
 
 namespace gpupack {
 
 namespace {
+
+using metrics_detail::GpuLabels;
+
+std::optional<double> bytes(const std::optional<std::uint64_t>& b) {
+  return b ? std::optional<double>(static_cast<double>(*b)) : std::nullopt;
+}
 
 std::string model_of(const std::string& product) {
   static const GpuCatalog catalog = builtin_catalog();
   const GpuModel* m = catalog.find(product);
   return m ? m->name : "";
 }
-
-struct GpuLabels {
-  std::string index, uuid;
-};
 
 void gpu_families(Exposition& e, const NodeSnapshot& s, const std::vector<GpuLabels>& ids) {
   const auto& devs = s.devices;
@@ -34,10 +35,9 @@ void gpu_families(Exposition& e, const NodeSnapshot& s, const std::vector<GpuLab
       if (const std::optional<double> v = value(devs[i])) e.sample({{"gpu", ids[i].index}, {"uuid", ids[i].uuid}}, *v);
     }
   };
-  auto bytes = [](const std::optional<std::uint64_t>& b) {
-    return b ? std::optional<double>(static_cast<double>(*b)) : std::nullopt;
-  };
-  per_gpu("gpupack_gpu_utilization_ratio", "Fraction of the last sample period in which a kernel ran (0-1).",
+  per_gpu("gpupack_gpu_utilization_ratio",
+          "NVML utilisation: fraction of the driver's last sample period in which any kernel ran (0-1); one small kernel "
+          "counts as busy, see gpupack_gpu_sm_active_ratio for the share of SMs.",
           [](const GpuDeviceInfo& d) { return d.utilization_gpu; });
   per_gpu("gpupack_gpu_memory_utilization_ratio", "Fraction of the last sample period in which memory was read or written (0-1).",
           [](const GpuDeviceInfo& d) { return d.utilization_memory; });
@@ -119,15 +119,26 @@ void process_families(Exposition& e, const NodeSnapshot& s, const std::vector<Gp
             {"pod_uid", r.details->pod_uid}, {"container_id", r.details->container_id},
             {"pod", r.details->pod}, {"namespace", r.details->pod_namespace}, {"container", r.details->container}};
   };
-  e.family("gpupack_process_memory_used_bytes", "gauge", "GPU memory used by a process (MPS clients included).");
-  for (const auto& r : rows) {
-    if (r.p->used_memory_bytes) e.sample(labels(r), static_cast<double>(*r.p->used_memory_bytes));
-  }
-  e.family("gpupack_process_memory_allocated_bytes", "gauge",
-           "GPU memory a process was allotted (its MPS pinned memory limit, else the configured default).");
-  for (const auto& r : rows) {
-    if (r.details->allocated_bytes) e.sample(labels(r), static_cast<double>(*r.details->allocated_bytes));
-  }
+  auto per_process = [&](const char* name, const char* help, auto value) {
+    e.family(name, "gauge", help);
+    for (const auto& r : rows) {
+      if (const std::optional<double> v = value(r)) e.sample(labels(r), *v);
+    }
+  };
+  per_process("gpupack_process_memory_used_bytes", "GPU memory used by a process (MPS clients included).",
+              [&](const Row& r) { return bytes(r.p->used_memory_bytes); });
+  per_process("gpupack_process_sm_utilization_ratio",
+              "NVML per-process SM utilisation since the last read (0-1); under MPS only the server's pid has it, on MIG none.",
+              [](const Row& r) { return r.p->sm_utilization; });
+  per_process("gpupack_process_memory_utilization_ratio",
+              "NVML per-process memory utilisation since the last read: share of time its kernels read or wrote memory (0-1).",
+              [](const Row& r) { return r.p->memory_utilization; });
+  per_process("gpupack_process_sm_allocated_ratio",
+              "Share of its GPU or MIG instance's SMs a process was allotted (its MPS active thread percentage / 100, else the configured default).",
+              [](const Row& r) { return r.details->allocated_sm_ratio; });
+  per_process("gpupack_process_memory_allocated_bytes",
+              "GPU memory a process was allotted (its MPS pinned memory limit, else the configured default).",
+              [&](const Row& r) { return bytes(r.details->allocated_bytes); });
   // Waste: memory allotted to clients that they do not use, per GPU.
   std::vector<double> allocated(s.devices.size(), 0), unused(s.devices.size(), 0);
   for (const auto& r : rows) {
@@ -176,9 +187,11 @@ std::string render_node_metrics(const NodeSnapshot& s) {
   std::vector<GpuLabels> ids;
   for (const auto& d : s.devices) ids.push_back({std::to_string(d.index), d.uuid});
   gpu_families(e, s, ids);
+  metrics_detail::gpm_families(e, s, ids);
   sharing_families(e, s);
   mig_families(e, s, ids);
   process_families(e, s, ids);
+  metrics_detail::slice_families(e, s);
   mps_families(e, s);
   e.family("gpupack_agent_config_reloads_total", "counter", "Node config reloads that took effect (SIGHUP).");
   e.sample({}, static_cast<double>(s.reloads));

@@ -41,6 +41,9 @@ struct ProcessSnapshot {
   // the agent's device plugin at Allocate): names even under MPS, where NVML shows only the server.
   std::string pod, pod_namespace, container;
   std::optional<std::uint64_t> allocated_bytes;
+  // The share of its GPU or MIG instance's SMs it was allotted: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE / 100
+  // in its environment, else the configured default; absent when uncapped.
+  std::optional<double> allocated_sm_ratio;
 };
 
 struct NodeSnapshot {
@@ -54,6 +57,22 @@ struct NodeSnapshot {
   std::uint64_t reloads = 0, reload_failures = 0;
   double last_refresh_unix_seconds = 0;
 };
+
+// What a sharing target (a GPU or MIG instance: a slice) holds over the last interval. Definitions in
+// docs/metrics.md ("Waste"): clients are the processes on the target (only the MPS clients where there
+// are any; never the MPS server), each allotted its SM cap (uncapped: the whole target) and its memory
+// allotment.
+struct SliceUsage {
+  const SharingSnapshot* sharing = nullptr;
+  std::size_t clients = 0;
+  double sm_allotted = 0;                   // min(1, sum of the clients' SM shares)
+  std::optional<double> sm_active;          // GPM SM activity of the target
+  std::optional<double> sm_allotted_unused;  // max(0, sm_allotted - sm_active)
+  double memory_allotted_bytes = 0;
+  double memory_allotted_unused_bytes = 0;  // sum of max(0, allotted - used) per client
+  std::optional<double> memory_allotted_unused_ratio;  // of the target's memory
+};
+std::vector<SliceUsage> slice_usage(const NodeSnapshot& snapshot);
 
 // The /metrics body (names and labels documented in docs/metrics.md).
 std::string render_node_metrics(const NodeSnapshot& snapshot);
