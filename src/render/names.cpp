@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 namespace gpupack {
 
@@ -29,18 +30,38 @@ bool is_script_safe(std::string_view s) {
   });
 }
 
+bool is_plain_id(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !alnum(s.front())) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return alnum(c) || c == '_' || c == '-'; });
+}
+
 void require_dns1123_label(std::string_view what, std::string_view s) {
   if (!is_dns1123_label(s)) {
-    throw InputError(std::string(what) + " '" + std::string(s) +
+    throw InputError(std::string(what) + " '" + quote_input(s) +
                      "' is not a valid Kubernetes name: use 1-63 lower-case letters, digits and '-', starting and "
                      "ending with a letter or digit");
   }
 }
 
+void require_label_value(std::string_view what, std::string_view s) {
+  if (!is_label_value(s)) {
+    throw InputError(std::string(what) + " '" + quote_input(s) +
+                     "' is not a valid Kubernetes label value: use at most 63 letters, digits, '.', '_' and '-', "
+                     "starting and ending with a letter or digit");
+  }
+}
+
 void require_script_safe(std::string_view what, std::string_view s) {
   if (!is_script_safe(s)) {
-    throw InputError(std::string(what) + " '" + std::string(s) +
+    throw InputError(std::string(what) + " '" + quote_input(s) +
                      "' contains characters not allowed in generated scripts: use letters, digits and . _ : / = + -");
+  }
+}
+
+void require_plain_id(std::string_view what, std::string_view s) {
+  if (!is_plain_id(s)) {
+    throw InputError(std::string(what) + " '" + quote_input(s) +
+                     "' is not a valid id: use 1-63 letters, digits, '_' and '-', starting with a letter or digit");
   }
 }
 

@@ -14,9 +14,15 @@ bool is_label_value(std::string_view s);
 // Safe in a generated script even before quoting: [A-Za-z0-9._:/=+-], 1-255 chars, not starting with '-'.
 bool is_script_safe(std::string_view s);
 
-// Throw InputError naming `what` and the value when the check fails.
+// An id that becomes part of a file or directory name (GPU and slice ids of a plan): 1-63 characters of
+// [A-Za-z0-9_-] starting with a letter or digit, so never "..", "/" or an option.
+bool is_plain_id(std::string_view s);
+
+// Throw InputError naming `what` and the value (escaped and shortened by quote_input) when the check fails.
 void require_dns1123_label(std::string_view what, std::string_view s);
+void require_label_value(std::string_view what, std::string_view s);
 void require_script_safe(std::string_view what, std::string_view s);
+void require_plain_id(std::string_view what, std::string_view s);
 
 // Lower-cases and replaces every character outside [a-z0-9-] by '-', trims '-' at the ends and cuts to
 // 63 characters: "3g.40gb" -> "3g-40gb". For names gpupack derives (not for user names, which are checked).

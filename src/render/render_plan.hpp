@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/gpu_catalog.hpp"
+
 namespace gpupack {
 
 struct RenderClient {
@@ -50,7 +52,14 @@ struct RenderPlan {
   std::vector<std::string> nodes;  // in order of first appearance
 };
 
-// Throws InputError naming the JSON path and what was expected.
+// The plan schema version this reader accepts ($.schema_version; docs/plan-schema.md).
+inline constexpr int kPlanSchemaVersion = 1;
+
+// Every string that reaches a rendered file is checked against what it can be: the schema version, a
+// catalog model (kept as its canonical name), a MIG profile of that model, DNS-1123 node and workload
+// names, a label-value tenant, plain ids. Throws InputError naming the JSON path and what was expected
+// (input quoted back through quote_input). The one-argument form uses the built-in catalog.
+RenderPlan render_plan_from_json(const nlohmann::json& plan, const GpuCatalog& catalog);
 RenderPlan render_plan_from_json(const nlohmann::json& plan);
 
 }  // namespace gpupack

@@ -18,7 +18,7 @@ cleanup() {
 trap cleanup EXIT
 
 cat >"$WORK/plan.json" <<'JSON'
-{"gpus": [{"id": "gpu0", "node": "node-0", "model": "H100-SXM5-80GB", "mode": "mps", "mig": [],
+{"schema_version": 1, "gpus": [{"id": "gpu0", "node": "node-0", "model": "H100-SXM5-80GB", "mode": "mps", "mig": [],
   "slices": [{"id": "s0", "profile": null, "sharing": "mps", "memory_bytes": 85899345920}]}],
  "placements": [
   {"workload": "latency", "replica": 0, "tenant": "t", "gpu": "gpu0", "slice": "s0",

@@ -32,7 +32,7 @@ std::string error_of(const json& plan) {
   return "";
 }
 json minimal() {
-  return json::parse(R"({"gpus":[{"id":"gpu0","node":"node-0","model":"H100-SXM5-80GB","mode":"mps",
+  return json::parse(R"({"schema_version":1,"gpus":[{"id":"gpu0","node":"node-0","model":"H100-SXM5-80GB","mode":"mps",
     "slices":[{"id":"0","profile":null,"sharing":"mps","memory_bytes":1000}]}],
     "placements":[{"workload":"w","replica":0,"tenant":"t","gpu":"gpu0","slice":"0","memory_limit_bytes":10,
     "mps_active_thread_percentage":50}]})");
@@ -50,7 +50,7 @@ TEST(RenderPlan, RejectsBadPlansNamingThePath) {
   EXPECT_NE(error_of(p).find("$.gpus[0].mode"), std::string::npos);
   p = minimal();
   p["gpus"][0]["id"] = "gpu0; rm -rf /";
-  EXPECT_NE(error_of(p).find("not allowed in generated scripts"), std::string::npos);
+  EXPECT_NE(error_of(p).find("$.gpus[0].id 'gpu0; rm -rf /' is not a valid id"), std::string::npos);
   p = minimal();
   p["gpus"][0]["node"] = "Node_0";
   EXPECT_NE(error_of(p).find("not a valid Kubernetes name"), std::string::npos);
@@ -72,6 +72,75 @@ TEST(RenderPlan, RejectsBadPlansNamingThePath) {
   p = minimal();
   p["gpus"].push_back(p["gpus"][0]);
   EXPECT_NE(error_of(p).find("repeats"), std::string::npos);
+}
+
+// Issue 12, reproducers: strings a hand-edited plan puts into rendered files are checked against what
+// they can be, and the schema version is the one this reader knows.
+TEST(RenderPlan, RejectsAnInjectedModelNamingThePath) {
+  json p = minimal();
+  p["gpus"][0]["model"] = "H100\ntouch pwned\n#";
+  const std::string error = error_of(p);
+  EXPECT_NE(error.find("$.gpus[0].model: expected a GPU model of the catalog"), std::string::npos) << error;
+  EXPECT_NE(error.find("'H100\\x0atouch pwned\\x0a#' is not one"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+}
+
+TEST(RenderPlan, KeepsTheCatalogsCanonicalModelName) {
+  json p = minimal();
+  p["gpus"][0]["model"] = "h100-80gb";  // an alias
+  EXPECT_EQ(render_plan_from_json(p).gpus[0].model, "H100-SXM5-80GB");
+}
+
+TEST(RenderPlan, RejectsMigProfilesTheModelDoesNotHave) {
+  json p = minimal();
+  p["gpus"][0]["mode"] = "mig+mps";
+  p["gpus"][0]["mig"] = json::parse(R"([{"profile":"3g.40gb","start":4,"size":4}])");
+  p["gpus"][0]["slices"][0]["profile"] = "3g.40gb";
+  p["gpus"][0]["slices"][0]["start"] = 4;
+  EXPECT_EQ(error_of(p), "");
+  for (const char* bad : {"bogus", "4g.40gb/../../x", "3g.40gb'; reboot; '"}) {
+    json q = p;
+    q["gpus"][0]["slices"][0]["profile"] = bad;
+    EXPECT_NE(error_of(q).find("$.gpus[0].slices[0].profile: expected a MIG profile of H100-SXM5-80GB"), std::string::npos)
+        << bad;
+    q = p;
+    q["gpus"][0]["mig"][0]["profile"] = bad;
+    EXPECT_NE(error_of(q).find("$.gpus[0].mig[0].profile: expected a MIG profile"), std::string::npos) << bad;
+  }
+  json q = p;
+  q["gpus"][0]["model"] = "T4-16GB";
+  EXPECT_NE(error_of(q).find("$.gpus[0].mode: expected a mode without MIG: T4-16GB has no MIG"), std::string::npos);
+}
+
+TEST(RenderPlan, RejectsOtherSchemaVersions) {
+  json p = minimal();
+  p["schema_version"] = 999;
+  EXPECT_NE(error_of(p).find("$.schema_version: expected 1"), std::string::npos) << error_of(p);
+  p.erase("schema_version");
+  EXPECT_NE(error_of(p).find("$.schema_version: expected a value"), std::string::npos) << error_of(p);
+}
+
+TEST(RenderPlan, RejectsIdsThatLeaveTheirDirectoryAndBadTenants) {
+  json p = minimal();
+  p["gpus"][0]["slices"][0]["id"] = "../../etc";
+  p["placements"][0]["slice"] = "../../etc";
+  EXPECT_NE(error_of(p).find("$.gpus[0].slices[0].id"), std::string::npos);
+  p = minimal();
+  p["placements"][0]["tenant"] = "a\x1b[2Jb";
+  EXPECT_NE(error_of(p).find("$.placements[0].tenant 'a\\x1b[2Jb' is not a valid Kubernetes label value"),
+            std::string::npos)
+      << error_of(p);
+  p = minimal();
+  p["gpus"][0]["slices"].push_back(p["gpus"][0]["slices"][0]);
+  EXPECT_NE(error_of(p).find("a slice id unique within its GPU"), std::string::npos);
+}
+
+TEST(RenderPlan, QuotesBackAtMost200BytesOfAHugeName) {
+  json p = minimal();
+  p["placements"][0]["workload"] = std::string(1'000'000, 'A');
+  const std::string error = error_of(p);
+  EXPECT_LT(error.size(), 600u);
+  EXPECT_NE(error.find("... (1000000 bytes)"), std::string::npos);
 }
 
 }  // namespace gpupack
