@@ -8,6 +8,7 @@
 
 #include "core/gpu_catalog.hpp"
 #include "core/units.hpp"
+#include "many_workloads.hpp"
 #include "planner/planner.hpp"
 
 namespace {
@@ -100,5 +101,41 @@ void BM_RandomInstancesRatioToLowerBound(benchmark::State& state) {
   state.counters["mean_ratio"] = sum / static_cast<double>(instances.size());
 }
 BENCHMARK(BM_RandomInstancesRatioToLowerBound)->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Issue 19: many distinct workloads of one tenant (bench/many_workloads.hpp) on as many H100-80GB as
+// needed. Targets: 500 x 20 <= 200 ms for the chosen plan alone and <= 1 s with the comparison of modes
+// (what `gpupack plan` computes); 2,000 x 5 <= 3 s with the comparison. Arguments: workloads, replicas.
+void report_plan(benchmark::State& state, const Scenario& s, const Plan& plan) {
+  state.counters["replicas"] = static_cast<double>(total_replicas(s));
+  state.counters["gpus_used"] = plan.summary.gpus_used;
+  state.counters["lower_bound"] = plan.summary.lower_bound_gpus;
+  state.counters["ratio"] = static_cast<double>(plan.summary.gpus_used) / plan.summary.lower_bound_gpus;
+  state.counters["unplaced"] = static_cast<double>(plan.unplaced.size());
+}
+
+void BM_ManyWorkloadsChosenPlan(benchmark::State& state) {
+  const Scenario s = bench::many_workloads_scenario(static_cast<int>(state.range(0)),
+                                                    static_cast<int>(state.range(1)), catalog());
+  Plan plan;
+  for (auto _ : state) {
+    plan = make_plan(s, {});
+    benchmark::DoNotOptimize(plan);
+  }
+  report_plan(state, s, plan);
+}
+BENCHMARK(BM_ManyWorkloadsChosenPlan)->Args({500, 20})->Args({2000, 5})->Unit(benchmark::kMillisecond);
+
+void BM_ManyWorkloadsPlanAndComparison(benchmark::State& state) {
+  const Scenario s = bench::many_workloads_scenario(static_cast<int>(state.range(0)),
+                                                    static_cast<int>(state.range(1)), catalog());
+  Plan plan;
+  for (auto _ : state) {
+    plan = make_plan(s, {});
+    const std::vector<ModeOutcome> comparison = compare_modes(s, {});
+    benchmark::DoNotOptimize(comparison);
+  }
+  report_plan(state, s, plan);
+}
+BENCHMARK(BM_ManyWorkloadsPlanAndComparison)->Args({500, 20})->Args({2000, 5})->Unit(benchmark::kMillisecond);
 
 }  // namespace

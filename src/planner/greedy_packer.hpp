@@ -1,7 +1,8 @@
 #pragma once
 // The packing heuristic that scales (10,000 replicas on 2,000 GPUs in well under a second):
-// 1. each tenant's replicas go by first fit decreasing onto whole GPUs opened one after the other; a GPU
-//    left less than half full is handed back when MIG could share it with other tenants;
+// 1. each tenant's replicas go onto whole GPUs of its own (whole_gpu_fill.hpp: filled one after the other
+//    or spread over k at once, whichever is cheaper); a GPU filled less than kDissolveBelow (0.7) is
+//    handed back when MIG could share it with other tenants;
 // 2. what is left (remainders of tenants, replicas that need a slice of their own) goes GPU by GPU onto
 //    whichever configuration holds the most: a whole GPU for one tenant, or a MIG layout (of the maximal
 //    ones) whose instances each take one tenant's remainder or one isolated replica.

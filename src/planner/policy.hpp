@@ -14,6 +14,9 @@ struct ModePolicy {
   bool mps = true;        // MPS among the clients of a slice
   bool time_slicing = true;
   bool streams = true;    // replicas of a group merged into one process
+
+  // Whether a slice may hold more than one client (or a group's replicas in one process).
+  bool shares_slices() const { return mps || time_slicing || streams; }
 };
 
 ModePolicy policy_for(std::optional<GpuMode> forced);

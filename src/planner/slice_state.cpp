@@ -197,6 +197,15 @@ int SliceState::joinable_client(const WorkloadDemand& d) const {
   return -1;
 }
 
+bool SliceState::closed() const {
+  return !clients_.empty() && (clients_.front().own_slice || !policy_->shares_slices());
+}
+
+bool SliceState::has_room(std::uint64_t memory, double compute) const {
+  return memory_used_ + memory <= spec_.memory_bytes &&
+         compute_used_ + compute * spec_.compute_scale <= spec_.compute_share + kComputeEpsilon;
+}
+
 Fit SliceState::check(const WorkloadDemand& d) const {
   const int join = joinable_client(d);
   const std::uint64_t memory = d.memory_bytes + (join < 0 ? spec_.context_overhead : 0);

@@ -74,6 +74,12 @@ class SliceState {
   void add(const WorkloadDemand& d, int replica);
 
   bool empty() const { return clients_.empty(); }
+  // No replica of any workload can join any more (check would refuse them all): the slice holds a
+  // replica that needs a slice of its own, or the policy lets no second client in.
+  bool closed() const;
+  // The first tests of check, cheap: room for `memory` bytes (without a context, which a group member may
+  // share) and `compute` (fraction of the reference GPU). False means check refuses any such replica.
+  bool has_room(std::uint64_t memory, double compute) const;
   const SliceSpec& spec() const { return spec_; }
   int tenant() const { return tenant_; }
   std::uint64_t memory_used() const { return memory_used_; }
