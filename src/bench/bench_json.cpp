@@ -30,7 +30,11 @@ Json settings_json(const BenchResults& r) {
   return Json{{"quick", r.options.quick},
               {"parts", parts},
               {"client_cmd", r.options.client_cmd ? Json(*r.options.client_cmd) : Json(nullptr)},
-              {"client_cmd_clients", r.options.clients},
+              {"client_ks", r.options.client_ks},
+              {"neighbour_cmd", r.options.neighbour_cmd ? Json(*r.options.neighbour_cmd) : Json(nullptr)},
+              {"window_s", r.options.window_s},
+              {"settle_s", r.options.settle_s},
+              {"ready_timeout_s", r.options.ready_timeout_s},
               {"ks", p.ks},
               {"client_blocks", p.client_blocks},
               {"client_threads", p.client_threads},
@@ -145,14 +149,6 @@ Json limits_json(const BenchResults& r) {
   return Json{{"active_thread_percentage", threads}, {"pinned_device_memory", memory}};
 }
 
-Json user_clients_json(const BenchResults& r) {
-  Json out = Json::array();
-  for (const auto& u : r.user_clients) {
-    out.push_back(Json{{"mode", u.mode}, {"target", u.target}, {"k", u.k}, {"seconds", u.seconds}, {"exit_codes", u.exit_codes}});
-  }
-  return out;
-}
-
 Json calibration_json(const BenchResults& r) {
   const Calibration c = calibration(r);
   Json out = Json::object();
@@ -192,7 +188,7 @@ Json to_json(const BenchResults& r) {
               {"neighbour_alone_kernels_per_s", optional_json(r.neighbour_alone_kernels_per_s)},
               {"isolation", isolation_json(r)},
               {"limits", limits_json(r)},
-              {"user_clients", user_clients_json(r)}};
+              {"colocation", r.colocation ? measure::to_json(*r.colocation) : Json(nullptr)}};
 }
 
 }  // namespace gpupack::bench

@@ -7,7 +7,7 @@
 
 namespace gpupack::bench {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 nlohmann::ordered_json to_json(const BenchResults& results);
 

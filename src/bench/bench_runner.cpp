@@ -5,6 +5,7 @@
 
 #include "bench/device_query.hpp"
 #include "bench/experiments.hpp"
+#include "bench/experiments_grid.hpp"
 #include "bench/interrupt.hpp"
 #include "bench/metrics.hpp"
 #include "bench/mps_session.hpp"
@@ -101,10 +102,12 @@ class Runner {
     }
     if (has(Part::mig)) run_mig(ctx);
     if (has(Part::client)) {
-      attempt("client: alone", [&] { results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "alone", "", 1, {plain})); });
-      attempt("client: timeslicing", [&] {
-        results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "timeslicing", "", options_.clients, {plain}));
-      });
+      start_grid();
+      for (int k : options_.client_ks) grid_cell({"timeslicing", k, plain, std::nullopt, std::nullopt});
+      if (options_.neighbour_cmd) {
+        grid_cell({"timeslicing", 0, plain, plain, std::nullopt});  // the neighbour alone: its baseline
+        grid_cell({"timeslicing", 1, plain, plain, std::nullopt});
+      }
     }
   }
 
@@ -125,13 +128,6 @@ class Runner {
         attempt("mig " + uuid + " K=" + std::to_string(k),
                 [&] { results_.clients.push_back(run_client_experiment(ctx, "mig", uuid, k, mig_environment(uuid))); });
       }
-    }
-    if (has(Part::client)) {
-      std::vector<ModeEnvironment> envs;
-      for (const auto& uuid : d.mig_instances) envs.push_back(mig_environment(uuid));
-      attempt("client: mig", [&] {
-        results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "mig", "", options_.clients, envs));
-      });
     }
   }
 
@@ -171,12 +167,32 @@ class Runner {
     }
     if (has(Part::limits)) run_limits(ctx, mps);
     if (has(Part::client)) {
-      attempt("client: mps", [&] {
-        results_.user_clients.push_back(run_user_clients(*options_.client_cmd, "mps", "", options_.clients, {mps}));
-      });
+      start_grid();
+      for (int k : options_.client_ks) grid_cell({"mps", k, mps, std::nullopt, std::nullopt});
+      if (options_.neighbour_cmd) {
+        grid_cell({"mps", 1, mps, mps, std::nullopt});
+        for (int cap : results_.plan.caps) {
+          grid_cell({"mps", 1, mps,
+                     mps_environment(session->client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(cap)}}),
+                     cap});
+        }
+      }
     }
     progress_.step("stopping MPS");
     if (!session->quit()) progress_.note("the MPS daemon did not quit in time; its pipe directory: " + session->paths().pipe_dir);
+  }
+
+  void start_grid() {
+    if (results_.colocation) return;
+    results_.colocation = measure::ColocationGrid{*options_.client_cmd, options_.neighbour_cmd.value_or(""), options_.window_s, {}};
+  }
+
+  // One cell of the --client-cmd grid; a failed cell stays in the grid with its error, and is noted.
+  void grid_cell(const GridCellRequest& request) {
+    progress_.step("client: " + request.mode + " K=" + std::to_string(request.k) + (request.neighbour_env ? " + neighbour" : ""));
+    measure::GridCell cell = run_grid_cell(options_, request);
+    if (!cell.error.empty()) progress_.note("client: " + measure::cell_label(cell) + " failed: " + cell.error);
+    results_.colocation->cells.push_back(std::move(cell));
   }
 
   void run_limits(const ExperimentContext& ctx, const ModeEnvironment& mps) {

@@ -76,7 +76,8 @@ ChildGroup::ChildGroup(const std::vector<ChildSpec>& specs) {
     sigemptyset(&defaults);
     sigaddset(&defaults, SIGPIPE);
     posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
     Child child;
     const int rc = posix_spawn(&child.pid, argv[0].c_str(), &actions, &attr, argv_ptrs.data(), env_ptrs.data());
     posix_spawnattr_destroy(&attr);
@@ -110,11 +111,35 @@ ChildGroup::~ChildGroup() {
 void ChildGroup::kill_all() {
   for (auto& c : children_) {
     if (c.outcome.exited) continue;
-    ::kill(c.pid, SIGKILL);
+    ::kill(-c.pid, SIGKILL);
     int status = 0;
     ::waitpid(c.pid, &status, 0);
     c.outcome.exited = true;
     c.outcome.exit_code = 128 + SIGKILL;
+    c.outcome.seconds = std::chrono::duration<double>(Clock::now() - c.started).count();
+  }
+}
+
+void ChildGroup::terminate_all(std::chrono::milliseconds grace) {
+  for (auto& c : children_) {
+    if (c.outcome.exited) continue;
+    c.outcome.stopped = true;
+    ::kill(-c.pid, SIGTERM);
+  }
+  const auto deadline = Clock::now() + grace;
+  for (;;) {
+    bool all = true;
+    for (auto& c : children_) all = all && c.outcome.exited;
+    if (all || Clock::now() > deadline) break;
+    pump(std::chrono::milliseconds(10));
+  }
+  kill_all();
+  // Whatever the stopped children printed last is still in the pipes.
+  for (int i = 0; i < 50; ++i) {
+    bool open = false;
+    for (auto& c : children_) open = open || c.out >= 0 || c.err >= 0;
+    if (!open) break;
+    pump(std::chrono::milliseconds(10));
   }
 }
 

@@ -2,7 +2,8 @@
 // A group of child processes started together and talked to over pipes: bench workers (which print
 // "ready", wait for "go", and print a JSON result) and the user's --client-cmd copies. os/ProcessRunner
 // covers run-to-completion and inherited stdio; the ready/go handshake needs the children's stdin and
-// stdout while they run, which is what this class adds.
+// stdout while they run, which is what this class adds. Each child leads its own process group, so that
+// stopping or killing it also ends what it started (a user's command runs through /bin/sh -c).
 #include <sys/types.h>
 
 #include <chrono>
@@ -24,6 +25,7 @@ struct ChildOutcome {
   double seconds = 0;  // from spawn to exit, as the parent saw it
   bool ready = false;
   bool exited = false;
+  bool stopped = false;  // ended by terminate_all (asked to stop), not by itself
 };
 
 class ChildGroup {
@@ -44,6 +46,9 @@ class ChildGroup {
   void wait_for(std::chrono::milliseconds duration);
   // Until every child has exited; children left at the timeout are killed and the call throws.
   void wait_exit(std::chrono::milliseconds timeout);
+  // Asks every child still running to stop (SIGTERM to its process group), waits up to `grace`, then
+  // kills what is left. Their outcomes say stopped.
+  void terminate_all(std::chrono::milliseconds grace);
 
   size_t size() const { return children_.size(); }
   const ChildOutcome& outcome(size_t index) const { return children_[index].outcome; }

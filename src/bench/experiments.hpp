@@ -28,8 +28,4 @@ IsolationRun run_isolation_experiment(const ExperimentContext& ctx, const std::s
                                       std::optional<int> neighbour_cap);
 ThreadLimitCheck run_thread_limit(const ExperimentContext& ctx, int percent, const ModeEnvironment& env);
 MemoryLimitCheck run_memory_limit(const ExperimentContext& ctx, const ModeEnvironment& env);
-// The user's command as K copies at once through /bin/sh -c; wall time and exit status of each.
-UserClientRun run_user_clients(const std::string& command, const std::string& mode, const std::string& target,
-                               int k, const std::vector<ModeEnvironment>& envs);
-
 }  // namespace gpupack::bench

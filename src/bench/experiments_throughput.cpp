@@ -1,4 +1,4 @@
-// Streams, K throughput clients (time-slicing, MPS, MIG), and the user's own program as K clients.
+// Streams and K throughput clients (time-slicing, MPS, MIG).
 #include <algorithm>
 #include <cmath>
 
@@ -48,25 +48,6 @@ ClientRun run_client_experiment(const ExperimentContext& ctx, const std::string&
   for (const auto& j : ctx.workers.run_together(launches)) {
     run.seconds.push_back(j.at("seconds").get<double>());
     run.flops_per_client = j.at("flops").get<double>();
-  }
-  return run;
-}
-
-UserClientRun run_user_clients(const std::string& command, const std::string& mode, const std::string& target,
-                               int k, const std::vector<ModeEnvironment>& envs) {
-  std::vector<ChildSpec> specs;
-  for (int i = 0; i < k; ++i) {
-    const ModeEnvironment& env = envs[static_cast<size_t>(i) % envs.size()];
-    ChildSpec spec{{"/bin/sh", "-c", command}, env.set, env.unset};
-    spec.env["GPUPACK_BENCH_CLIENT"] = std::to_string(i);  // lets a script tell its copies apart
-    specs.push_back(std::move(spec));
-  }
-  ChildGroup group(specs);
-  group.wait_exit(std::chrono::minutes(10));
-  UserClientRun run{mode, target, k, {}, {}};
-  for (size_t i = 0; i < group.size(); ++i) {
-    run.seconds.push_back(group.outcome(i).seconds);
-    run.exit_codes.push_back(group.outcome(i).exit_code);
   }
   return run;
 }

@@ -1,5 +1,8 @@
 #include "bench/options.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "core/errors.hpp"
 
 namespace gpupack::bench {
@@ -50,6 +53,29 @@ std::set<Part> parse_parts(const std::string& list) {
   flush();
   if (parts.empty()) throw InputError("--only: no part named; accepted: streams, timeslicing, mps, isolation, limits, mig, client");
   return parts;
+}
+
+std::vector<int> parse_ks(const std::string& list) {
+  std::vector<int> ks;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string word = list.substr(start, comma - start);
+    int k = 0;
+    size_t used = 0;
+    try {
+      k = std::stoi(word, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (word.empty() || used != word.size() || k < 1 || k > 48) {
+      throw InputError("--ks: '" + word + "' is not a copy count; accepted: numbers 1 to 48, comma-separated (e.g. 1,2,4,8)");
+    }
+    if (std::find(ks.begin(), ks.end(), k) == ks.end()) ks.push_back(k);
+    start = comma + 1;
+  }
+  std::sort(ks.begin(), ks.end());
+  return ks;
 }
 
 BenchPlan make_plan(const BenchOptions& options) {

@@ -13,12 +13,21 @@ enum class Part { streams, timeslicing, mps, isolation, limits, mig, client };
 const char* to_string(Part part);
 // "streams,mps" -> {streams, mps}; throws InputError naming the unknown word and the accepted ones.
 std::set<Part> parse_parts(const std::string& list);
+// "1,2,4,8" -> {1, 2, 4, 8} (sorted, each once, 1..48); throws InputError naming the bad word.
+std::vector<int> parse_ks(const std::string& list);
 
 struct BenchOptions {
   bool quick = false;
   std::set<Part> parts{Part::streams, Part::timeslicing, Part::mps, Part::isolation, Part::limits, Part::mig};
   std::optional<std::string> client_cmd;  // --client-cmd: the user's own program, run through /bin/sh -c
-  int clients = 2;                        // -n: how many copies of it run at once
+  // Its co-location grid (experiments_grid.cpp): K copies at once per mode, measured from their client
+  // reports over one steady window, optionally beside --neighbour-cmd.
+  std::vector<int> client_ks{1, 2, 4, 8};    // --ks (or -n K: 1 and K)
+  std::optional<std::string> neighbour_cmd;  // --neighbour-cmd: a program run beside one copy
+  double window_s = 10;                      // --window: the measured window after the release
+  double settle_s = 1;                       // after the release, before the window: first requests contend
+  double ready_timeout_s = 300;              // --ready-timeout: every copy must write its ready line by then
+  double stop_grace_s = 5;                   // SIGTERM, then this long before SIGKILL
   std::optional<std::string> json_path;
   std::optional<std::string> report_path;
   std::string mps_control = "nvidia-cuda-mps-control";  // --mps-control: the control program (tests use a fake)

@@ -169,18 +169,63 @@ std::string limits_section(const BenchResults& r) {
   return out;
 }
 
-std::string user_client_section(const BenchResults& r) {
-  if (r.user_clients.empty()) return "";
-  std::string rows;
-  for (const auto& u : r.user_clients) {
-    std::string codes;
-    for (int c : u.exit_codes) codes += (codes.empty() ? "" : ", ") + std::to_string(c);
-    rows += "<tr>" + cell(u.mode) + cell(std::to_string(u.k)) + cell(fmt::format("{:.2f}", mean(u.seconds))) +
-            cell(fmt::format("{:.2f}", max_of(u.seconds))) + cell(codes) + "</tr>";
+LineSeries curve_series(const std::string& name, const std::vector<measure::CurvePoint>& points) {
+  LineSeries s{name, {}};
+  for (const auto& p : points) s.points.emplace_back(p.k, p.value);
+  return s;
+}
+
+std::string optional_cell(const std::optional<double>& v, const char* format) {
+  return cell(v ? fmt::format(fmt::runtime(format), *v) : "-");
+}
+
+std::string grid_row(const measure::ColocationGrid& g, const measure::GridCell& c) {
+  std::string note = c.error;
+  if (note.empty() && c.k > 0 && !measure::latency_reported(c)) note = "request latency was not reported";
+  long malformed = c.neighbour ? c.neighbour->malformed_lines : 0;
+  for (const auto& copy : c.copies) malformed += copy.malformed_lines;
+  if (malformed > 0) note += (note.empty() ? "" : "; ") + std::to_string(malformed) + " malformed report line(s) ignored";
+  std::optional<double> p50;
+  for (const auto& copy : c.copies) {
+    if (copy.p50_ms) p50 = std::max(p50.value_or(0.0), *copy.p50_ms);
   }
-  return "<h2>Your program (--client-cmd)</h2><p><code>" + escape_xml(r.options.client_cmd.value_or("")) +
-         "</code></p><table><tr><th>mode</th><th>K</th><th>mean wall s</th><th>max wall s</th><th>exit codes</th></tr>" + rows +
-         "</table>";
+  const auto neighbour_rate = c.neighbour ? c.neighbour->req_per_s : std::nullopt;
+  return "<tr>" + cell(measure::cell_label(c)) + optional_cell(measure::aggregate_req_per_s(c), "{:.1f}") +
+         optional_cell(p50, "{:.2f}") + optional_cell(measure::worst_p99_ms(c), "{:.2f}") +
+         optional_cell(c.k > 0 ? std::optional<double>(measure::mean_wall_s(c)) : std::nullopt, "{:.2f}") +
+         optional_cell(neighbour_rate, "{:.1f}") + optional_cell(measure::neighbour_fraction(g, c), "{:.2f}") +
+         cell(note) + "</tr>";
+}
+
+// The user's program: aggregate req/s and the worst copy's p99 against K, per mode, from its own reports.
+std::string colocation_section(const BenchResults& r) {
+  if (!r.colocation) return "";
+  const measure::ColocationGrid& g = *r.colocation;
+  LineChart agg{"Your program: aggregate req/s of K copies", "K copies at once", "req/s", {}, false};
+  LineChart p99{"Your program: the worst copy's p99 with K copies", "K copies at once", "p99 (ms)", {}, false};
+  LineChart wall{"Your program: mean wall time of K copies, relative to one", "K copies at once", "x of K=1", {}, false};
+  for (const auto& mode : measure::grid_modes(g)) {
+    if (auto points = measure::aggregate_req_per_s_curve(g, mode); !points.empty()) agg.series.push_back(curve_series(mode, points));
+    if (auto points = measure::p99_curve(g, mode); !points.empty()) p99.series.push_back(curve_series(mode, points));
+    if (auto points = measure::wall_curve(g, mode); !points.empty()) wall.series.push_back(curve_series(mode, points));
+  }
+  std::string charts;
+  if (!agg.series.empty()) charts += render_line_chart(agg);
+  if (!p99.series.empty()) charts += render_line_chart(p99);
+  // Only for programs that report nothing: their wall time (start-up included) is all there is.
+  if (agg.series.empty() && !wall.series.empty()) {
+    charts += "<p>Request latency was not reported (the program wrote nothing to GPUPACK_REPORT): only wall time is known.</p>" +
+              render_line_chart(wall);
+  }
+  std::string rows;
+  for (const auto& c : g.cells) rows += grid_row(g, c);
+  return "<h2>Your program (--client-cmd): co-location grid</h2><p><code>" + escape_xml(g.command) + "</code>" +
+         (g.neighbour_command.empty() ? "" : " beside <code>" + escape_xml(g.neighbour_command) + "</code>") +
+         fmt::format("; K copies released together after every copy's ready line, measured over {:.1f} s.</p>", g.window_s) +
+         charts +
+         "<table><tr><th>setting</th><th>aggregate req/s</th><th>p50 ms (worst copy)</th><th>p99 ms (worst copy)</th>"
+         "<th>mean wall s</th><th>neighbour req/s</th><th>neighbour vs alone</th><th>note</th></tr>" +
+         rows + "</table>";
 }
 
 }  // namespace
@@ -189,7 +234,7 @@ std::string render_report(const BenchResults& r) {
   return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpupack bench: " + escape_xml(r.device.name) +
          "</title><style>" + kStyle + "</style></head><body><h1>gpupack bench: " + escape_xml(r.device.name) + "</h1>" +
          device_section(r) + verdict_section(r) + throughput_section(r) + streams_section(r) + latency_section(r) +
-         limits_section(r) + user_client_section(r) + "</body></html>\n";
+         limits_section(r) + colocation_section(r) + "</body></html>\n";
 }
 
 }  // namespace gpupack::bench

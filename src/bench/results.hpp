@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/options.hpp"
+#include "measure/colocation_grid.hpp"
 
 namespace gpupack::bench {
 
@@ -73,14 +74,6 @@ struct MemoryLimitCheck {
   std::string within_error, beyond_error;
 };
 
-// The user's program (--client-cmd) as K clients under one mode.
-struct UserClientRun {
-  std::string mode, target;
-  int k = 0;
-  std::vector<double> seconds;
-  std::vector<int> exit_codes;
-};
-
 struct Skip {
   std::string part, reason;
 };
@@ -98,7 +91,7 @@ struct BenchResults {
   std::vector<IsolationRun> isolation;
   std::vector<ThreadLimitCheck> thread_limits;
   std::optional<MemoryLimitCheck> memory_limit;
-  std::vector<UserClientRun> user_clients;
+  std::optional<measure::ColocationGrid> colocation;  // --client-cmd: the user's program per mode and K
   std::vector<Skip> skipped;
 };
 

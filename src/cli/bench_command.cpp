@@ -24,6 +24,8 @@ struct BenchArgs {
   bench::BenchOptions options;
   std::string only;
   int clients = 0;
+  std::string ks;
+  std::optional<double> window;
 };
 
 std::string self_executable() {
@@ -67,10 +69,14 @@ void finish_options(BenchArgs& a) {
   const bool wants_client = a.options.parts.count(bench::Part::client) > 0;
   if (a.options.client_cmd) {
     a.options.parts.insert(bench::Part::client);
-  } else if (wants_client || a.clients > 0) {
-    throw InputError("-n and --only client need --client-cmd '<command>' (the program to run as K clients)");
+  } else if (wants_client || a.clients > 0 || !a.ks.empty() || a.options.neighbour_cmd) {
+    throw InputError("-n, --ks, --neighbour-cmd and --only client need --client-cmd '<command>' (the program to run as K clients)");
   }
-  if (a.clients > 0) a.options.clients = a.clients;
+  if (a.clients > 0 && !a.ks.empty()) throw InputError("-n K and --ks: give one of them (-n K means --ks 1,K)");
+  if (a.clients > 0) a.options.client_ks = bench::parse_ks("1," + std::to_string(a.clients));
+  if (!a.ks.empty()) a.options.client_ks = bench::parse_ks(a.ks);
+  // --quick shortens the default window; an explicit --window wins.
+  a.options.window_s = a.window.value_or(a.options.quick ? 4.0 : a.options.window_s);
 }
 
 int run_bench_command(std::ostream& out, BenchArgs& a) {
@@ -108,8 +114,17 @@ void register_bench_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand("bench", "Measure streams, time-slicing, MPS and MIG on this GPU");
   cmd->add_flag("--quick", args->options.quick, "Less work per experiment (under 20 s on an H100)");
   cmd->add_option("--only", args->only, "Parts to run: streams,timeslicing,mps,isolation,limits,mig,client");
-  cmd->add_option("--client-cmd", args->options.client_cmd, "Your own program (run with /bin/sh -c) as K clients per mode");
-  cmd->add_option("-n", args->clients, "How many copies of --client-cmd run at once (default 2)")->check(CLI::Range(1, 48));
+  cmd->add_option("--client-cmd", args->options.client_cmd,
+                  "Your own program (run with /bin/sh -c): its co-location grid, K copies per mode, from its client reports");
+  cmd->add_option("-n", args->clients, "Copies of --client-cmd at once: the same as --ks 1,N")->check(CLI::Range(1, 48));
+  cmd->add_option("--ks", args->ks, "Copy counts of the --client-cmd grid (default 1,2,4,8)");
+  cmd->add_option("--window", args->window, "Seconds measured after all copies are released (default 10, --quick 4)")
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--ready-timeout", args->options.ready_timeout_s,
+                  "Seconds every copy has to write its ready line to GPUPACK_REPORT (default 300)")
+      ->check(CLI::Range(1.0, 86400.0));
+  cmd->add_option("--neighbour-cmd", args->options.neighbour_cmd,
+                  "A program (e.g. a batch job) run beside one copy: uncapped, and under MPS capped at 25/50/75% threads");
   cmd->add_option("--json", args->options.json_path, "Write every sample, the settings and the device as JSON");
   cmd->add_option("--report", args->options.report_path, "Write a self-contained HTML report with charts");
   cmd->add_option("--mps-control", args->options.mps_control, "The MPS control program (default nvidia-cuda-mps-control)");

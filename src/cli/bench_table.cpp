@@ -2,6 +2,7 @@
 // parts that were skipped with their reasons.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 
 #include "bench/metrics.hpp"
@@ -62,13 +63,46 @@ void add_limits(Table& t, const BenchResults& r) {
   }
 }
 
-void add_user_clients(Table& t, const BenchResults& r) {
-  for (const auto& u : r.user_clients) {
-    std::string codes;
-    for (int c : u.exit_codes) codes += (codes.empty() ? "" : ",") + std::to_string(c);
-    t.add({"client", u.mode + " K=" + std::to_string(u.k),
-           fmt::format("wall mean {:.2f} s, max {:.2f} s, exit {}", mean(u.seconds), max_of(u.seconds), codes)});
+std::string copy_range(const measure::GridCell& c, std::optional<double> measure::CopyResult::*field) {
+  double lo = 0, hi = 0;
+  for (size_t i = 0; i < c.copies.size(); ++i) {
+    const double v = (c.copies[i].*field).value_or(0);
+    lo = i == 0 ? v : std::min(lo, v);
+    hi = i == 0 ? v : std::max(hi, v);
   }
+  return c.copies.size() > 1 ? fmt::format("{:.2f}-{:.2f}", lo, hi) : fmt::format("{:.2f}", hi);
+}
+
+// The cell's headline: the program's own requests when it reported them, else plainly that it did not.
+std::string grid_result(const measure::ColocationGrid& g, const measure::GridCell& c) {
+  if (!c.error.empty()) return "FAILED: " + c.error;
+  std::string text;
+  if (c.k == 0) {
+    text = c.neighbour && c.neighbour->req_per_s ? fmt::format("neighbour {:.1f} req/s", *c.neighbour->req_per_s)
+                                                 : "neighbour: request rate not reported";
+  } else if (const auto agg = measure::aggregate_req_per_s(c)) {
+    const auto* one = measure::find_cell(g, c.mode, 1);
+    const auto base = one ? measure::aggregate_req_per_s(*one) : std::nullopt;
+    text = fmt::format("{:.1f} req/s in all", *agg);
+    if (base && *base > 0 && c.k != 1 && !c.with_neighbour) text += fmt::format(" ({:.2f}x K=1)", *agg / *base);
+    text += "; per copy req/s " + copy_range(c, &measure::CopyResult::req_per_s) + ", p50 ms " +
+            copy_range(c, &measure::CopyResult::p50_ms) + ", p99 ms " + copy_range(c, &measure::CopyResult::p99_ms);
+  } else {
+    text = "request latency was not reported";
+  }
+  if (c.with_neighbour && c.k > 0) {
+    if (const auto f = measure::neighbour_fraction(g, c)) text += fmt::format("; neighbour kept {:.0f}%", *f * 100);
+  }
+  long malformed = c.neighbour ? c.neighbour->malformed_lines : 0;
+  for (const auto& copy : c.copies) malformed += copy.malformed_lines;
+  if (malformed > 0) text += fmt::format("; {} malformed report line(s) ignored", malformed);
+  if (c.k > 0) text += fmt::format("; wall {:.2f} s", measure::mean_wall_s(c));
+  return text;
+}
+
+void add_colocation(Table& t, const BenchResults& r) {
+  if (!r.colocation) return;
+  for (const auto& c : r.colocation->cells) t.add({"client", measure::cell_label(c), grid_result(*r.colocation, c)});
 }
 
 }  // namespace
@@ -82,7 +116,7 @@ void print_bench_summary(std::ostream& out, const BenchResults& r) {
   add_clients(t, r);
   add_isolation(t, r);
   add_limits(t, r);
-  add_user_clients(t, r);
+  add_colocation(t, r);
   t.print(out);
   out << '\n';
   Table v({"VERDICT", "OUTCOME", "MEASURED", "EXPECTED"});

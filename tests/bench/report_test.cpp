@@ -35,7 +35,7 @@ TEST(Report, LatencyChartHasOneLinePerSetting) {
 TEST(Report, EscapesUserText) {
   BenchResults r = testing::recorded_results();
   r.options.client_cmd = "python serve.py --tag '<b>&'";
-  r.user_clients.push_back({"timeslicing", "", 2, {1.0, 1.5}, {0, 1}});
+  r.colocation = measure::ColocationGrid{*r.options.client_cmd, "", 10, {}};
   const std::string html = render_report(r);
   EXPECT_NE(html.find("--tag &#39;&lt;b&gt;&amp;&#39;"), std::string::npos);
   EXPECT_EQ(html.find("<b>&"), std::string::npos);

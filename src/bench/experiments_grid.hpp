@@ -1,0 +1,28 @@
+#pragma once
+// One cell of the co-location grid of the user's program (--client-cmd): K copies through /bin/sh -c,
+// each with its own client report file (GPUPACK_REPORT) and one shared GPUPACK_GO file, created once every
+// copy wrote its ready line, so that all copies are measured in the same steady window. Optionally the
+// neighbour program (--neighbour-cmd) runs in the same group. Copies that write no report at all and exit
+// by themselves are measured by wall time only.
+#include <optional>
+#include <string>
+
+#include "bench/options.hpp"
+#include "bench/workers.hpp"
+#include "measure/colocation_grid.hpp"
+
+namespace gpupack::bench {
+
+struct GridCellRequest {
+  std::string mode;  // "timeslicing" or "mps"
+  int k = 0;         // copies of the program (0: the neighbour alone)
+  ModeEnvironment client_env;
+  std::optional<ModeEnvironment> neighbour_env;  // set: the neighbour runs in this cell
+  std::optional<int> neighbour_cap;              // its active thread percentage (already in neighbour_env)
+};
+
+// Never throws for a failed copy or a timeout (the cell's `error` says which copy and why); throws
+// Interrupted on Ctrl-C, after every copy was killed.
+measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request);
+
+}  // namespace gpupack::bench
