@@ -62,5 +62,19 @@ wait_for 'gpupack_gpu_memory_total_bytes{gpu="0"}' '.status == "success" and .da
 expect_json '.data.result[0].metric.uuid == "GPU-11111111-2222-3333-4444-555555555555"'
 wait_for 'up{job="gpupack"}' '.data.result[0].value[1] == "1"'
 wait_for 'gpupack_mps_daemon_up' '.data.result[0].value[1] == "1"'
+# GPM activity (the fake machine's series settle on their last sample) and the slice it feeds.
+wait_for 'gpupack_gpu_sm_active_ratio{gpu="0"}' '.data.result[0].value[1] == "0.875"'
+wait_for 'gpupack_mig_instance_sm_active_ratio' '.data.result[0].value[1] == "0.625"'
+wait_for 'gpupack_slice_sm_active_ratio' '.data.result[0].value[1] == "0.875" and .data.result[0].metric.target == "GPU-11111111-2222-3333-4444-555555555555"'
+# Every query of the Grafana dashboard is valid PromQL that Prometheus evaluates ($node: every agent).
+DASHBOARD="$ROOT/deploy/grafana/gpupack-utilisation.json"
+while IFS= read -r expr; do
+  LAST="dashboard query $expr"
+  OUT=$(query "${expr//\$node/.*}" || echo '{"status":"error"}')
+  expect_json '.status == "success"'
+done < <(jq -r '.. | objects | select(has("expr")) | .expr' "$DASHBOARD")
+LAST="dashboard SM allotted vs busy per slice"
+OUT=$(query 'gpupack_slice_sm_allotted_ratio{instance=~".*"}')
+expect_json '.data.result | length == 1'
 [ "$FAILURES" -eq 0 ] || tail -5 "$WORK/prometheus.log" >&2
 finish
