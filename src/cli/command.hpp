@@ -35,5 +35,6 @@ void register_profile_command(CLI::App& app, CommandContext& ctx);
 void register_agent_command(CLI::App& app, CommandContext& ctx);
 void register_labels_command(CLI::App& app, CommandContext& ctx);
 void register_render_command(CLI::App& app, CommandContext& ctx);
+void register_verify_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace gpupack

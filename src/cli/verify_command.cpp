@@ -1,0 +1,234 @@
+// `gpupack verify plan.json --run WORKLOAD=COMMAND ... [--node N] [--duration S] [--warmup S] [--tolerance F]
+// [--repeat R] [--scenario FILE] [--search WORKLOAD] [--format json] [--report FILE.html]`: runs one node's
+// placements of a plan on this machine as rendered and compares with the plan's predictions (docs/verify.md).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "bench/interrupt.hpp"
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/gpu_access.hpp"
+#include "cli/input_file.hpp"
+#include "cli/node_support.hpp"
+#include "cli/table.hpp"
+#include "core/errors.hpp"
+#include "core/gpu_catalog.hpp"
+#include "io/scenario_yaml.hpp"
+#include "mps/mps_control.hpp"
+#include "verify/verify_driver.hpp"
+#include "verify/verify_html.hpp"
+
+namespace gpupack {
+
+namespace {
+
+using namespace verify;
+
+struct VerifyArgs {
+  std::string plan, node, scenario, search, report_html, mps_control = "nvidia-cuda-mps-control";
+  std::vector<std::string> runs, plain;
+  double duration = 20, warmup = 5, tolerance = 0.25, ready_timeout = 120, stop_grace = 5;
+  int repeat = 2, search_max = 16;
+  bool solo = true;
+  OutputFormat format = OutputFormat::table;
+};
+
+class ScratchDir {
+ public:
+  ScratchDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/gpupack-verify-XXXXXX";
+    if (!::mkdtemp(tmpl.data())) throw InputError("cannot create a temporary directory under " + tmpl.substr(0, tmpl.rfind('/')));
+    path_ = tmpl;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::map<std::string, std::string> parse_runs(const std::vector<std::string>& runs) {
+  std::map<std::string, std::string> out;
+  for (const auto& r : runs) {
+    const auto eq = r.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == r.size()) {
+      throw InputError("--run " + r + ": expected WORKLOAD=COMMAND (e.g. --run ranker='python3 ranker.py')");
+    }
+    if (!out.emplace(r.substr(0, eq), r.substr(eq + 1)).second) throw InputError("--run " + r.substr(0, eq) + ": given twice");
+  }
+  return out;
+}
+
+// The program a command starts (its first word after VAR=value assignments), when it is a plain word: a
+// command that is not found fails here, before anything runs. Shell syntax is left to the shell.
+void require_program(const std::string& workload, const std::string& command, const ProcessRunner& runner) {
+  static const std::set<std::string> kShellWords{"exec", "cd", "if", "for", "while", "case", "{", "(", "!", "time", "set", "export", "."};
+  std::istringstream words(command);
+  std::string word;
+  while (words >> word && word.find('=') != std::string::npos && word.front() != '=') {
+  }
+  if (word.empty() || kShellWords.count(word) || word.find_first_of("'\"$`\\;&|<>(){}") != std::string::npos) return;
+  if (!runner.find_program(word)) {
+    throw InputError(fmt::format("--run {}=...: command '{}' not found (not a file and not on PATH)", workload, word));
+  }
+}
+
+std::map<std::string, double> slos_from_scenario(const std::string& path) {
+  std::map<std::string, double> slo;
+  if (path.empty()) return slo;
+  const GpuCatalog catalog = builtin_catalog();
+  for (const auto& w : parse_scenario_yaml(read_input_file(path), path, catalog).workloads) {
+    if (w.latency_slo_ms) slo[w.name] = *w.latency_slo_ms;
+  }
+  return slo;
+}
+
+std::string num(const std::optional<double>& v, int digits = 2) { return v ? fmt::format("{:.{}f}", *v, digits) : "-"; }
+std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:+.0f}%", *v * 100) : "-"; }
+std::string spread(const Measured& m) { return m.spread() ? fmt::format("{:.0f}%", *m.spread() * 100) : "-"; }
+
+void print_table(std::ostream& out, const VerifyReport& r) {
+  out << fmt::format("node {}: {} repeat(s) of a {:.1f} s window after {:.1f} s warm-up; tolerance {:.0f}%\n", r.node, r.repeat,
+                     r.duration_s, r.warmup_s, r.tolerance * 100);
+  for (const auto& n : r.notes) out << "note: " << n << '\n';
+  for (const auto& a : r.alone) {
+    out << fmt::format("alone: {} p99 {} ms (spread {}), {} req/s ({})\n", a.workload, num(a.p99_ms.mean()), spread(a.p99_ms),
+                       num(a.req_per_s.mean(), 1), a.source);
+  }
+  Table t({"replica", "slice", "p99 pred", "p99 meas", "err", "spread", "req/s pred", "req/s meas", "err", "spread", "SLO", "verdict"});
+  bool plain = false;
+  for (const auto& v : r.replicas) {
+    plain = plain || !v.reports;
+    std::string slo = v.slo_ms ? fmt::format("{:.1f} {}", *v.slo_ms, v.slo_met == true ? "met" : v.slo_met == false ? "BROKEN" : "?") : "-";
+    std::string verdict = v.problems.empty() && v.slo_met != false ? "ok" : "FAIL";
+    for (const auto& p : v.problems) verdict += "; " + p;
+    if (!v.reports) verdict += " (no client report: memory, crashes, GPU activity only)";
+    t.add({v.workload + "-" + std::to_string(v.replica), v.slice, num(v.predicted_p99_ms), num(v.p99_ms.mean()), pct(v.p99_error),
+           spread(v.p99_ms), num(v.predicted_req_per_s, 1), num(v.req_per_s.mean(), 1), pct(v.throughput_error), spread(v.req_per_s),
+           slo, verdict});
+  }
+  t.print(out);
+  Table s({"slice", "sharing", "req/s pred", "req/s meas", "err", "worst p99 pred", "worst p99 meas", "err", "SLO"});
+  for (const auto& v : r.slices) {
+    s.add({v.slice, v.sharing, num(v.predicted_req_per_s, 1), num(v.measured_req_per_s, 1), pct(v.throughput_error),
+           num(v.predicted_worst_p99_ms), num(v.measured_worst_p99_ms), pct(v.p99_error),
+           v.slo_met ? (*v.slo_met ? "met" : "BROKEN") : "-"});
+  }
+  out << '\n';
+  s.print(out);
+  if (r.search) {
+    out << fmt::format("\ndensity search: {} on {}: the plan placed {}, at most {}{} fit\n", r.search->workload, r.search->slice,
+                       r.search->planned, r.search->most_that_fit, r.search->capped ? " (or more: --search-max reached)" : "");
+    for (const auto& st : r.search->steps) {
+      out << fmt::format("  {} replica(s): {}{}\n", st.replicas, st.fits ? "fits" : "does not fit: ", st.why);
+    }
+  }
+  out << (r.ok() ? "verify: every SLO met and every prediction within the tolerance\n" : "verify: FAILED (see the verdicts above)\n");
+}
+
+int run_verify_command(const VerifyArgs& a, std::ostream& out) {
+  const std::string text = read_input_file(a.plan);
+  nlohmann::json plan_json;
+  try {
+    plan_json = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(a.plan + ": not a plan JSON (gpupack plan --format json): " + e.what());
+  }
+  const RenderPlan plan = render_plan_from_json(plan_json);
+  SetupRequest request;
+  request.runs = parse_runs(a.runs);
+  request.plain = a.plain;
+  if (!a.node.empty()) request.node = a.node;
+  request.slo_ms = slos_from_scenario(a.scenario);
+
+  return with_gpu_backend([&](GpuBackend& gpu) {
+    LocalServices os;
+    const VerifySetup setup = build_setup(plan_json, plan, request, gpu.devices());
+    for (const auto& [workload, command] : request.runs) require_program(workload, command, os.runner);
+    bool mps = false;
+    for (const auto& s : setup.slices) mps = mps || s.mps.has_value();
+    if (mps && !os.runner.find_program(a.mps_control)) {
+      throw InputError("--mps-control " + a.mps_control + ": not found; the plan has MPS slices, which need nvidia-cuda-mps-control");
+    }
+    const ScratchDir scratch;
+    const bench::InterruptGuard guard;
+    DriverOptions o;
+    o.session.warmup_s = a.warmup;
+    o.session.duration_s = a.duration;
+    o.session.ready_timeout_s = a.ready_timeout;
+    o.session.stop_grace_s = a.stop_grace;
+    o.session.mps_control = a.mps_control;
+    o.session.interrupted = [] { return bench::interrupt_requested(); };
+    o.scratch_dir = scratch.path();
+    o.repeat = a.repeat;
+    o.solo = a.solo;
+    if (!a.search.empty()) o.search = a.search;
+    o.search_max = a.search_max;
+    o.tolerance = a.tolerance;
+    o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+    SessionDeps deps{os.runner, os.fs, os.clock, os.proc, &gpu,
+                     [](const std::string& path) { return std::make_unique<measure::FileReportSource>(path); }};
+    VerifyReport report;
+    try {
+      report = run_verify(setup, o, deps);
+    } catch (const VerifyFailure& e) {
+      std::cerr << "gpupack verify: " << e.what() << "; everything was stopped\n";
+      return exit_code::negative;
+    } catch (const VerifyInterrupted&) {
+      std::cerr << "gpupack verify: interrupted; everything was stopped\n";
+      return 128 + bench::interrupt_signal();
+    }
+    if (!a.report_html.empty()) {
+      std::ofstream html(a.report_html);
+      if (!(html << render_verify_html(report, a.plan))) throw InputError("--report " + a.report_html + ": cannot write it");
+    }
+    if (a.format == OutputFormat::json) {
+      out << to_json(report).dump(2) << '\n';
+    } else {
+      print_table(out, report);
+    }
+    return report.ok() ? exit_code::ok : exit_code::negative;
+  });
+}
+
+}  // namespace
+
+void register_verify_command(CLI::App& app, CommandContext& ctx) {
+  auto a = std::make_shared<VerifyArgs>();
+  auto* cmd = app.add_subcommand("verify", "Run a plan's placements on this machine as rendered and compare with its predictions");
+  cmd->add_option("plan", a->plan, "Plan JSON (gpupack plan --format json)")->required();
+  cmd->add_option("--run", a->runs, "WORKLOAD=COMMAND: the program of a workload (run through /bin/sh -c); one per placed workload")->required();
+  cmd->add_option("--plain", a->plain, "WORKLOAD whose program does not speak the client report (memory, crashes, GPU activity only)");
+  cmd->add_option("--node", a->node, "The plan's node to verify (default: its first)");
+  cmd->add_option("--scenario", a->scenario, "The scenario the plan came from: its latency_slo_ms are the SLOs checked");
+  cmd->add_option("--duration", a->duration, "Seconds of each measured window")->check(CLI::Range(0.05, 86400.0))->capture_default_str();
+  cmd->add_option("--warmup", a->warmup, "Seconds after the release before the window")->check(CLI::Range(0.0, 3600.0))->capture_default_str();
+  cmd->add_option("--tolerance", a->tolerance, "Largest accepted |prediction error| (fraction)")->check(CLI::Range(0.0, 100.0))->capture_default_str();
+  cmd->add_option("--repeat", a->repeat, "Runs of each configuration (the spread is reported)")->check(CLI::Range(1, 100))->capture_default_str();
+  cmd->add_flag("--solo,!--no-solo", a->solo, "Measure each workload alone first (its p99 and req/s alone)")->capture_default_str();
+  cmd->add_option("--search", a->search, "WORKLOAD: on its slice, add replicas until an SLO breaks (needs --scenario)");
+  cmd->add_option("--search-max", a->search_max, "Most replicas the search tries")->check(CLI::Range(1, 1000))->capture_default_str();
+  cmd->add_option("--ready-timeout", a->ready_timeout, "Seconds a replica may take to write its ready line")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
+  cmd->add_option("--stop-grace", a->stop_grace, "Seconds between SIGTERM and SIGKILL when stopping")->check(CLI::Range(0.0, 600.0))->capture_default_str();
+  cmd->add_option("--report", a->report_html, "Also write an HTML report (table and charts) to this file");
+  cmd->add_option("--mps-control", a->mps_control, "The nvidia-cuda-mps-control program for the private daemons")->capture_default_str();
+  add_format_option(*cmd, a->format, {"table", "json"});
+  cmd->callback([&ctx, a] {
+    if (!a->search.empty() && a->scenario.empty()) throw InputError("--search " + a->search + ": needs --scenario (the SLO it searches under)");
+    ctx.action = [&ctx, a] { return run_verify_command(*a, ctx.out); };
+  });
+}
+
+}  // namespace gpupack

@@ -1,0 +1,232 @@
+#include "verify/verify_result.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace gpupack::verify {
+
+namespace {
+
+std::optional<double> error_of(const std::optional<double>& measured, const std::optional<double>& predicted) {
+  if (!measured || !predicted || *predicted <= 0) return std::nullopt;
+  return (*measured - *predicted) / *predicted;
+}
+
+const AloneFigures* alone_of(const std::vector<AloneFigures>& alone, const std::string& workload) {
+  for (const auto& a : alone) {
+    if (a.workload == workload) return &a;
+  }
+  return nullptr;
+}
+
+std::optional<double> scaled(const std::optional<double>& v, double factor) {
+  return v ? std::optional<double>(*v * factor) : std::nullopt;
+}
+
+// A replica that ended by itself: a crash (non-zero) or a program that stopped before the window's end.
+std::optional<std::string> ended_problem(const ReplicaRun& r) {
+  if (!r.exit_code || !r.ended_early) return std::nullopt;
+  std::string what = *r.exit_code == 0 ? "ended before the window's end (exit code 0)"
+                                       : fmt::format("crashed (exit code {})", *r.exit_code);
+  if (!r.log_tail.empty()) what += ": " + r.log_tail;
+  return what;
+}
+
+template <typename T>
+nlohmann::ordered_json opt(const std::optional<T>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json measured_json(const Measured& m) {
+  return {{"mean", opt(m.mean())}, {"spread", opt(m.spread())}, {"runs", m.runs}};
+}
+
+}  // namespace
+
+std::optional<double> Measured::mean() const {
+  if (runs.empty()) return std::nullopt;
+  return std::accumulate(runs.begin(), runs.end(), 0.0) / static_cast<double>(runs.size());
+}
+
+std::optional<double> Measured::spread() const {
+  const auto m = mean();
+  if (!m || runs.size() < 2 || *m <= 0) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(runs.begin(), runs.end());
+  return (*hi - *lo) / *m;
+}
+
+bool VerifyReport::ok() const {
+  for (const auto& r : replicas) {
+    if (!r.problems.empty() || r.slo_met == false) return false;
+  }
+  return true;
+}
+
+VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& runs, const std::vector<AloneFigures>& alone,
+                     double tolerance) {
+  VerifyReport report;
+  report.node = setup.node;
+  report.tolerance = tolerance;
+  report.repeat = static_cast<int>(runs.size());
+  report.notes = setup.notes;
+  report.alone = alone;
+  for (size_t i = 0; i < setup.slices.size(); ++i) {
+    const SliceSetup& slice = setup.slices[i];
+    SliceVerdict sv;
+    sv.slice = slice.name();
+    sv.sharing = slice.sharing;
+    double predicted_sum = 0, measured_sum = 0;
+    bool sums_known = true;
+    for (size_t j = 0; j < slice.replicas.size(); ++j) {
+      const ReplicaSetup& setup_r = slice.replicas[j];
+      ReplicaVerdict v;
+      v.workload = setup_r.workload;
+      v.replica = setup_r.replica;
+      v.slice = slice.name();
+      v.reports = setup_r.reports;
+      v.slo_ms = setup_r.slo_ms;
+      v.memory_limit_bytes = setup_r.memory_limit_bytes;
+      double worst_p99 = 0;
+      for (const auto& run : runs) {
+        const ReplicaRun& r = run.slices[i][j];
+        if (r.figures && r.figures->p99_ms) {
+          v.p99_ms.runs.push_back(*r.figures->p99_ms);
+          worst_p99 = std::max(worst_p99, *r.figures->p99_ms);
+        }
+        if (r.figures && r.figures->requests > 0) v.req_per_s.runs.push_back(r.figures->req_per_s);
+        if (r.peak_memory_bytes) v.peak_memory_bytes = std::max(v.peak_memory_bytes.value_or(0), *r.peak_memory_bytes);
+        v.gpu_seen = v.gpu_seen || r.gpu_seen;
+        if (const auto p = ended_problem(r)) v.problems.push_back(*p);
+        if (setup_r.reports && r.reported && !(r.figures && r.figures->requests > 0)) {
+          v.problems.push_back("reported no request in the window");
+        }
+      }
+      if (v.peak_memory_bytes && v.memory_limit_bytes > 0 && *v.peak_memory_bytes > v.memory_limit_bytes) {
+        v.problems.push_back(fmt::format("used {:.0f} MiB of GPU memory, over its limit of {:.0f} MiB",
+                                         static_cast<double>(*v.peak_memory_bytes) / 1048576.0,
+                                         static_cast<double>(v.memory_limit_bytes) / 1048576.0));
+      }
+      if (const AloneFigures* a = alone_of(alone, v.workload); a && setup_r.reports) {
+        v.predicted_p99_ms = scaled(a->p99_ms.mean(), setup_r.predicted_p99_inflation);
+        v.predicted_req_per_s = scaled(a->req_per_s.mean(), slice.predicted_throughput);
+      }
+      v.p99_error = error_of(v.p99_ms.mean(), v.predicted_p99_ms);
+      v.throughput_error = error_of(v.req_per_s.mean(), v.predicted_req_per_s);
+      if (v.p99_error && std::fabs(*v.p99_error) > tolerance) {
+        v.problems.push_back(fmt::format("p99 {:+.0f}% off the prediction (tolerance {:.0f}%)", *v.p99_error * 100, tolerance * 100));
+      }
+      if (v.throughput_error && std::fabs(*v.throughput_error) > tolerance) {
+        v.problems.push_back(fmt::format("throughput {:+.0f}% off the prediction (tolerance {:.0f}%)",
+                                         *v.throughput_error * 100, tolerance * 100));
+      }
+      // The SLO must hold in every repeat: the worst one decides.
+      if (v.slo_ms && !v.p99_ms.runs.empty()) v.slo_met = worst_p99 <= *v.slo_ms;
+      if (v.slo_met) sv.slo_met = sv.slo_met.value_or(true) && *v.slo_met;
+      if (v.predicted_req_per_s && v.req_per_s.mean()) {
+        predicted_sum += *v.predicted_req_per_s;
+        measured_sum += *v.req_per_s.mean();
+      } else {
+        sums_known = false;
+      }
+      if (v.predicted_p99_ms) sv.predicted_worst_p99_ms = std::max(sv.predicted_worst_p99_ms.value_or(0), *v.predicted_p99_ms);
+      if (v.p99_ms.mean()) sv.measured_worst_p99_ms = std::max(sv.measured_worst_p99_ms.value_or(0), *v.p99_ms.mean());
+      report.replicas.push_back(std::move(v));
+    }
+    if (sums_known && !slice.replicas.empty()) {
+      sv.predicted_req_per_s = predicted_sum;
+      sv.measured_req_per_s = measured_sum;
+      sv.throughput_error = error_of(sv.measured_req_per_s, sv.predicted_req_per_s);
+    }
+    sv.p99_error = error_of(sv.measured_worst_p99_ms, sv.predicted_worst_p99_ms);
+    report.slices.push_back(std::move(sv));
+  }
+  return report;
+}
+
+bool run_fits(const std::vector<SliceSetup>& slices, const SessionRun& run, std::string& why) {
+  for (size_t i = 0; i < slices.size(); ++i) {
+    for (size_t j = 0; j < slices[i].replicas.size(); ++j) {
+      const ReplicaSetup& s = slices[i].replicas[j];
+      const ReplicaRun& r = run.slices[i][j];
+      if (const auto p = ended_problem(r)) {
+        why = s.name() + " " + *p;
+        return false;
+      }
+      if (!s.reports || !s.slo_ms) continue;
+      if (!r.figures || !r.figures->p99_ms) {
+        why = s.name() + " reported no request in the window";
+        return false;
+      }
+      if (*r.figures->p99_ms > *s.slo_ms) {
+        why = fmt::format("{} p99 {:.2f} ms > SLO {:.2f} ms", s.name(), *r.figures->p99_ms, *s.slo_ms);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+nlohmann::ordered_json to_json(const VerifyReport& report) {
+  nlohmann::ordered_json j;
+  j["verify_version"] = kVerifyJsonVersion;
+  j["node"] = report.node;
+  j["warmup_s"] = report.warmup_s;
+  j["duration_s"] = report.duration_s;
+  j["repeat"] = report.repeat;
+  j["tolerance"] = report.tolerance;
+  j["ok"] = report.ok();
+  j["notes"] = report.notes;
+  j["alone"] = nlohmann::ordered_json::array();
+  for (const auto& a : report.alone) {
+    j["alone"].push_back({{"workload", a.workload}, {"source", a.source}, {"p99_ms", measured_json(a.p99_ms)},
+                          {"req_per_s", measured_json(a.req_per_s)}});
+  }
+  j["replicas"] = nlohmann::ordered_json::array();
+  for (const auto& r : report.replicas) {
+    j["replicas"].push_back({{"workload", r.workload},
+                             {"replica", r.replica},
+                             {"slice", r.slice},
+                             {"reports", r.reports},
+                             {"predicted_p99_ms", opt(r.predicted_p99_ms)},
+                             {"p99_ms", measured_json(r.p99_ms)},
+                             {"p99_error", opt(r.p99_error)},
+                             {"predicted_req_per_s", opt(r.predicted_req_per_s)},
+                             {"req_per_s", measured_json(r.req_per_s)},
+                             {"throughput_error", opt(r.throughput_error)},
+                             {"slo_ms", opt(r.slo_ms)},
+                             {"slo_met", opt(r.slo_met)},
+                             {"peak_memory_bytes", opt(r.peak_memory_bytes)},
+                             {"memory_limit_bytes", r.memory_limit_bytes},
+                             {"gpu_seen", r.gpu_seen},
+                             {"problems", r.problems}});
+  }
+  j["slices"] = nlohmann::ordered_json::array();
+  for (const auto& s : report.slices) {
+    j["slices"].push_back({{"slice", s.slice},
+                           {"sharing", s.sharing},
+                           {"predicted_req_per_s", opt(s.predicted_req_per_s)},
+                           {"req_per_s", opt(s.measured_req_per_s)},
+                           {"throughput_error", opt(s.throughput_error)},
+                           {"predicted_worst_p99_ms", opt(s.predicted_worst_p99_ms)},
+                           {"worst_p99_ms", opt(s.measured_worst_p99_ms)},
+                           {"p99_error", opt(s.p99_error)},
+                           {"slo_met", opt(s.slo_met)}});
+  }
+  if (report.search) {
+    const SearchResult& s = *report.search;
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const auto& st : s.steps) {
+      steps.push_back({{"replicas", st.replicas}, {"fits", st.fits}, {"worst_p99_ms", opt(st.worst_p99_ms)}, {"why", st.why}});
+    }
+    j["search"] = {{"workload", s.workload}, {"slice", s.slice},     {"planned", s.planned},
+                   {"most_that_fit", s.most_that_fit}, {"capped", s.capped}, {"steps", steps}};
+  } else {
+    j["search"] = nullptr;
+  }
+  return j;
+}
+
+}  // namespace gpupack::verify

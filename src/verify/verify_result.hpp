@@ -1,0 +1,92 @@
+#pragma once
+// The comparison `gpupack verify` reports (pure): per replica and per slice the predicted and measured
+// p99 and throughput over the repeats, the prediction error beside the run-to-run spread, the SLO, the
+// checks made on programs that do not speak the client report; and its versioned JSON (docs/verify.md).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "verify/verify_session.hpp"
+#include "verify/verify_setup.hpp"
+
+namespace gpupack::verify {
+
+// The JSON's verify_version: fields are only ever added.
+inline constexpr int kVerifyJsonVersion = 1;
+
+// A measured quantity over the repeats: the mean, and (max - min) / mean as the run-to-run spread.
+struct Measured {
+  std::vector<double> runs;
+  std::optional<double> mean() const;
+  std::optional<double> spread() const;
+};
+
+// What a workload does alone on a whole GPU (the solo runs), the base of the predictions.
+struct AloneFigures {
+  std::string workload;
+  std::string source;  // "solo run" or "none" (--no-solo, or it does not report)
+  Measured p99_ms, req_per_s;
+};
+
+struct ReplicaVerdict {
+  std::string workload, slice;  // slice: gpu/slice
+  int replica = 0;
+  bool reports = true;
+  std::optional<double> predicted_p99_ms, predicted_req_per_s;
+  Measured p99_ms, req_per_s;
+  std::optional<double> p99_error, throughput_error;  // (measured - predicted) / predicted
+  std::optional<double> slo_ms;
+  std::optional<bool> slo_met;
+  std::optional<std::uint64_t> peak_memory_bytes;
+  std::uint64_t memory_limit_bytes = 0;
+  bool gpu_seen = false;
+  std::vector<std::string> problems;  // crashes, memory over its limit, errors over the tolerance
+};
+
+struct SliceVerdict {
+  std::string slice, sharing;
+  std::optional<double> predicted_req_per_s, measured_req_per_s, throughput_error;  // sum over its replicas
+  std::optional<double> predicted_worst_p99_ms, measured_worst_p99_ms, p99_error;
+  std::optional<bool> slo_met;
+};
+
+struct SearchStep {
+  int replicas = 0;  // of the searched workload on the slice
+  bool fits = false;
+  std::optional<double> worst_p99_ms;
+  std::string why;   // why it does not fit
+};
+
+struct SearchResult {
+  std::string workload, slice;
+  int planned = 0;       // replicas of the workload the plan put on the slice
+  int most_that_fit = 0;
+  bool capped = false;   // the search stopped at --search-max without breaking an SLO
+  std::vector<SearchStep> steps;
+};
+
+struct VerifyReport {
+  std::string node;
+  double warmup_s = 0, duration_s = 0, tolerance = 0;
+  int repeat = 0;
+  std::vector<std::string> notes;
+  std::vector<AloneFigures> alone;
+  std::vector<ReplicaVerdict> replicas;
+  std::vector<SliceVerdict> slices;
+  std::optional<SearchResult> search;
+  bool ok() const;  // every SLO met, every error within the tolerance, no crash, no memory over its limit
+};
+
+// `runs`: the configuration's repeats, each parallel to the setup. `alone`: per workload.
+VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& runs, const std::vector<AloneFigures>& alone,
+                     double tolerance);
+
+// Whether every replica of one run met its SLO and none failed (the density search's test); `why` names
+// the first that did not.
+bool run_fits(const std::vector<SliceSetup>& slices, const SessionRun& run, std::string& why);
+
+nlohmann::ordered_json to_json(const VerifyReport& report);
+
+}  // namespace gpupack::verify

@@ -1,0 +1,70 @@
+#pragma once
+// What `gpupack verify` starts for one node of a plan, worked out before anything runs (pure): per slice
+// the local device it maps to, the MPS daemon defaults, and per placed replica its command, its rendered
+// environment (the same values render writes: render/client_env.hpp) and the plan's predictions. Every
+// problem a user can fix (a --run for a workload the plan does not place, a placed workload without a
+// --run, a GPU or MIG instance that is not here) is an InputError here, so nothing has started yet.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu/gpu_backend.hpp"
+#include "render/client_env.hpp"
+#include "render/render_plan.hpp"
+
+namespace gpupack::verify {
+
+struct ReplicaSetup {
+  std::string workload;
+  int replica = 0;
+  std::string command;                     // run through /bin/sh -c
+  bool reports = true;                     // speaks the client report (not --plain)
+  std::map<std::string, std::string> env;  // rendered limits and CUDA_VISIBLE_DEVICES
+  std::uint64_t memory_limit_bytes = 0;
+  double predicted_p99_inflation = 1;      // the plan's predicted p99 / p99 alone
+  std::optional<double> slo_ms;            // p99 target (from --scenario)
+  bool extra = false;                      // added by --search, not placed by the plan
+  std::string name() const { return workload + "-" + std::to_string(replica); }
+};
+
+struct SliceSetup {
+  std::string gpu_id, slice_id;  // the plan's ids
+  int gpu_index = 0;             // local device index
+  std::string device_uuid;       // GPU-... or MIG-...: CUDA_VISIBLE_DEVICES of the daemon or the replicas
+  std::optional<std::string> mig_profile;
+  std::string sharing;           // exclusive | time-slicing | mps | streams
+  std::optional<MpsDaemonDefaults> mps;  // set for MPS slices
+  double predicted_throughput = 1;       // per-client throughput relative to alone
+  std::vector<ReplicaSetup> replicas;
+  std::string name() const { return gpu_id + "/" + slice_id; }
+};
+
+struct VerifySetup {
+  std::string node;
+  std::vector<SliceSetup> slices;
+  std::vector<std::string> notes;  // things the user should know (a GPU model that differs from the plan's)
+};
+
+struct SetupRequest {
+  std::map<std::string, std::string> runs;  // workload -> command (--run)
+  std::vector<std::string> plain;           // workloads that do not speak the client report (--plain)
+  std::optional<std::string> node;          // --node; default: the plan's only (or first) node
+  std::map<std::string, double> slo_ms;     // workload -> p99 SLO (ms)
+};
+
+// Throws InputError naming the input and what is accepted.
+VerifySetup build_setup(const nlohmann::json& plan_json, const RenderPlan& plan, const SetupRequest& request,
+                        const std::vector<GpuDeviceInfo>& devices);
+
+// The environment a replica of `slice` gets (without GPUPACK_REPORT / GPUPACK_GO and the daemon's pipe
+// directory, which are per run): CUDA_VISIBLE_DEVICES and, under MPS, the rendered client limits.
+std::map<std::string, std::string> replica_environment(const SliceSetup& slice, const RenderClient& client);
+
+// The distinct workloads of a setup, in order of first appearance.
+std::vector<std::string> workloads_of(const VerifySetup& setup);
+
+}  // namespace gpupack::verify

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# End-to-end: `gpupack verify` on a fake machine (GPUPACK_GPU_BACKEND=fake:...) with the fake MPS control
+# program and fake client programs that speak the client report (tests/fakes/fake_report_client.sh):
+# start, ready/go, the window, the stop on success, failure and SIGINT, an SLO breach (exit 1), bad input
+# (exit 2), and that nothing is left running afterwards. Windows are short (0.3 s after a 0.5 s warm-up).
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
+[ -x "$FAKE_MPS" ] || { echo "fake-mps-control not built at $FAKE_MPS" >&2; exit 1; }
+CLIENT="$ROOT/tests/fakes/fake_report_client.sh"
+export GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/two-gpus.json"
+# gpupack's scratch directories land here, so leftovers can be told apart from other tests' processes.
+export TMPDIR="$WORK/tmp"
+mkdir -p "$TMPDIR" "$WORK/env"
+
+cat >"$WORK/s.yaml" <<'EOF'
+fleet:
+  - model: H100-80GB
+    count: 1
+    node_prefix: node
+workloads:
+  - name: fast
+    replicas: 3
+    memory: 1GiB
+    compute: 0.2
+    latency_slo_ms: 30
+    p99_alone_ms: 10
+    isolation: memory
+  - name: batch
+    replicas: 1
+    memory: 2GiB
+    compute: 0.3
+    isolation: memory
+EOF
+run plan "$WORK/s.yaml" --format json
+expect_rc 0
+echo "$OUT" >"$WORK/plan.json"
+expect_json '.gpus[0].mode == "mps" and (.placements | length) == 4'
+
+# Processes this test started that still run: fake clients, or fake MPS daemons of gpupack's scratch.
+leftovers() {
+  local pid found=""
+  for pid in $(pgrep -f "$CLIENT" || true) $(pgrep -f "$FAKE_MPS" || true); do
+    if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -q "$WORK"; then found="$found $pid"; fi
+  done
+  echo "$found"
+}
+expect_nothing_left() {
+  local left
+  left=$(leftovers)
+  [ -z "$left" ] || fail "processes left running:$left"
+  [ -z "$(ls -A "$TMPDIR")" ] || fail "scratch left behind: $(ls -A "$TMPDIR")"
+}
+
+FAST="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=17 FAKE_ENV_DIR=$WORK/env sh $CLIENT"
+BATCH="FAKE_LATENCY_MS=5 FAKE_SHARED_MS=8 sh $CLIENT"
+BASE=("$WORK/plan.json" --scenario "$WORK/s.yaml" --warmup 0.5 --mps-control "$FAKE_MPS")
+COMMON=("${BASE[@]}" --duration 0.3)
+
+# Success: solo runs, two repeats of the plan under a private MPS daemon, predictions within tolerance.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --repeat 2 --format json --report "$WORK/r.html"
+expect_rc 0
+expect_json '.verify_version == 1 and .ok == true and .repeat == 2 and (.replicas | length) == 4'
+expect_json '[.alone[] | select(.source == "solo run")] | length == 2'
+expect_json '.alone[] | select(.workload == "fast") | .p99_ms.mean == 10'
+expect_json '.replicas[] | select(.workload == "fast" and .replica == 0) | .predicted_p99_ms == 17.4 and .p99_ms.mean == 17 and .slo_met == true and (.p99_ms.runs | length) == 2'
+expect_json '[.replicas[] | .p99_error | fabs < 0.1] | all'
+expect_json '.slices[0].sharing == "mps" and .slices[0].slo_met == true'
+expect_err 'run 6: the plan'
+grep -q '<svg' "$WORK/r.html" || fail "the HTML report has no chart"
+# Each replica got the rendered limits, its device and a private MPS pipe; the daemon the rendered defaults.
+grep -qx 'CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=40' "$WORK/env/fast-0.env" || fail "fast-0: thread percentage"
+grep -qx 'CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=1536M' "$WORK/env/fast-0.env" || fail "fast-0: pinned memory limit"
+grep -qx 'CUDA_VISIBLE_DEVICES=GPU-11111111-2222-3333-4444-555555555555' "$WORK/env/fast-0.env" || fail "fast-0: device"
+grep -q "^CUDA_MPS_PIPE_DIRECTORY=$TMPDIR/" "$WORK/env/fast-0.env" || fail "fast-0: private pipe directory"
+grep -qx 'default_active_thread_percentage 40' "$WORK/env/fast-0.mps-defaults" || fail "daemon default thread percentage"
+grep -qx 'default_device_pinned_mem_limit 0 2560M' "$WORK/env/fast-0.mps-defaults" || fail "daemon default memory limit"
+expect_nothing_left
+
+# The table for people; one repeat, no solo runs: no predictions, only measurements.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo
+expect_rc 0
+expect_out 'fast-2 +gpu0/s0'
+expect_out 'every SLO met'
+
+# An SLO breach: exit 1, the replica's verdict says so.
+run verify "${COMMON[@]}" --run fast="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=40 sh $CLIENT" --run batch="$BATCH" --repeat 1 --tolerance 10
+expect_rc 1
+expect_out 'fast-0 .* 30.0 BROKEN'
+expect_out 'FAILED'
+expect_nothing_left
+
+# A prediction error over the tolerance: exit 1.
+run verify "${COMMON[@]}" --run fast="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=28 sh $CLIENT" --run batch="$BATCH" --repeat 1 --format json
+expect_rc 1
+expect_json '.ok == false and (.replicas[1].problems[0] | test("p99 \\+61% off the prediction"))'
+
+# A crash in the window: exit 1, named with its exit code; everything else stopped.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="FAKE_MODE=crash-after-go sh $CLIENT" --repeat 1 --no-solo
+expect_rc 1
+expect_out 'batch-0 .*crashed \(exit code 4\)'
+expect_nothing_left
+
+# A replica that never gets ready: one line naming it after --ready-timeout, exit 1, nothing left.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="FAKE_MODE=never-ready sh $CLIENT" --repeat 1 --ready-timeout 0.5
+expect_rc 1
+expect_no_out
+expect_err 'batch-0 wrote no ready line to GPUPACK_REPORT within 0 s|batch-0 wrote no ready line'
+expect_nothing_left
+
+# A replica that dies before its ready line.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="FAKE_MODE=crash-before-ready sh $CLIENT" --repeat 1
+expect_rc 1
+expect_err 'batch-0 exited with code 3 before it wrote its ready line.*failing before ready'
+expect_nothing_left
+
+# A program that does not speak the client report still runs (--plain); verify says what it checked.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="FAKE_MODE=plain sh $CLIENT" --plain batch --repeat 1
+expect_rc 0
+expect_out 'batch-0 .*no client report: memory, crashes, GPU activity only'
+expect_nothing_left
+
+# Density search: latency grows with the clients on the slice (8 ms x clients; SLO 30 ms): the plan's
+# 3 fast + 1 batch break it (32 ms), 2 fast + 1 batch fit (24 ms).
+run verify "${COMMON[@]}" --run fast="FAKE_SCALE=1 FAKE_LATENCY_MS=8 sh $CLIENT" --run batch="$BATCH" --repeat 1 --no-solo \
+  --tolerance 10 --search fast --format json
+expect_rc 1
+expect_json '.search.workload == "fast" and .search.planned == 3 and .search.most_that_fit == 2'
+expect_json '[.search.steps[] | {replicas, fits}] == [{"replicas":3,"fits":false},{"replicas":2,"fits":true}]'
+expect_nothing_left
+
+# Ctrl-C in the middle of a long window: exit 130, every client and the daemon stopped.
+rm -f "$WORK/started"
+"$GPUPACK" verify "${BASE[@]}" --duration 60 --repeat 1 --no-solo --run fast="FAKE_STARTED=$WORK/started $FAST" \
+  --run batch="$BATCH" >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 100); do [ -e "$WORK/started" ] && break; sleep 0.05; done
+sleep 0.3
+kill -INT "$pid"
+set +e
+wait "$pid"
+RC=$?
+set -e
+LAST="gpupack verify (SIGINT)"
+OUT=$(cat "$WORK/out")
+ERR=$(cat "$WORK/err")
+expect_rc 130
+expect_err 'interrupted; everything was stopped'
+expect_nothing_left
+
+# Bad input: one line, exit 2, nothing started.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --run ghost="$FAST"
+expect_usage_error "--run ghost=...: the plan places no workload named 'ghost'"
+run verify "${COMMON[@]}" --run fast="$FAST"
+expect_usage_error 'give its command with --run batch=COMMAND'
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="no-such-program-xyz --flag"
+expect_usage_error "command 'no-such-program-xyz' not found"
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --node node-9
+expect_usage_error '--node node-9: the plan has no such node'
+run verify "$WORK/plan.json" --run fast="$FAST" --run batch="$BATCH" --mps-control /nonexistent/mps-control
+expect_usage_error '--mps-control /nonexistent/mps-control: not found'
+echo '{"devices": []}' >"$WORK/no-gpus.json"
+GPUPACK_GPU_BACKEND="fake:$WORK/no-gpus.json" run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH"
+expect_usage_error 'GPU gpu0 \(index 0 on node node-0, H100-SXM5-80GB\) is not here'
+run verify "$WORK/s.yaml" --run fast="$FAST"
+expect_usage_error 'not a plan JSON'
+run verify "$WORK/plan.json" --run fast="$FAST" --run batch="$BATCH" --search fast
+expect_usage_error '--search fast: needs --scenario'
+expect_nothing_left
+
+finish

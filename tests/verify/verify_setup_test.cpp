@@ -1,0 +1,123 @@
+#include "verify/verify_setup.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "render/targets.hpp"
+#include "verify_test_plan.hpp"
+
+namespace gpupack::verify {
+namespace {
+
+std::vector<GpuDeviceInfo> one_h100() {
+  GpuDeviceInfo d;
+  d.index = 0;
+  d.uuid = "GPU-1234";
+  d.name = "NVIDIA H100 80GB HBM3";
+  return {d};
+}
+
+SetupRequest runs() {
+  SetupRequest r;
+  r.runs = {{"fast", "python3 fast.py"}, {"batch", "./batch"}};
+  r.slo_ms = {{"fast", 30}};
+  return r;
+}
+
+TEST(VerifySetup, MpsSliceGetsTheRenderedDefaultsAndEveryReplicaItsRenderedEnvironment) {
+  const auto json = testing::mps_test_plan();
+  const VerifySetup s = build_setup(json, render_plan_from_json(json), runs(), one_h100());
+  EXPECT_EQ(s.node, "node-0");
+  ASSERT_EQ(s.slices.size(), 1u);
+  const SliceSetup& slice = s.slices[0];
+  EXPECT_EQ(slice.device_uuid, "GPU-1234");
+  ASSERT_TRUE(slice.mps.has_value());
+  EXPECT_EQ(slice.mps->active_thread_percentage, 40);
+  EXPECT_EQ(slice.mps->pinned_mem_limit_text(), "2560M");
+  EXPECT_DOUBLE_EQ(slice.predicted_throughput, 0.97);
+  ASSERT_EQ(slice.replicas.size(), 4u);
+  const ReplicaSetup& fast0 = slice.replicas[1];
+  EXPECT_EQ(fast0.name(), "fast-0");
+  EXPECT_EQ(fast0.command, "python3 fast.py");
+  EXPECT_EQ(fast0.env.at("CUDA_VISIBLE_DEVICES"), "GPU-1234");
+  EXPECT_EQ(fast0.env.at("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"), "40");
+  EXPECT_EQ(fast0.env.at("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "0=1536M");
+  EXPECT_DOUBLE_EQ(fast0.predicted_p99_inflation, 1.74);
+  EXPECT_EQ(fast0.slo_ms, 30.0);
+  EXPECT_FALSE(slice.replicas[0].slo_ms.has_value());  // batch has no SLO
+}
+
+TEST(VerifySetup, TheEnvironmentIsWhatRenderWritesIntoTheClientEnvFile) {
+  const auto json = testing::mps_test_plan();
+  const RenderPlan plan = render_plan_from_json(json);
+  const VerifySetup s = build_setup(json, plan, runs(), one_h100());
+  std::string env_file;
+  for (const auto& f : render_mps_target(plan).files) {
+    if (f.path.find("clients/fast-1.env") != std::string::npos) env_file = f.content;
+  }
+  ASSERT_FALSE(env_file.empty());
+  for (const auto& [key, value] : s.slices[0].replicas[2].env) {
+    if (key == "CUDA_VISIBLE_DEVICES") continue;  // the daemon's, by UUID, in start.sh
+    EXPECT_NE(env_file.find(key + "=" + value + "\n"), std::string::npos) << key;
+  }
+}
+
+TEST(VerifySetup, TimeSlicingReplicasGetOnlyTheirDevice) {
+  auto json = testing::mps_test_plan();
+  json["gpus"][0]["mode"] = "time-slicing";
+  json["gpus"][0]["slices"][0]["sharing"] = "time-slicing";
+  for (auto& c : json["gpus"][0]["slices"][0]["clients"]) c["mps_active_thread_percentage"] = nullptr;
+  for (auto& p : json["placements"]) p["mps_active_thread_percentage"] = nullptr;
+  const VerifySetup s = build_setup(json, render_plan_from_json(json), runs(), one_h100());
+  EXPECT_FALSE(s.slices[0].mps.has_value());
+  EXPECT_EQ(s.slices[0].replicas[0].env, (std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "GPU-1234"}}));
+}
+
+void expect_input_error(const std::function<void()>& f, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(VerifySetup, BadInputIsOneInputErrorNamingIt) {
+  const auto json = testing::mps_test_plan();
+  const RenderPlan plan = render_plan_from_json(json);
+  SetupRequest unknown = runs();
+  unknown.runs["ranker"] = "./ranker";
+  expect_input_error([&] { build_setup(json, plan, unknown, one_h100()); }, "no workload named 'ranker'");
+  SetupRequest missing = runs();
+  missing.runs.erase("batch");
+  expect_input_error([&] { build_setup(json, plan, missing, one_h100()); }, "--run batch=COMMAND");
+  expect_input_error([&] { build_setup(json, plan, runs(), {}); }, "GPU gpu0 (index 0 on node node-0, H100-SXM5-80GB) is not here");
+  SetupRequest node = runs();
+  node.node = "node-7";
+  expect_input_error([&] { build_setup(json, plan, node, one_h100()); }, "--node node-7");
+  SetupRequest plain = runs();
+  plain.plain = {"other"};
+  expect_input_error([&] { build_setup(json, plan, plain, one_h100()); }, "--plain other");
+}
+
+TEST(VerifySetup, MigSlicesMapToExistingInstancesOnly) {
+  auto json = testing::mps_test_plan();
+  json["gpus"][0]["mode"] = "mig+mps";
+  json["gpus"][0]["mig"] = nlohmann::json::parse(R"([{"profile":"3g.40gb","start":0,"size":4}])");
+  json["gpus"][0]["slices"][0]["profile"] = "3g.40gb";
+  json["gpus"][0]["slices"][0]["start"] = 0;
+  const RenderPlan plan = render_plan_from_json(json);
+  expect_input_error([&] { build_setup(json, plan, runs(), one_h100()); }, "verify never creates or changes MIG instances");
+  auto devices = one_h100();
+  MigInstanceInfo mig;
+  mig.uuid = "MIG-abcd";
+  mig.profile = "3g.40gb";
+  mig.placement_start = 0;
+  devices[0].mig_instances.push_back(mig);
+  const VerifySetup s = build_setup(json, plan, runs(), devices);
+  EXPECT_EQ(s.slices[0].device_uuid, "MIG-abcd");
+  EXPECT_EQ(s.slices[0].replicas[0].env.at("CUDA_VISIBLE_DEVICES"), "MIG-abcd");
+}
+
+}  // namespace
+}  // namespace gpupack::verify
