@@ -34,6 +34,7 @@ std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, co
     t.memory_total_bytes = r.device->memory_total_bytes;
     if (r.mig) {
       t.mig_uuid = r.mig->uuid;
+      t.mig_ids = std::make_pair(r.mig->gpu_instance_id, r.mig->compute_instance_id);
       if (!r.mig->profile.empty()) t.mig_profile = r.mig->profile;
       t.memory_total_bytes = r.mig->memory_total_bytes;
       if (!t.mig_profile) {

@@ -7,16 +7,14 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "k8s/allocation.hpp"
+#include "render/cdi_spec.hpp"
 
 namespace gpupack::k8s {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 [[noreturn]] void fail(const std::string& what, const std::string& path) {
   throw std::runtime_error("CDI spec: cannot " + what + " " + path + ": " + std::strerror(errno));
@@ -25,23 +23,24 @@ using Json = nlohmann::ordered_json;
 }  // namespace
 
 std::string cdi_spec_json(const std::vector<PluginResource>& resources) {
-  Json devices = Json::array();
+  std::vector<CdiDevice> devices;
   for (const auto& r : resources) {
     for (const auto& d : r.devices) {
-      // A MIG instance lives on its parent's device node; the MIG capability nodes come from the NVIDIA
-      // container toolkit, which still injects the driver libraries (NVIDIA_VISIBLE_DEVICES).
-      Json edits = {{"deviceNodes", Json::array({{{"path", "/dev/nvidia" + std::to_string(d.gpu_index)}}})}};
-      devices.push_back({{"name", cdi_device_name(d.id)},
-                         {"annotations", {{"gpupack.io/resource", r.name}, {"gpupack.io/uuid", d.target_uuid}}},
-                         {"containerEdits", edits}});
+      // The device nodes only: the NVIDIA container toolkit still injects the driver libraries
+      // (NVIDIA_VISIBLE_DEVICES). A MIG instance needs its parent's node and its /dev/nvidia-caps access
+      // nodes, which follow from the driver's GPU and compute instance IDs.
+      CdiDevice c;
+      c.name = cdi_device_name(d.id);
+      c.annotations = {{"gpupack.io/resource", r.name}, {"gpupack.io/uuid", d.target_uuid}};
+      if (d.mig_ids) {
+        c.device_nodes = mig_device_nodes({d.gpu_index, d.mig_ids->first, d.mig_ids->second});
+      } else {
+        c.device_nodes = {"/dev/nvidia" + std::to_string(d.gpu_index)};
+      }
+      devices.push_back(std::move(c));
     }
   }
-  const Json spec = {{"cdiVersion", "1.1.0"},
-                     {"kind", kCdiKind},
-                     {"devices", devices},
-                     {"containerEdits",
-                      {{"deviceNodes", Json::array({{{"path", "/dev/nvidiactl"}}, {{"path", "/dev/nvidia-uvm"}}})}}}};
-  return spec.dump(2) + "\n";
+  return gpupack::cdi_spec_json(devices, kCdiKind);
 }
 
 std::string write_cdi_spec(const std::string& dir, const std::vector<PluginResource>& resources) {

@@ -1,5 +1,5 @@
 #pragma once
-// The CDI 1.1.0 spec the agent writes for the devices it advertises (kind gpupack.io/gpu, one device per
+// The CDI spec the agent writes for the devices it advertises (kind gpupack.io/gpu, one device per
 // kubelet device ID), so that a container runtime with CDI injects the device nodes when Allocate
 // answers with CDI device names. Written atomically (temp file, fsync, rename): the runtime may read
 // the directory at any moment, and CDI loaders reject a half-written file.

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/errors.hpp"
+#include "render/resource_names.hpp"
 
 namespace gpupack::k8s {
 
@@ -32,6 +33,7 @@ PluginDevice base_device(const ShareTarget& t, std::string id) {
   d.gpu_index = t.gpu_index;
   d.target_uuid = t.uuid();
   d.mig = t.mig_uuid.has_value();
+  d.mig_ids = t.mig_ids;
   d.sharing = t.sharing;
   d.numa_node = t.numa_node;
   return d;
@@ -50,7 +52,7 @@ void add_mps(Builder& b, const ShareTarget& t) {
   // cannot starve each other (an MPS client without a pinned limit may take the whole GPU).
   const std::uint64_t share = t.memory_total_bytes ? *t.memory_total_bytes / static_cast<std::uint64_t>(total) : 0;
   const std::string prefix =
-      t.mig_profile ? "gpupack.io/mig-" + resource_part(*t.mig_profile) + "-mps-" : std::string("gpupack.io/mps-");
+      t.mig_profile ? "gpupack.io/mig-" + mig_resource_part(*t.mig_profile) + "-mps-" : std::string("gpupack.io/mps-");
   int n = 0;
   for (const auto& s : slices) {
     for (int i = 0; i < s.count; ++i, ++n) {
@@ -74,11 +76,6 @@ const char* to_string(Sharing sharing) {
   return "?";
 }
 
-std::string resource_part(std::string profile) {
-  std::replace(profile.begin(), profile.end(), '+', '.');
-  return profile;
-}
-
 std::string socket_name(const std::string& resource) {
   std::string s = resource;
   std::replace(s.begin(), s.end(), '/', '-');
@@ -88,7 +85,7 @@ std::string socket_name(const std::string& resource) {
 std::vector<PluginResource> plan_resources(const std::vector<ShareTarget>& targets, bool gpupack_only) {
   Builder b;
   for (const auto& t : targets) {
-    const std::string whole = t.mig_profile ? "nvidia.com/mig-" + resource_part(*t.mig_profile) : "nvidia.com/gpu";
+    const std::string whole = t.mig_profile ? mig_resource_name(*t.mig_profile) : "nvidia.com/gpu";
     switch (t.sharing) {
       case Sharing::exclusive:
         if (!gpupack_only) b.add(whole, t, base_device(t, t.uuid()));

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "k8s/plugin_settings.hpp"
@@ -27,6 +28,7 @@ struct ShareTarget {
   unsigned gpu_index = 0;
   std::string product;                                  // NVML name, for labels
   std::optional<std::string> mig_uuid, mig_profile;     // set for a MIG instance
+  std::optional<std::pair<unsigned, unsigned>> mig_ids;  // its GPU and compute instance IDs (CDI device nodes)
   std::optional<std::uint64_t> memory_total_bytes;      // of the GPU or the MIG instance
   Sharing sharing = Sharing::exclusive;
   int clients = 1;
@@ -44,6 +46,7 @@ struct PluginDevice {
   unsigned gpu_index = 0;
   std::string target_uuid;  // what the container sees: the GPU or the MIG instance
   bool mig = false;
+  std::optional<std::pair<unsigned, unsigned>> mig_ids;  // GPU and compute instance IDs of a MIG target
   Sharing sharing = Sharing::exclusive;
   int sm_percent = 100;           // MPS only
   std::uint64_t memory_bytes = 0;  // MPS only; 0 when the target's memory is unknown and none was set
@@ -65,7 +68,5 @@ std::vector<PluginResource> plan_resources(const std::vector<ShareTarget>& targe
 // "nvidia.com/mig-1g.10gb" -> "nvidia.com-mig-1g.10gb": the plugin's socket name in the plugin directory.
 std::string socket_name(const std::string& resource);
 
-// A MIG profile as a resource name part: "+" is not allowed there ("1g.10gb+me" -> "1g.10gb.me").
-std::string resource_part(std::string profile);
 
 }  // namespace gpupack::k8s

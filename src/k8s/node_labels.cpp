@@ -47,9 +47,12 @@ std::map<std::string, std::string> node_labels(const std::vector<ShareTarget>& t
     }
     int replicas = 0;
     for (const auto& [uuid, n] : per_target) replicas = std::max(replicas, n);
-    labels["gpupack.io/" + part + ".sharing-strategy"] = modes.size() == 1 ? *modes.begin() : "mixed";
-    labels["gpupack.io/" + part + ".replicas"] = std::to_string(replicas);
-    labels["gpupack.io/" + part + ".count"] = std::to_string(r.devices.size());
+    // Under "resource.": the node-wide gpupack.io/gpu.count (physical GPUs) must not be overwritten by the
+    // count of resource nvidia.com/gpu (issue 17: a 4-GPU node printed gpu.count=5).
+    const std::string prefix = "gpupack.io/resource." + part;
+    labels[prefix + ".sharing-strategy"] = modes.size() == 1 ? *modes.begin() : "mixed";
+    labels[prefix + ".replicas"] = std::to_string(replicas);
+    labels[prefix + ".count"] = std::to_string(r.devices.size());
   }
   for (const auto& [uuid, n] : per_gpu) most_per_gpu = std::max(most_per_gpu, n);
   if (cast_ai && !shared.empty()) {
@@ -79,7 +82,9 @@ void write_features_file(const std::string& path, const std::map<std::string, st
     out.flush();
     if (!out) throw std::runtime_error("cannot write the node feature file " + tmp);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  // Node labels steer scheduling: readable by NFD, writable by nobody else, whatever the umask.
+  std::filesystem::permissions(tmp, std::filesystem::perms(0644), ec);
+  if (ec || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     throw std::runtime_error("cannot move the node feature file into place at " + path);
   }

@@ -2,10 +2,12 @@
 // Node labels describing what the plugins advertise, for Node Feature Discovery (a features.d file of
 // key=value lines) and `gpupack labels`:
 //   gpupack.io/gpu.product        NVML name with spaces as dashes (the first GPU's; nodes are homogeneous)
-//   gpupack.io/gpu.count          physical GPUs
-//   gpupack.io/<r>.sharing-strategy  none | time-slicing | mps | mixed, per resource (<r>: the name
-//   gpupack.io/<r>.replicas          after the domain: gpu, mig-3g.40gb, mps-25, mig-3g.40gb-mps-50);
-//   gpupack.io/<r>.count             replicas = most devices on one GPU or MIG instance, count = devices
+//   gpupack.io/gpu.count          physical GPUs (one name, one meaning: per-resource labels live under
+//                                 gpupack.io/resource.<r>.*, so resource nvidia.com/gpu cannot overwrite it)
+//   gpupack.io/resource.<r>.sharing-strategy  none | time-slicing | mps | mixed, per resource (<r>: the
+//   gpupack.io/resource.<r>.replicas          name after the domain: gpu, mig-3g.40gb, mps-25,
+//   gpupack.io/resource.<r>.count             mig-3g.40gb-mps-50); replicas = most devices on one GPU or
+//                                             MIG instance, count = devices advertised
 //   scheduling.cast.ai/gpu-shared, scheduling.cast.ai/gpu-sharing-strategy  (the seeds' labels, when on)
 #include <map>
 #include <string>

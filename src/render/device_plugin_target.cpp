@@ -1,7 +1,10 @@
 // Target `k8s-device-plugin`: NVIDIA device plugin configs (version v1) as one ConfigMap of named
-// configs, and the node labels nvidia.com/device-plugin.config=<name> that select them. The plugin
-// applies one sharing setting to all GPUs of a node with equal slices; what it cannot express is said in
-// README.txt, pointing to the gpupack-agent target.
+// configs, and the node labels nvidia.com/device-plugin.config=<name> that select them. A config is
+// rendered only where the plugin's own behaviour equals the plan (checked against NVIDIA's plugin
+// v0.17.4 and HEAD, docs/render.md): it replicates every device of a resource on the node alike, its MPS
+// daemon gives every replica 100/replicas % of the threads and memory/replicas, at most 48 replicas
+// (16 below compute capability 7.5), and it refuses MPS beside MIG. Other nodes are named in README.txt
+// with the reason, pointing to the gpupack-agent target.
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -10,6 +13,7 @@
 #include <set>
 
 #include "render/node_labels.hpp"
+#include "render/resource_names.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -18,71 +22,117 @@ namespace {
 
 constexpr const char* kConfigMapName = "gpupack-device-plugin-configs";
 constexpr const char* kNamespace = "nvidia-device-plugin";
+constexpr std::uint64_t kMiB = 1024 * 1024;
+
+// One device the plugin advertises under a resource: a whole GPU or a MIG instance.
+struct PluginDeviceView {
+  const RenderGpu* gpu = nullptr;
+  const RenderSlice* slice = nullptr;  // null for a GPU the plan leaves without slices
+  int clients() const { return slice ? static_cast<int>(slice->clients.size()) : 0; }
+  bool shared() const { return slice && (slice->sharing == "mps" || slice->sharing == "time-slicing") && clients() > 1; }
+};
 
 // One node's needs in the plugin's terms: per resource name, how many replicas each device gets.
 struct NodeSharing {
-  std::string strategy;  // "none", "time-slicing" or "mps"
+  std::string strategy = "none";  // "none", "time-slicing" or "mps"
   bool mig = false;
   std::map<std::string, int> replicas;  // resource -> replicas per device (1 = not shared)
   std::vector<std::string> problems;    // what the plugin cannot express
 };
 
-NodeSharing node_sharing(const RenderPlan& plan, const std::string& node) {
+void add_problem(NodeSharing& ns, std::string p) {
+  if (std::find(ns.problems.begin(), ns.problems.end(), p) == ns.problems.end()) ns.problems.push_back(std::move(p));
+}
+
+std::string device_label(const PluginDeviceView& d) {
+  return d.slice && d.slice->profile ? fmt::format("MIG {} ({}) of GPU {}", d.slice->id, *d.slice->profile, d.gpu->id)
+                                     : "GPU " + d.gpu->id;
+}
+
+// The plugin's MPS daemon: replicas <= 48, or 16 where the compute capability is below 7.5 (its
+// "Volta" check compares with 7.5, so a V100 at 7.0 gets 16).
+int plugin_mps_max_replicas(const RenderGpu& gpu, const GpuCatalog& catalog) {
+  const GpuModel* model = catalog.find(gpu.model);
+  if (!model) return 16;  // unknown model: the stricter limit
+  const ComputeCapability cc = model->compute_capability;
+  return (cc.major > 7 || (cc.major == 7 && cc.minor >= 5)) ? 48 : 16;
+}
+
+// What the plugin gives each of `replicas` MPS clients on this device, against what the plan wants.
+void check_mps_limits(NodeSharing& ns, const PluginDeviceView& d, int replicas, const GpuCatalog& catalog) {
+  const int max = plugin_mps_max_replicas(*d.gpu, catalog);
+  if (replicas > max) {
+    add_problem(ns, fmt::format("{} plans {} MPS clients; the plugin's MPS daemon accepts at most {} replicas on {} "
+                                "(48, or 16 below compute capability 7.5), whatever the CUDA version",
+                                device_label(d), replicas, max, d.gpu->model));
+  }
+  const int plugin_pct = 100 / replicas;
+  const std::uint64_t plugin_mib = d.slice->memory_bytes / static_cast<std::uint64_t>(replicas) / kMiB;
+  std::set<std::string> wanted;
+  for (const auto& c : d.slice->clients) {
+    const int pct = c.active_thread_percentage.value_or(100);
+    const std::uint64_t mib = (c.memory_limit_bytes + kMiB - 1) / kMiB;
+    if (pct != plugin_pct || mib != plugin_mib) wanted.insert(fmt::format("{}% and {}M", pct, mib));
+  }
+  if (!wanted.empty()) {
+    std::string list;
+    for (const auto& w : wanted) list += (list.empty() ? "" : ", ") + w;
+    add_problem(ns, fmt::format("{}: the plugin's MPS daemon gives each of its {} replicas 100/{} = {}% of the threads "
+                                "and memory/{} = {}M; the plan wants {} per client",
+                                device_label(d), replicas, replicas, plugin_pct, replicas, plugin_mib, list));
+  }
+}
+
+NodeSharing node_sharing(const RenderPlan& plan, const GpuCatalog& catalog, const std::string& node) {
   NodeSharing ns;
-  ns.strategy = "none";
   std::set<std::string> strategies;
   std::set<bool> mig_modes;
+  std::map<std::string, std::vector<PluginDeviceView>> resources;  // what the plugin advertises per name
   for (const auto& gpu : plan.gpus) {
     if (gpu.node != node) continue;
     mig_modes.insert(gpu.uses_mig());
+    if (gpu.slices.empty()) resources["nvidia.com/gpu"].push_back({&gpu, nullptr});
     for (const auto& slice : gpu.slices) {
-      const std::string resource = slice.profile ? "nvidia.com/mig-" + *slice.profile : "nvidia.com/gpu";
-      const int clients = std::max<int>(1, static_cast<int>(slice.clients.size()));
-      std::string strategy = "none";
-      if (slice.sharing == "time-slicing" && clients > 1) strategy = "time-slicing";
-      if (slice.sharing == "mps" && clients > 1) strategy = "mps";
-      if (strategy != "none") strategies.insert(strategy);
+      resources[slice.profile ? mig_resource_name(*slice.profile) : "nvidia.com/gpu"].push_back({&gpu, &slice});
       if (slice.sharing == "mps" && slice.profile) {
-        ns.problems.push_back(fmt::format("GPU {} runs MPS inside MIG instance {}: the NVIDIA plugin refuses MPS on MIG",
-                                          gpu.id, *slice.profile));
-      }
-      if (slice.sharing == "mps" && clients > 1) {
-        std::set<std::optional<int>> pcts;
-        std::set<std::uint64_t> mems;
-        for (const auto& c : slice.clients) {
-          pcts.insert(c.active_thread_percentage);
-          mems.insert(c.memory_limit_bytes);
-        }
-        if (pcts.size() > 1 || mems.size() > 1) {
-          ns.problems.push_back(fmt::format(
-              "GPU {} has unequal MPS slices (thread percentages or memory limits differ); the NVIDIA plugin "
-              "gives every replica memory/N and 100/N %",
-              gpu.id));
-        }
-      }
-      auto [it, inserted] = ns.replicas.emplace(resource, clients);
-      if (!inserted && it->second != clients) {
-        ns.problems.push_back(fmt::format("devices of {} on this node need different replica counts ({} and {}); "
-                                          "the plugin applies one count per resource",
-                                          resource, it->second, clients));
-        it->second = std::max(it->second, clients);
+        add_problem(ns, fmt::format("GPU {} runs MPS inside MIG instance {}: the NVIDIA plugin refuses MPS on MIG",
+                                    gpu.id, *slice.profile));
       }
     }
   }
-  // One line per distinct problem, in the order found.
-  std::vector<std::string> unique;
-  for (auto& p : ns.problems) {
-    if (std::find(unique.begin(), unique.end(), p) == unique.end()) unique.push_back(std::move(p));
+  for (const auto& [resource, devices] : resources) {
+    int replicas = 1;
+    for (const auto& d : devices) {
+      if (!d.shared()) continue;
+      strategies.insert(d.slice->sharing);
+      replicas = std::max(replicas, d.clients());
+    }
+    ns.replicas[resource] = replicas;
+    if (replicas < 2) continue;
+    // The plugin shares every device of the resource on the node alike.
+    int planned = 0;
+    for (const auto& d : devices) planned += d.clients();
+    const int advertised = replicas * static_cast<int>(devices.size());
+    for (const auto& d : devices) {
+      if (d.clients() != replicas || !d.shared()) {
+        add_problem(ns, fmt::format("the plugin shares every device of {} on a node alike: {} is planned for {} "
+                                    "client(s), not {}, so the node would advertise {} {} for {} planned",
+                                    resource, device_label(d), d.clients(), replicas, advertised, resource, planned));
+      }
+      if (d.shared() && d.slice->sharing == "mps") check_mps_limits(ns, d, replicas, catalog);
+    }
   }
-  ns.problems = std::move(unique);
   if (strategies.size() > 1) {
-    ns.problems.push_back("GPUs of this node use both time-slicing and MPS; the plugin applies one mode per node");
+    add_problem(ns, "GPUs of this node use both time-slicing and MPS; the plugin applies one mode per node");
   }
   if (mig_modes.size() > 1) {
-    ns.problems.push_back("some GPUs of this node use MIG and some do not (needs migStrategy mixed with care)");
+    add_problem(ns, "some GPUs of this node use MIG and some do not (needs migStrategy mixed with care)");
   }
   ns.mig = mig_modes.count(true) > 0;
   if (!strategies.empty()) ns.strategy = *strategies.begin();
+  if (ns.strategy == "mps" && ns.mig) {
+    add_problem(ns, "the plugin runs MPS only with migStrategy none, and this node uses MIG");
+  }
   return ns;
 }
 
@@ -127,17 +177,31 @@ std::string config_yaml(const NodeSharing& ns) {
 
 }  // namespace
 
-std::vector<std::string> nvidia_plugin_problems(const RenderPlan& plan, const std::string& node) {
-  return node_sharing(plan, node).problems;
+std::vector<std::string> nvidia_plugin_problems(const RenderPlan& plan, const GpuCatalog& catalog, const std::string& node) {
+  return node_sharing(plan, catalog, node).problems;
 }
 
-TargetOutput render_device_plugin_target(const RenderPlan& plan) {
+std::string resource_name(const RenderPlan& plan, const GpuCatalog& catalog, const RenderGpu& gpu,
+                          const RenderSlice& slice, const RenderClient& client) {
+  const std::string pct = std::to_string(client.active_thread_percentage.value_or(100));
+  if (slice.profile) {
+    return slice.sharing == "mps" ? "gpupack.io/mig-" + mig_resource_part(*slice.profile) + "-mps-" + pct
+                                  : mig_resource_name(*slice.profile);
+  }
+  if (slice.sharing == "mps" && !nvidia_plugin_problems(plan, catalog, gpu.node).empty()) return "gpupack.io/mps-" + pct;
+  return "nvidia.com/gpu";
+}
+
+TargetOutput render_device_plugin_target(const RenderPlan& plan, const GpuCatalog& catalog) {
   TargetOutput out;
   std::map<std::string, std::string> configs;  // name -> YAML
   std::vector<NodeLabel> labels;
+  std::vector<NodeGuard> guards;
   std::vector<std::string> notes;
   for (const auto& node : plan.nodes) {
-    const NodeSharing ns = node_sharing(plan, node);
+    const NodeSharing ns = node_sharing(plan, catalog, node);
+    int gpus = 0;
+    for (const auto& gpu : plan.gpus) gpus += gpu.node == node ? 1 : 0;
     if (!ns.problems.empty()) {
       std::string note = "node " + node + " is not expressible with the NVIDIA device plugin:";
       for (const auto& p : ns.problems) note += "\n  - " + p;
@@ -148,6 +212,8 @@ TargetOutput render_device_plugin_target(const RenderPlan& plan) {
     const std::string name = config_name(ns, node);
     configs.emplace(name, config_yaml(ns));
     labels.push_back({node, "nvidia.com/device-plugin.config", name});
+    // The plan lists only the GPUs it uses; the plugin would share any other GPU of the node too.
+    guards.push_back({node, "nvidia.com/gpu.count", std::to_string(gpus)});
   }
   if (configs.empty() && notes.empty()) return out;
 
@@ -162,16 +228,21 @@ TargetOutput render_device_plugin_target(const RenderPlan& plan) {
   if (!configs.empty()) {
     out.files.push_back({"k8s-device-plugin/configmap.yaml", std::string(cm.c_str()) + "\n", 0644});
     out.files.push_back({"k8s-device-plugin/node-labels.sh",
-                         node_label_script("Selects each node's NVIDIA device plugin config.", labels), 0755});
+                         node_label_script("Selects each node's NVIDIA device plugin config.", labels, {}, guards), 0755});
   }
   std::string readme =
       configs.empty()
           ? std::string("k8s-device-plugin/: no node of this plan can be served by the NVIDIA device plugin.")
           : fmt::format(
-                "k8s-device-plugin/: configmap.yaml holds {} named NVIDIA device plugin config(s) (version v1) in\n"
-                "ConfigMap {}/{}; install the plugin with config.name={} (Helm) and\n"
-                "run node-labels.sh to point each node at its config (nvidia.com/device-plugin.config). Apply after\n"
-                "mig-parted/ and before k8s-workloads/.",
+                "k8s-device-plugin/: configmap.yaml holds {} named NVIDIA device plugin config(s) (version v1;\n"
+                "checked against the plugin v0.17.4) in ConfigMap {}/{}; install the plugin with\n"
+                "config.name={} (Helm) and run node-labels.sh to point each node at its config\n"
+                "(nvidia.com/device-plugin.config). A config is rendered only where the plugin does what the plan\n"
+                "says: every device of a resource on the node shared alike, and MPS replicas whose 100/replicas %\n"
+                "and memory/replicas equal the plan's limits. The plan knows only the GPUs it uses and the plugin\n"
+                "shares every GPU of a node, so node-labels.sh first checks GPU feature discovery's\n"
+                "nvidia.com/gpu.count on each node and labels nothing if a node has other GPUs than planned.\n"
+                "Apply after mig-parted/ and before k8s-workloads/.",
                 configs.size(), kNamespace, kConfigMapName, kConfigMapName);
   for (const auto& n : notes) readme += "\n" + n;
   out.readme.push_back(readme);

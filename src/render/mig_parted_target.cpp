@@ -92,11 +92,25 @@ TargetOutput render_mig_parted_target(const RenderPlan& plan) {
   out.files.push_back({"mig-parted/config.yaml", std::string(y.c_str()) + "\n", 0644});
   out.files.push_back(
       {"mig-parted/node-labels.sh", node_label_script("Selects each node's MIG layout for mig-manager.", labels), 0755});
-  out.readme.push_back(
+  // mig-parted v0.12.1 knows only the "+me" attribute; "+me.all", "-me" and "+gfx" parse from v0.13.0 on
+  // (its go-nvlib MIG profile parser, checked in NVIDIA/mig-parted's tags).
+  std::string newer;
+  for (const auto& gpu : plan.gpus) {
+    for (const auto& inst : gpu.mig) {
+      const bool needs_013 = inst.profile.find("+me.all") != std::string::npos ||
+                             inst.profile.find("-me") != std::string::npos ||
+                             inst.profile.find("+gfx") != std::string::npos;
+      if (needs_013 && newer.find(inst.profile) == std::string::npos) newer += (newer.empty() ? "" : ", ") + inst.profile;
+    }
+  }
+  out.readme.push_back(fmt::format(
       "mig-parted/: config.yaml is a mig-parted config (version v1) with one named config per node layout;\n"
       "give it to mig-manager (or `nvidia-mig-parted apply -f config.yaml -c <name>`), then run node-labels.sh\n"
       "(nvidia.com/mig.config=<name>) and wait for nvidia.com/mig.config.state=success. Apply first, with the\n"
-      "GPUs idle: changing a layout needs the GPU free of processes.");
+      "GPUs idle: changing a layout needs the GPU free of processes. Needs mig-parted v0.12.1 or newer{}.",
+      newer.empty() ? std::string()
+                    : "; this plan uses " + newer + ", which mig-parted accepts only from v0.13.0 on\n"
+                      "(v0.12.1 knows only +me): use mig-manager with mig-parted v0.13.0 or newer"));
   return out;
 }
 

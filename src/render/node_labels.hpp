@@ -19,9 +19,19 @@ struct NodeTaint {
   std::string effect = "NoSchedule";
 };
 
-// A bash script (shellcheck-clean) running `kubectl label --overwrite` / `kubectl taint --overwrite`.
+// A label the node must already carry before anything is labelled: the files were rendered for it.
+// E.g. NVIDIA's GPU feature discovery label nvidia.com/gpu.count=2, because the NVIDIA plugin shares every
+// GPU of a node alike and the plan only knows the GPUs it uses.
+struct NodeGuard {
+  std::string node;
+  std::string key;
+  std::string value;
+};
+
+// A bash script (shellcheck-clean) running `kubectl label --overwrite` / `kubectl taint --overwrite`,
+// after checking every guard (a failed guard stops the script before it labels anything).
 // Every value must already be validated (label values, DNS-1123 node names).
 std::string node_label_script(const std::string& title, const std::vector<NodeLabel>& labels,
-                              const std::vector<NodeTaint>& taints = {});
+                              const std::vector<NodeTaint>& taints = {}, const std::vector<NodeGuard>& guards = {});
 
 }  // namespace gpupack

@@ -69,12 +69,12 @@ FileTree render_targets(const RenderPlan& plan, const std::vector<RenderTarget>&
     TargetOutput o;
     switch (t) {
       case RenderTarget::mps: o = render_mps_target(plan); break;
-      case RenderTarget::k8s_device_plugin: o = render_device_plugin_target(plan); break;
+      case RenderTarget::k8s_device_plugin: o = render_device_plugin_target(plan, catalog); break;
       case RenderTarget::mig_parted: o = render_mig_parted_target(plan); break;
       case RenderTarget::k8s_workloads: o = render_workloads_target(plan, catalog); break;
       case RenderTarget::node_template: o = render_node_template_target(plan); break;
       case RenderTarget::gpupack_agent: o = render_agent_config_target(plan); break;
-      case RenderTarget::cdi: o = render_cdi_target(plan); break;
+      case RenderTarget::cdi: o = render_cdi_target(plan, catalog); break;
     }
     readme += "\n" + std::to_string(step++) + ". " + std::string(to_string(t)) + "\n";
     if (o.readme.empty()) {

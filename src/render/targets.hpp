@@ -24,19 +24,22 @@ struct MpsDaemonNames {
 MpsDaemonNames mps_daemon_names(const RenderGpu& gpu, const RenderSlice& slice);
 
 TargetOutput render_mps_target(const RenderPlan& plan);
-TargetOutput render_device_plugin_target(const RenderPlan& plan);
+TargetOutput render_device_plugin_target(const RenderPlan& plan, const GpuCatalog& catalog);
 TargetOutput render_mig_parted_target(const RenderPlan& plan);
 TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& catalog);
 
 // Empty when the NVIDIA device plugin can express every GPU of the node; otherwise what it cannot.
-std::vector<std::string> nvidia_plugin_problems(const RenderPlan& plan, const std::string& node);
-// The extended resource a client of this slice requests: nvidia.com/gpu, nvidia.com/mig-<profile>, or
-// gpupack.io/mps-<pct> / gpupack.io/mig-<profile>-mps-<pct> where only the gpupack agent can serve it.
-std::string resource_name(const RenderPlan& plan, const RenderGpu& gpu, const RenderSlice& slice,
-                          const RenderClient& client);
+std::vector<std::string> nvidia_plugin_problems(const RenderPlan& plan, const GpuCatalog& catalog,
+                                                const std::string& node);
+// The extended resource a client of this slice requests: nvidia.com/gpu, nvidia.com/mig-<profile> ('+'
+// as '.'), or gpupack.io/mps-<pct> / gpupack.io/mig-<profile>-mps-<pct> where only the gpupack agent can
+// serve it.
+std::string resource_name(const RenderPlan& plan, const GpuCatalog& catalog, const RenderGpu& gpu,
+                          const RenderSlice& slice, const RenderClient& client);
 TargetOutput render_node_template_target(const RenderPlan& plan);
 TargetOutput render_agent_config_target(const RenderPlan& plan);
-TargetOutput render_cdi_target(const RenderPlan& plan);
+TargetOutput render_cdi_target(const RenderPlan& plan, const GpuCatalog& catalog);
+
 
 // "1536M": a byte count as whole MiB (rounded up), the unit MPS limits accept.
 std::string mps_memory_value(std::uint64_t bytes);

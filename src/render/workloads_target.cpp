@@ -41,25 +41,7 @@ std::string node_sharing_value(const RenderPlan& plan, const std::string& node) 
   return kinds.size() == 1 ? *kinds.begin() : "mixed";
 }
 
-std::string sanitize_resource_part(std::string s) {
-  for (char& c : s) {
-    if (c == '+') c = '.';
-  }
-  return s;
-}
-
 }  // namespace
-
-std::string resource_name(const RenderPlan& plan, const RenderGpu& gpu, const RenderSlice& slice,
-                          const RenderClient& client) {
-  const std::string pct = std::to_string(client.active_thread_percentage.value_or(100));
-  if (slice.profile) {
-    const std::string profile = sanitize_resource_part(*slice.profile);
-    return slice.sharing == "mps" ? "gpupack.io/mig-" + profile + "-mps-" + pct : "nvidia.com/mig-" + profile;
-  }
-  if (slice.sharing == "mps" && !nvidia_plugin_problems(plan, gpu.node).empty()) return "gpupack.io/mps-" + pct;
-  return "nvidia.com/gpu";
-}
 
 TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& catalog) {
   TargetOutput out;
@@ -71,7 +53,7 @@ TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& c
     for (const auto& slice : gpu.slices) {
       for (const auto& c : slice.clients) {
         require_label_value("tenant of workload " + c.workload, c.tenant);
-        auto& d = deployments[{c.workload, gpu.node, resource_name(plan, gpu, slice, c)}];
+        auto& d = deployments[{c.workload, gpu.node, resource_name(plan, catalog, gpu, slice, c)}];
         ++d.replicas;
         d.tenant = c.tenant;
         d.host_ipc = d.host_ipc || (pre_volta && slice.sharing == "mps");

@@ -41,15 +41,15 @@ run labels --config "$WORK/node.yaml"
 expect_rc 0
 expect_out '^gpupack.io/gpu.product=NVIDIA-H100-80GB-HBM3$'
 expect_out '^gpupack.io/gpu.count=2$'
-expect_out '^gpupack.io/mps-25.replicas=2$'
-expect_out '^gpupack.io/mps-50.sharing-strategy=mps$'
-expect_out '^gpupack.io/mig-3g.40gb.sharing-strategy=time-slicing$'
-expect_out '^gpupack.io/mig-2g.20gb-mps-50.count=2$'
+expect_out '^gpupack.io/resource.mps-25.replicas=2$'
+expect_out '^gpupack.io/resource.mps-50.sharing-strategy=mps$'
+expect_out '^gpupack.io/resource.mig-3g.40gb.sharing-strategy=time-slicing$'
+expect_out '^gpupack.io/resource.mig-2g.20gb-mps-50.count=2$'
 expect_out '^scheduling.cast.ai/gpu-sharing-strategy=mps$'
 expect_out '^scheduling.cast.ai/gpu-shared=4$'
 run labels --config "$WORK/node.yaml" --format json --write
 expect_rc 0
-expect_json '."gpupack.io/mig-3g.40gb.replicas" == "2"'
+expect_json '."gpupack.io/resource.mig-3g.40gb.replicas" == "2"'
 grep -qx 'gpupack.io/gpu.count=2' "$WORK/features.d/gpupack" || fail "feature file not written"
 
 write_config '  mps_slices: {"7": [{sm_percent: 50}]}'
@@ -120,7 +120,7 @@ else
   export GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/two-gpus.json"
   run labels --config "$WORK/deploy-node.yaml"
   expect_rc 0
-  expect_out '^gpupack.io/mps-50.count=1$'
+  expect_out '^gpupack.io/resource.mps-50.count=1$'
 fi
 
 finish

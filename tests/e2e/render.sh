@@ -39,7 +39,7 @@ node "$VALIDATE" "$OUTDIR/k8s-workloads/deployments.yaml" "$OUTDIR/k8s-device-pl
   fail "Kubernetes schema validation: $(cat "$WORK/k8s.log")"
 grep -q "objects valid, 0 invalid" "$WORK/k8s.log" || fail "no Kubernetes objects validated"
 # The device plugin configs inside the ConfigMap parse too.
-jq -e '.cdiVersion == "1.1.0" and .kind == "gpupack.io/gpu"' "$OUTDIR/cdi/node-0/gpupack.io-gpu.json" >/dev/null ||
+jq -e '.cdiVersion == "0.3.0" and .kind == "gpupack.io/gpu"' "$OUTDIR/cdi/node-0/gpupack.io-gpu.json" >/dev/null ||
   fail "CDI spec header"
 
 # README names every target in apply order and what the NVIDIA plugin cannot express.

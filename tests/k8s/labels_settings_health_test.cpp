@@ -16,14 +16,15 @@ namespace {
 TEST(NodeLabels, ProductCountAndSharingPerResource) {
   const auto labels = node_labels(testing::sample_targets(), plan_resources(testing::sample_targets()), false);
   EXPECT_EQ(labels.at("gpupack.io/gpu.product"), "NVIDIA-H100-80GB-HBM3");
-  EXPECT_EQ(labels.at("gpupack.io/gpu.count"), "4");
-  EXPECT_EQ(labels.at("gpupack.io/gpu.sharing-strategy"), "mixed");  // one exclusive, one time-sliced GPU
-  EXPECT_EQ(labels.at("gpupack.io/gpu.replicas"), "3");
-  EXPECT_EQ(labels.at("gpupack.io/mps-25.sharing-strategy"), "mps");
-  EXPECT_EQ(labels.at("gpupack.io/mps-25.replicas"), "2");
-  EXPECT_EQ(labels.at("gpupack.io/mig-3g.40gb.sharing-strategy"), "none");
-  EXPECT_EQ(labels.at("gpupack.io/mig-2g.20gb.sharing-strategy"), "time-slicing");
-  EXPECT_EQ(labels.at("gpupack.io/mig-1g.10gb-mps-50.replicas"), "2");
+  EXPECT_EQ(labels.at("gpupack.io/gpu.count"), "4");                 // physical GPUs, never a resource's count
+  EXPECT_EQ(labels.at("gpupack.io/resource.gpu.count"), "4");        // 1 exclusive + 3 time-sliced devices
+  EXPECT_EQ(labels.at("gpupack.io/resource.gpu.sharing-strategy"), "mixed");  // one exclusive, one time-sliced GPU
+  EXPECT_EQ(labels.at("gpupack.io/resource.gpu.replicas"), "3");
+  EXPECT_EQ(labels.at("gpupack.io/resource.mps-25.sharing-strategy"), "mps");
+  EXPECT_EQ(labels.at("gpupack.io/resource.mps-25.replicas"), "2");
+  EXPECT_EQ(labels.at("gpupack.io/resource.mig-3g.40gb.sharing-strategy"), "none");
+  EXPECT_EQ(labels.at("gpupack.io/resource.mig-2g.20gb.sharing-strategy"), "time-slicing");
+  EXPECT_EQ(labels.at("gpupack.io/resource.mig-1g.10gb-mps-50.replicas"), "2");
   EXPECT_FALSE(labels.count("scheduling.cast.ai/gpu-shared"));
 }
 

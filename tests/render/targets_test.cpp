@@ -46,23 +46,26 @@ TEST(MpsTarget, OneDaemonPerMpsSliceWithScriptsUnitAndClientEnv) {
 }
 
 TEST(DevicePluginTarget, ExpressibleNodesGetConfigsOthersAreExplained) {
-  const TargetOutput o = render_device_plugin_target(mixed_plan());
+  const TargetOutput o = render_device_plugin_target(mixed_plan(), builtin_catalog());
   const RenderedFile* cm = find_file(o.files, "k8s-device-plugin/configmap.yaml");
   ASSERT_NE(cm, nullptr);
   const YAML::Node doc = YAML::Load(cm->content);
   EXPECT_EQ(doc["kind"].as<std::string>(), "ConfigMap");
-  // node-1: time-slicing with 3 clients; node-2: equal MPS slices on the P100.
+  // node-1: time-slicing with 3 clients, the only config.
   const YAML::Node ts = YAML::Load(doc["data"]["whole-gpu-time-slicing-gpux3"].as<std::string>());
   EXPECT_EQ(ts["version"].as<std::string>(), "v1");
   EXPECT_EQ(ts["sharing"]["timeSlicing"]["resources"][0]["name"].as<std::string>(), "nvidia.com/gpu");
   EXPECT_EQ(ts["sharing"]["timeSlicing"]["resources"][0]["replicas"].as<int>(), 3);
-  const YAML::Node mps = YAML::Load(doc["data"]["whole-gpu-mps-gpux2"].as<std::string>());
-  EXPECT_EQ(mps["sharing"]["mps"]["resources"][0]["replicas"].as<int>(), 2);
-  // node-0 has unequal MPS slices and MPS on MIG: not expressible.
+  EXPECT_EQ(doc["data"].size(), 1u);
+  // node-0 has unequal MPS slices and MPS on MIG; node-2's two equal MPS clients want 50% and 2 GiB, where
+  // the plugin would give 50% and 16 GiB / 2: none is expressible.
   ASSERT_EQ(o.readme.size(), 1u);
   EXPECT_NE(o.readme[0].find("node node-0 is not expressible"), std::string::npos);
-  EXPECT_NE(o.readme[0].find("unequal MPS slices"), std::string::npos);
+  EXPECT_NE(o.readme[0].find("the plan wants 25% and 2560M, 50% and 8192M per client"), std::string::npos) << o.readme[0];
   EXPECT_NE(o.readme[0].find("refuses MPS on MIG"), std::string::npos);
+  EXPECT_NE(o.readme[0].find("node node-2 is not expressible"), std::string::npos);
+  EXPECT_NE(o.readme[0].find("2 replicas 100/2 = 50% of the threads and memory/2 = 8192M; the plan wants 50% and 2048M"),
+            std::string::npos) << o.readme[0];
   EXPECT_NE(o.readme[0].find("gpupack-agent target"), std::string::npos);
   const std::string labels = find_file(o.files, "k8s-device-plugin/node-labels.sh")->content;
   EXPECT_NE(labels.find("'nvidia.com/device-plugin.config=whole-gpu-time-slicing-gpux3'"), std::string::npos);
@@ -103,7 +106,7 @@ TEST(WorkloadsTarget, ResourcesSelectorsTolerationsAndHostIpc) {
   EXPECT_EQ(limit("embed"), "gpupack.io/mig-3g.40gb-mps-50");
   EXPECT_EQ(limit("notebook"), "nvidia.com/mig-1g.10gb");
   EXPECT_EQ(limit("dev"), "nvidia.com/gpu");
-  EXPECT_EQ(limit("legacy"), "nvidia.com/gpu");
+  EXPECT_EQ(limit("legacy"), "gpupack.io/mps-50");  // the plugin would give 8 GiB each, the plan 2 GiB
   EXPECT_EQ(by_name.at("dev")["spec"]["replicas"].as<int>(), 3);
   // secure has one replica on the 2g and one on a 1g instance: two Deployments.
   EXPECT_EQ(by_name.count("secure"), 0u);
@@ -135,9 +138,9 @@ TEST(NodeTemplateTarget, StrategyClientsAndCapacity) {
 }
 
 TEST(CdiTarget, DevicesPerSliceAndPerMpsClient) {
-  const TargetOutput o = render_cdi_target(mixed_plan());
+  const TargetOutput o = render_cdi_target(mixed_plan(), builtin_catalog());
   const auto spec = nlohmann::json::parse(find_file(o.files, "cdi/node-0/gpupack.io-gpu.json")->content);
-  EXPECT_EQ(spec["cdiVersion"], "1.1.0");
+  EXPECT_EQ(spec["cdiVersion"], "0.3.0");  // nothing newer needed: CDI v0.8.1 (NVIDIA plugin v0.17) loads it
   EXPECT_EQ(spec["kind"], "gpupack.io/gpu");
   std::map<std::string, nlohmann::json> devices;
   for (const auto& d : spec["devices"]) devices[d["name"].get<std::string>()] = d;
@@ -149,6 +152,16 @@ TEST(CdiTarget, DevicesPerSliceAndPerMpsClient) {
   ASSERT_TRUE(devices.count("gpu1-mig1"));
   const auto mig_env = devices["gpu1-mig1"]["containerEdits"]["env"];
   EXPECT_NE(std::find(mig_env.begin(), mig_env.end(), "NVIDIA_VISIBLE_DEVICES=1:1"), mig_env.end());
+  // gpu1 (minor 1) mig1 is a 2g.20gb at start 0: GI 3, CI 0 -> caps 3 + 135 + 27 = 165 and 166.
+  const auto nodes = devices["gpu1-mig1"]["containerEdits"]["deviceNodes"];
+  ASSERT_EQ(nodes.size(), 3u);
+  EXPECT_EQ(nodes[0]["path"], "/dev/nvidia1");
+  EXPECT_EQ(nodes[1]["path"], "/dev/nvidia-caps/nvidia-cap165");
+  EXPECT_EQ(nodes[2]["path"], "/dev/nvidia-caps/nvidia-cap166");
+  // Every MPS client on the 3g instance (start 4: GI 2) carries the instance's nodes too.
+  const auto embed = devices["gpu1-mig0-embed-0"]["containerEdits"]["deviceNodes"];
+  ASSERT_EQ(embed.size(), 3u);
+  EXPECT_EQ(embed[1]["path"], "/dev/nvidia-caps/nvidia-cap156");
   const std::regex name_re("^[A-Za-z0-9][A-Za-z0-9_.:-]*$");
   for (const auto& [name, d] : devices) EXPECT_TRUE(std::regex_match(name, name_re)) << name;
 }
