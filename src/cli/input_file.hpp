@@ -1,17 +1,3 @@
 #pragma once
-// Reading a user's input file in the commands (plan, render): the whole text, or one InputError
-// (exit 2): "cannot read <path>: <reason>", or "<path> is larger than 4 MiB" (docs/cli.md). Every
-// input file of a command (scenario YAML, calibration JSON, plan JSON) is read here, so that no file,
-// /dev/zero included, is read past the limit.
-#include <cstddef>
-#include <string>
-
-namespace gpupack {
-
-// The largest input file gpupack reads: far above any honest scenario, plan or calibration (the
-// largest plan the planner makes within its documented limits is well under 1 MiB).
-inline constexpr std::size_t kMaxInputFileBytes = 4 * 1024 * 1024;
-
-std::string read_input_file(const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
-
-}  // namespace gpupack
+// The commands read their input files through the one bounded reader of the io layer.
+#include "io/input_file.hpp"

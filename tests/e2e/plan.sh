@@ -123,7 +123,7 @@ run plan --calibration "$WORK/nocal.json"
 expect_usage_error "no \"calibration\" object"
 printf '{"calibration": {"mps_p99_inflation": "fast"}}\n' >"$WORK/badcal.json"
 run plan --calibration "$WORK/badcal.json"
-expect_usage_error "mps_p99_inflation must be a positive number"
+expect_usage_error "mps_p99_inflation must be a ratio of a time beside neighbours over the time alone"
 run plan --format xml
 expect_rc 2
 

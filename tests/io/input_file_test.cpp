@@ -1,5 +1,5 @@
 // Issue 12, reproducers: input files are bounded (/dev/zero was read until ~1 GB of memory).
-#include "cli/input_file.hpp"
+#include "io/input_file.hpp"
 
 #include <gtest/gtest.h>
 

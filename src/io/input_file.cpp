@@ -1,4 +1,4 @@
-#include "cli/input_file.hpp"
+#include "io/input_file.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,0 +1,18 @@
+#pragma once
+// Reading a user's input file: the whole text, or one InputError (exit 2): "cannot read <path>:
+// <reason>", or "<path> is larger than 4MiB" (docs/cli.md). Every input file (scenario YAML,
+// calibration JSON, plan JSON, and the node config and plugin settings of the agent) is read here, so
+// that no file, /dev/zero included, is read past the limit. Its own small library (gpupack_input_file)
+// so that the agent and k8s layers can use it without the planner.
+#include <cstddef>
+#include <string>
+
+namespace gpupack {
+
+// The largest input file gpupack reads: far above any honest scenario, plan or calibration (the
+// largest plan the planner makes within its documented limits is well under 1 MiB).
+inline constexpr std::size_t kMaxInputFileBytes = 4 * 1024 * 1024;
+
+std::string read_input_file(const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
+
+}  // namespace gpupack
