@@ -1,0 +1,131 @@
+// libFuzzer target: any bytes as a plan JSON, through the reader and every render target. Two checks:
+// 1. What the plan reader accepts renders without an exception, into relative paths without "..", with
+//    shell scripts whose quotes all close and YAML files that parse.
+// 2. The second line of defence, without the reader: the fuzz bytes go raw into one string field of a
+//    fixed plan (model, node, ids, MIG profile, workload, tenant) and the MPS scripts must have the same
+//    skeleton (code outside comments and single quotes) as with a harmless value, and the YAML targets
+//    must still parse and give back the value.
+#include <yaml-cpp/yaml.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "core/errors.hpp"
+#include "fuzz/shell_skeleton.hpp"
+#include "io/json_document.hpp"
+#include "render/render_plan.hpp"
+#include "render/render_targets.hpp"
+#include "render/targets.hpp"
+
+namespace {
+
+using namespace gpupack;
+
+[[noreturn]] void fail(const std::string& what, const std::string& file) {
+  std::fprintf(stderr, "plan_render_fuzz: %s in %s\n", what.c_str(), file.c_str());
+  std::abort();
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void check_rendered(const FileTree& files) {
+  for (const auto& f : files) {
+    if (f.path.empty() || f.path.front() == '/' || f.path.find("..") != std::string::npos) fail("unsafe path", f.path);
+    if (ends_with(f.path, ".sh") && !fuzzing::shell_skeleton(f.content).balanced) fail("unclosed quote", f.path);
+    if (ends_with(f.path, ".yaml")) {
+      try {
+        YAML::LoadAll(f.content);
+      } catch (const YAML::Exception& e) {
+        fail(std::string("YAML does not parse: ") + e.what(), f.path);
+      }
+    }
+  }
+}
+
+RenderPlan fixed_plan() {
+  RenderPlan p;
+  RenderGpu mig{"gpu0", "node-0", 0, "A100-SXM4-80GB", "mig+mps", {{"3g.40gb", 4, 4}}, {}};
+  RenderSlice s{"s0", std::string("3g.40gb"), 4, "mps", 40ULL << 30, {{"w", 0, "t", 1ULL << 30, 50}}};
+  mig.slices.push_back(s);
+  RenderGpu whole{"gpu1", "node-0", 1, "A100-SXM4-80GB", "mps", {}, {}};
+  whole.slices.push_back(RenderSlice{"s0", std::nullopt, std::nullopt, "mps", 80ULL << 30, {{"v", 0, "t", 1ULL << 30, 25}}});
+  p.gpus = {mig, whole};
+  p.nodes = {"node-0"};
+  return p;
+}
+
+void set_field(RenderPlan& p, int which, const std::string& value) {
+  RenderGpu& g = p.gpus[0];
+  switch (which) {
+    case 0: g.model = value; break;
+    case 1: g.node = value, p.gpus[1].node = value, p.nodes = {value}; break;
+    case 2: g.id = value; break;
+    case 3: g.slices[0].id = value; break;
+    case 4: g.slices[0].profile = value, g.mig[0].profile = value; break;
+    case 5: g.slices[0].clients[0].workload = value; break;
+    default: g.slices[0].clients[0].tenant = value; break;
+  }
+}
+
+bool printable(std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) return false;
+  }
+  return true;
+}
+
+void check_raw_value(int which, const std::string& value) {
+  RenderPlan hostile = fixed_plan();
+  RenderPlan harmless = fixed_plan();
+  set_field(hostile, which, value);
+  set_field(harmless, which, "x");
+  const TargetOutput a = render_mps_target(hostile);
+  const TargetOutput b = render_mps_target(harmless);
+  if (a.files.size() != b.files.size()) fail("a different number of MPS files", "mps/");
+  for (size_t i = 0; i < a.files.size(); ++i) {
+    if (!ends_with(a.files[i].path, ".sh")) continue;
+    const auto sa = fuzzing::shell_skeleton(a.files[i].content);
+    if (!sa.balanced || sa.text != fuzzing::shell_skeleton(b.files[i].content).text) {
+      fail("input outside quoting (skeleton differs)", a.files[i].path);
+    }
+  }
+  // YAML: the emitter quotes what it must; the agent config's comment line is escaped.
+  if (!printable(value)) return;  // yaml-cpp's emitter is only asked to round-trip printable text
+  for (const auto& f : render_agent_config_target(hostile).files) {
+    const YAML::Node doc = YAML::Load(f.content);
+    if (!doc["version"] || doc["version"].as<int>() != 1) fail("the comment line broke the document", f.path);
+  }
+  if (which == 5) {
+    GpuCatalog catalog = builtin_catalog();
+    for (const auto& f : render_workloads_target(hostile, catalog).files) {
+      if (!ends_with(f.path, ".yaml")) continue;
+      bool found = false;
+      for (const auto& doc : YAML::LoadAll(f.content)) {
+        found = found || doc["metadata"]["labels"]["app.kubernetes.io/name"].as<std::string>() == value;
+      }
+      if (!found) fail("the workload name did not round-trip", f.path);
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const GpuCatalog catalog = builtin_catalog();
+  static const std::vector<RenderTarget> all = parse_render_targets("all");
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    const RenderPlan plan = render_plan_from_json(parse_json_document(text, "fuzz.json"), catalog);
+    check_rendered(render_targets(plan, all, catalog));
+  } catch (const InputError&) {
+    // rejected with a message: fine
+  }
+  if (size > 0 && size <= 256) check_raw_value(data[0] % 7, std::string(text.substr(1)));
+  return 0;
+}
