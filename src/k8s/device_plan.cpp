@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/errors.hpp"
+#include "core/units.hpp"
 #include "render/resource_names.hpp"
 
 namespace gpupack::k8s {
@@ -48,9 +49,28 @@ void add_mps(Builder& b, const ShareTarget& t) {
     throw InputError("device plugin: " + t.uuid() + " has " + std::to_string(total) + " MPS slices but admits " +
                      std::to_string(t.clients) + " clients (raise clients or remove slices)");
   }
-  // A slice without its own memory size gets an equal share of the target's memory, so that slices
-  // cannot starve each other (an MPS client without a pinned limit may take the whole GPU).
-  const std::uint64_t share = t.memory_total_bytes ? *t.memory_total_bytes / static_cast<std::uint64_t>(total) : 0;
+  // A slice without a memory size (its own or the target's per-client default) gets an equal share of
+  // what the sized slices leave, so that slices cannot starve each other (an MPS client without a
+  // pinned limit may take the whole GPU) and the pinned limits never add up to more than the GPU.
+  std::uint64_t sized = 0;
+  int unsized = 0;
+  for (const auto& s : slices) {
+    if (const auto m = s.memory_bytes ? s.memory_bytes : t.memory_bytes) {
+      sized += *m * static_cast<std::uint64_t>(s.count);
+    } else {
+      unsized += s.count;
+    }
+  }
+  std::uint64_t share = 0;
+  if (t.memory_total_bytes) {
+    const std::uint64_t gpu = *t.memory_total_bytes;
+    if (sized > gpu || (sized == gpu && unsized > 0)) {
+      const std::string rest = unsized ? ", leaving nothing for its " + std::to_string(unsized) + " slices without a size" : "";
+      throw InputError("device plugin: the MPS slices of " + t.uuid() + " pin " + format_size(sized) + " of its " +
+                       format_size(gpu) + rest + "; make the memory sizes in device_plugin.mps_slices (or limits.memory) add up to less");
+    }
+    if (unsized > 0) share = (gpu - sized) / static_cast<std::uint64_t>(unsized);
+  }
   const std::string prefix =
       t.mig_profile ? "gpupack.io/mig-" + mig_resource_part(*t.mig_profile) + "-mps-" : std::string("gpupack.io/mps-");
   int n = 0;

@@ -1,8 +1,12 @@
 #include "k8s/device_plugin_server.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "k8s/allocation.hpp"
@@ -43,11 +47,29 @@ void DevicePluginServer::start() {
     stopping_ = false;
   }
   ::unlink(socket_path().c_str());  // a stale socket from an earlier run
+  // A unix socket gets its mode from the umask at bind time (0777 under umask 000: anyone could
+  // allocate devices). So it is bound in a private staging directory, made 0700 there (kubelet runs as
+  // root) and only then renamed into the plugin directory: it is never reachable with a looser mode.
+  std::string staging = options_.plugin_dir + "/.gpupack-XXXXXX";
+  if (!::mkdtemp(staging.data())) {
+    throw std::runtime_error("device plugin " + resource_.name + ": cannot create a staging directory in " +
+                             options_.plugin_dir + ": " + std::strerror(errno));
+  }
+  const std::string staged = staging + "/" + endpoint();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort("unix://" + socket_path(), grpc::InsecureServerCredentials());
+  builder.AddListeningPort("unix://" + staged, grpc::InsecureServerCredentials());
   builder.RegisterService(this);
   server_ = builder.BuildAndStart();
-  if (!server_) throw std::runtime_error("device plugin " + resource_.name + ": cannot serve on " + socket_path());
+  const bool placed = server_ && ::chmod(staged.c_str(), 0700) == 0 && ::rename(staged.c_str(), socket_path().c_str()) == 0;
+  ::unlink(staged.c_str());
+  ::rmdir(staging.c_str());
+  if (!placed) {
+    if (server_) {
+      server_->Shutdown();
+      server_.reset();
+    }
+    throw std::runtime_error("device plugin " + resource_.name + ": cannot serve on " + socket_path());
+  }
 }
 
 void DevicePluginServer::stop() {
@@ -112,7 +134,7 @@ v1beta1::ListAndWatchResponse DevicePluginServer::list_locked() const {
 
 grpc::Status DevicePluginServer::GetDevicePluginOptions(grpc::ServerContext*, const v1beta1::Empty*,
                                                         v1beta1::DevicePluginOptions* out) {
-  out->set_pre_start_required(false);  // nothing to prepare: the MPS daemon is up before we advertise
+  out->set_pre_start_required(static_cast<bool>(options_.pre_start_check));
   out->set_get_preferred_allocation_available(true);
   return grpc::Status::OK;
 }
@@ -176,10 +198,16 @@ grpc::Status DevicePluginServer::Allocate(grpc::ServerContext*, const v1beta1::A
 
 grpc::Status DevicePluginServer::PreStartContainer(grpc::ServerContext*, const v1beta1::PreStartContainerRequest* req,
                                                    v1beta1::PreStartContainerResponse*) {
-  // Not required (GetDevicePluginOptions says so); answered anyway, checking the IDs like Allocate.
-  std::lock_guard lock(mutex_);
-  for (const auto& id : req->devices_ids()) {
-    if (!healthy_.count(id)) return {grpc::StatusCode::INVALID_ARGUMENT, "unknown device ID for " + resource_.name + ": '" + id + "'"};
+  // The IDs checked like Allocate, then the container as a whole (two GPU resources in one container).
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& id : req->devices_ids()) {
+      if (!healthy_.count(id)) return {grpc::StatusCode::INVALID_ARGUMENT, "unknown device ID for " + resource_.name + ": '" + id + "'"};
+    }
+  }
+  if (options_.pre_start_check) {
+    const std::string refusal = options_.pre_start_check({req->devices_ids().begin(), req->devices_ids().end()});
+    if (!refusal.empty()) return {grpc::StatusCode::FAILED_PRECONDITION, refusal};
   }
   return grpc::Status::OK;
 }

@@ -7,10 +7,12 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "deviceplugin_v1beta1.grpc.pb.h"
 #include "k8s/device_plan.hpp"
@@ -21,6 +23,9 @@ struct ServerOptions {
   std::string plugin_dir;
   AllocationPolicy policy = AllocationPolicy::packed;
   bool cdi = false;
+  // Asked at PreStartContainer with the container's device IDs of this resource: a refusal message, or
+  // empty to let it start (container_check.hpp). Unset: kubelet is told PreStartContainer is not needed.
+  std::function<std::string(const std::vector<std::string>& ids)> pre_start_check;
 };
 
 class DevicePluginServer final : public v1beta1::DevicePlugin::Service {

@@ -5,6 +5,8 @@
 #include <set>
 
 #include "k8s/cdi_spec.hpp"
+#include "k8s/container_check.hpp"
+#include "k8s/pod_resources.hpp"
 #include "k8s/registration.hpp"
 
 namespace gpupack::k8s {
@@ -46,12 +48,28 @@ DevicePlugins::DevicePlugins(std::vector<PluginResource> resources, PluginSettin
       log_(log ? std::move(log) : Log([](const std::string&) {})),
       health_(health_tracker_for(resources_)) {
   for (const auto& r : resources_) {
-    servers_.push_back(std::make_unique<DevicePluginServer>(r, ServerOptions{settings_.plugin_dir, settings_.policy, settings_.cdi}));
+    ServerOptions o{settings_.plugin_dir, settings_.policy, settings_.cdi, {}};
+    o.pre_start_check = [this, name = r.name](const std::vector<std::string>& ids) { return check_container(name, ids); };
+    servers_.push_back(std::make_unique<DevicePluginServer>(r, o));
   }
   registered_with_.assign(servers_.size(), "");
 }
 
 DevicePlugins::~DevicePlugins() { stop(); }
+
+std::string DevicePlugins::check_container(const std::string& resource, const std::vector<std::string>& ids) const {
+  std::map<std::string, PodContainer> allocations;
+  try {
+    allocations = PodResourcesClient(settings_.pod_resources_socket).list(std::chrono::seconds(2));
+  } catch (const std::exception& e) {
+    // Not knowing is no reason to keep a container from starting.
+    log_("PreStartContainer for " + resource + ": cannot list the container's other resources: " + e.what());
+    return "";
+  }
+  std::string refusal = mixed_resources_error(resource, ids, allocations);
+  if (!refusal.empty()) log_("PreStartContainer refused: " + refusal);
+  return refusal;
+}
 
 DevicePluginServer* DevicePlugins::server(const std::string& resource_name) {
   for (auto& s : servers_) {
@@ -124,7 +142,7 @@ void DevicePlugins::reconcile() {
     }
     if (kubelet_now.empty() || registered_with_[i] == kubelet_now) continue;
     try {
-      register_plugin(kubelet, s.endpoint(), s.resource_name(), kRegisterTimeout);
+      register_plugin(kubelet, s.endpoint(), s.resource_name(), /*pre_start_required=*/true, kRegisterTimeout);
       registered_with_[i] = kubelet_now;
       ++registrations_;
       log_("device plugin " + s.resource_name() + " registered with " + kubelet);

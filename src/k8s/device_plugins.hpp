@@ -48,6 +48,8 @@ class DevicePlugins {
 
  private:
   void watch_loop();
+  // PreStartContainer of every plugin: refuses a container that holds two GPU resources (container_check.hpp).
+  std::string check_container(const std::string& resource, const std::vector<std::string>& ids) const;
   void reconcile();
 
   const std::vector<PluginResource> resources_;

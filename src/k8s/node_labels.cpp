@@ -73,7 +73,10 @@ std::string features_file_text(const std::map<std::string, std::string>& labels)
 void write_features_file(const std::string& path, const std::map<std::string, std::string>& labels) {
   const std::filesystem::path p(path);
   std::error_code ec;
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  // A directory made here is 0755, not the umask's choice: whoever can write it can replace the file.
+  if (p.has_parent_path() && std::filesystem::create_directories(p.parent_path(), ec)) {
+    std::filesystem::permissions(p.parent_path(), std::filesystem::perms(0755), ec);
+  }
   // NFD reads every file in features.d: the temporary name starts with a dot, which NFD skips.
   const std::string tmp = (p.parent_path() / ("." + p.filename().string() + ".tmp")).string();
   {

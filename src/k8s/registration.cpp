@@ -9,7 +9,7 @@
 namespace gpupack::k8s {
 
 void register_plugin(const std::string& kubelet_socket_path, const std::string& endpoint, const std::string& resource,
-                     std::chrono::milliseconds timeout) {
+                     bool pre_start_required, std::chrono::milliseconds timeout) {
   // kubelet creates kubelet.sock (bind) a moment before it listens: a connection refused in between
   // would otherwise wait out gRPC's default 1 s reconnect backoff (seen in bench_device_plugin).
   grpc::ChannelArguments args;
@@ -22,7 +22,7 @@ void register_plugin(const std::string& kubelet_socket_path, const std::string& 
   req.set_version(kApiVersion);
   req.set_endpoint(endpoint);
   req.set_resource_name(resource);
-  req.mutable_options()->set_pre_start_required(false);
+  req.mutable_options()->set_pre_start_required(pre_start_required);
   req.mutable_options()->set_get_preferred_allocation_available(true);
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + timeout);

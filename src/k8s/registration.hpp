@@ -10,6 +10,6 @@ inline constexpr const char* kApiVersion = "v1beta1";
 
 // Throws std::runtime_error with kubelet's answer when registration fails or times out.
 void register_plugin(const std::string& kubelet_socket_path, const std::string& endpoint, const std::string& resource,
-                     std::chrono::milliseconds timeout);
+                     bool pre_start_required, std::chrono::milliseconds timeout);
 
 }  // namespace gpupack::k8s

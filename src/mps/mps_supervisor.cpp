@@ -30,7 +30,16 @@ void MpsSupervisor::bring_up() {
   daemon_.lock();
   // Defaults apply only to servers started afterwards and are lost when the daemon quits, so a daemon
   // we did not start gets them too, before its server starts.
-  if (!daemon_.is_running()) daemon_.start();
+  if (!daemon_.is_running()) {
+    daemon_.start();
+    // Counted as soon as the daemon runs again: when applying the defaults or starting the server
+    // fails right after (an old server still leaving the GPU), the restart happened all the same.
+    if (started_) {
+      std::lock_guard<std::mutex> g(mutex_);
+      ++status_.daemon_restarts;
+    }
+  }
+  known_daemon_pid_ = daemon_.pid();
   apply_defaults();
   ensure_server();
 }
@@ -61,9 +70,15 @@ void MpsSupervisor::check() {
       }
       if (clock_.now() < next_attempt_) return;
       bring_up();
-      std::lock_guard<std::mutex> g(mutex_);
-      ++status_.daemon_restarts;
     } else {
+      // A daemon with another pid than the one we saw was restarted behind our back (killed and
+      // started again between two checks): a restart too.
+      const auto pid = daemon_.pid();
+      if (pid && known_daemon_pid_ && *pid != *known_daemon_pid_) {
+        std::lock_guard<std::mutex> g(mutex_);
+        ++status_.daemon_restarts;
+      }
+      if (pid) known_daemon_pid_ = pid;
       ensure_server();
     }
     const MpsControl& c = daemon_.control();

@@ -72,6 +72,7 @@ class MpsSupervisor {
   MpsDaemon daemon_;
   bool started_ = false;
   bool saw_server_ = false;
+  std::optional<int> known_daemon_pid_;  // the daemon last seen, to notice one replaced between checks
   std::chrono::milliseconds backoff_{0};
   Clock::time_point next_attempt_{};
   mutable std::mutex mutex_;  // guards status_ (read by the metrics thread)

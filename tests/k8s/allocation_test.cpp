@@ -48,7 +48,7 @@ TEST(Allocate, MpsSliceGetsItsLimitsPipeAndShm) {
   const std::string pipe = "/run/gpupack/mps/" + testing::kGpu2 + "/pipe";
   EXPECT_EQ(a[0].envs.at("CUDA_MPS_PIPE_DIRECTORY"), pipe);
   EXPECT_EQ(a[0].envs.at("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"), "25");
-  EXPECT_EQ(a[0].envs.at("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "0=" + std::to_string((80 * kGiB / 3) >> 20) + "M");
+  EXPECT_EQ(a[0].envs.at("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "0=20480M");  // (80 GiB - 40 GiB of the mps-50 slice) / 2
   ASSERT_EQ(a[0].mounts.size(), 2u);
   EXPECT_EQ(a[0].mounts[0].host_path, pipe);
   EXPECT_EQ(a[0].mounts[0].container_path, pipe);

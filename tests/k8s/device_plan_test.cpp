@@ -42,7 +42,7 @@ TEST(DevicePlan, UnequalMpsSlicesCarryTheirShare) {
   EXPECT_EQ(half[0].id, testing::kGpu2 + "::0");
   EXPECT_EQ(quarter[0].id, testing::kGpu2 + "::1");  // numbered across the GPU's slices: unique
   EXPECT_EQ(half[0].memory_bytes, 40 * kGiB);
-  EXPECT_EQ(quarter[1].memory_bytes, 80 * kGiB / 3);  // no size given: an equal share of the GPU
+  EXPECT_EQ(quarter[1].memory_bytes, (80 - 40) * kGiB / 2);  // no size given: an equal share of what 40 GiB leave
   EXPECT_EQ(quarter[1].sm_percent, 25);
   EXPECT_EQ(quarter[1].pipe_dir, "/run/gpupack/mps/" + testing::kGpu2 + "/pipe");
   const auto& mig = find(rs, "gpupack.io/mig-1g.10gb-mps-50")->devices;
@@ -81,6 +81,27 @@ TEST(DevicePlan, MoreSlicesThanClientsIsAnError) {
     EXPECT_NE(std::string(e.what()).find(testing::kGpu2), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("3 MPS slices"), std::string::npos) << e.what();
   }
+}
+
+// Issue 16: 50%/40 GiB plus 2 x 25% without a size pinned 40960 + 2 x 27186 MiB on an 81559 MiB GPU.
+TEST(DevicePlan, SizedMpsSlicesMayNotOvercommitTheGpu) {
+  auto targets = testing::sample_targets();
+  targets[2].memory_total_bytes = 81559ull << 20;
+  std::uint64_t pinned = 0;
+  for (const auto& r : plan_resources(targets)) {
+    for (const auto& d : r.devices) pinned += d.gpu_uuid == testing::kGpu2 ? d.memory_bytes : 0;
+  }
+  EXPECT_LE(pinned, 81559ull << 20);
+  targets[2].mps_slices = {{50, 60 * kGiB, 1}, {25, 30 * kGiB, 1}};  // 90 GiB on 80
+  try {
+    plan_resources(targets);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("pin 90GiB"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(testing::kGpu2), std::string::npos) << e.what();
+  }
+  targets[2].mps_slices = {{50, 40 * kGiB, 2}, {25, std::nullopt, 1}};  // nothing left for the unsized one
+  EXPECT_THROW(plan_resources(targets), InputError);
 }
 
 TEST(DevicePlan, DeviceIdsLongerThanKubeletAcceptsAreAnError) {

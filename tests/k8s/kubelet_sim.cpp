@@ -13,6 +13,12 @@ void KubeletSim::start() {
   b.RegisterService(this);
   server_ = b.BuildAndStart();
   if (!server_) throw std::runtime_error("kubelet simulator: cannot serve " + socket_path());
+  std::filesystem::create_directories(dir_ + "/pod-resources");
+  grpc::ServerBuilder pb;
+  pb.AddListeningPort("unix://" + pod_resources_socket(), grpc::InsecureServerCredentials());
+  pb.RegisterService(&pod_resources_);
+  pod_resources_server_ = pb.BuildAndStart();
+  if (!pod_resources_server_) throw std::runtime_error("kubelet simulator: cannot serve " + pod_resources_socket());
 }
 
 void KubeletSim::stop() {
@@ -21,6 +27,10 @@ void KubeletSim::stop() {
   server_->Wait();
   server_.reset();
   ::unlink(socket_path().c_str());
+  pod_resources_server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  pod_resources_server_->Wait();
+  pod_resources_server_.reset();
+  ::unlink(pod_resources_socket().c_str());
 }
 
 void KubeletSim::restart() {
@@ -76,6 +86,61 @@ std::vector<v1beta1::RegisterRequest> KubeletSim::registrations() const {
 bool KubeletSim::wait_for_registrations(std::size_t n, std::chrono::milliseconds timeout) const {
   std::unique_lock lock(mutex_);
   return changed_.wait_for(lock, timeout, [&] { return registrations_.size() >= n; });
+}
+
+ContainerStart KubeletSim::start_container(const std::string& pod, const std::string& ns, const std::string& container,
+                                           const std::map<std::string, std::vector<std::string>>& ids_by_resource) {
+  ContainerStart out;
+  std::map<std::string, v1beta1::RegisterRequest> by_resource;
+  for (const auto& r : registrations()) by_resource[r.resource_name()] = r;  // the latest registration wins
+  for (const auto& [resource, ids] : ids_by_resource) {
+    if (!by_resource.count(resource)) return {{grpc::StatusCode::NOT_FOUND, resource + " is not registered"}, {}, {}};
+    v1beta1::AllocateResponse resp;
+    out.status = PluginClient(dir_ + "/" + by_resource[resource].endpoint()).allocate({ids}, &resp);
+    if (!out.status.ok()) return out;
+    for (const auto& [name, value] : resp.container_responses(0).envs()) {
+      const auto [it, fresh] = out.envs.emplace(name, value);
+      if (!fresh && it->second != value) out.conflicts.push_back(name);  // kubelet: "conflicting setting"
+    }
+    pod_resources_.add(pod, ns, container, resource, ids);
+  }
+  for (const auto& [resource, ids] : ids_by_resource) {
+    if (!by_resource[resource].options().pre_start_required()) continue;
+    out.status = PluginClient(dir_ + "/" + by_resource[resource].endpoint()).pre_start(ids);
+    if (!out.status.ok()) return out;
+  }
+  return out;
+}
+
+grpc::Status PodResourcesSim::List(grpc::ServerContext*, const v1::ListPodResourcesRequest*, v1::ListPodResourcesResponse* out) {
+  std::lock_guard lock(mutex_);
+  *out = listing_;
+  return grpc::Status::OK;
+}
+
+void PodResourcesSim::add(const std::string& pod, const std::string& ns, const std::string& container,
+                          const std::string& resource, const std::vector<std::string>& ids) {
+  std::lock_guard lock(mutex_);
+  v1::PodResources* p = nullptr;
+  for (auto& existing : *listing_.mutable_pod_resources()) {
+    if (existing.name() == pod && existing.namespace_() == ns) p = &existing;
+  }
+  if (!p) {
+    p = listing_.add_pod_resources();
+    p->set_name(pod);
+    p->set_namespace_(ns);
+  }
+  v1::ContainerResources* c = nullptr;
+  for (auto& existing : *p->mutable_containers()) {
+    if (existing.name() == container) c = &existing;
+  }
+  if (!c) {
+    c = p->add_containers();
+    c->set_name(container);
+  }
+  auto* d = c->add_devices();
+  d->set_resource_name(resource);
+  for (const auto& id : ids) d->add_device_ids(id);
 }
 
 PluginClient::PluginClient(const std::string& socket_path)

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -14,11 +15,31 @@
 #include <vector>
 
 #include "deviceplugin_v1beta1.grpc.pb.h"
+#include "podresources_v1.grpc.pb.h"
 
 namespace gpupack::testing {
 
 // Generous: the tests run on loaded 2-core machines and under sanitizers.
 inline constexpr auto kWait = std::chrono::seconds(20);
+
+// What kubelet's device manager made of one container's resources (KubeletSim::start_container).
+struct ContainerStart {
+  grpc::Status status;  // the first failure: Allocate, or PreStartContainer of a plugin that asks for it
+  std::map<std::string, std::string> envs;  // merged as kubelet merges them: the first value of a name wins
+  std::vector<std::string> conflicts;       // names two replies set differently (kubelet only logs these)
+};
+
+// kubelet's PodResources v1 List: the devices start_container allocated, per pod and container.
+class PodResourcesSim final : public v1::PodResourcesLister::Service {
+ public:
+  grpc::Status List(grpc::ServerContext*, const v1::ListPodResourcesRequest*, v1::ListPodResourcesResponse* out) override;
+  void add(const std::string& pod, const std::string& ns, const std::string& container, const std::string& resource,
+           const std::vector<std::string>& ids);
+
+ private:
+  std::mutex mutex_;
+  v1::ListPodResourcesResponse listing_;
+};
 
 class KubeletSim final : public v1beta1::Registration::Service {
  public:
@@ -35,6 +56,15 @@ class KubeletSim final : public v1beta1::Registration::Service {
   // Waits until at least n Register calls arrived in total.
   bool wait_for_registrations(std::size_t n, std::chrono::milliseconds timeout = kWait) const;
   std::string socket_path() const { return dir_ + "/kubelet.sock"; }
+  // Served by start() in a subdirectory, as kubelet serves /var/lib/kubelet/pod-resources/kubelet.sock.
+  std::string pod_resources_socket() const { return dir_ + "/pod-resources/kubelet.sock"; }
+
+  // Admits one container that requests `ids_by_resource` as kubelet's device manager does: Allocate once
+  // per resource (in name order, one of the orders kubelet's map iteration may take), the replies'
+  // environments merged, the devices recorded for PodResources, then PreStartContainer for every
+  // plugin whose registration asked for it.
+  ContainerStart start_container(const std::string& pod, const std::string& ns, const std::string& container,
+                                 const std::map<std::string, std::vector<std::string>>& ids_by_resource);
 
  private:
   std::string dir_;
@@ -42,6 +72,8 @@ class KubeletSim final : public v1beta1::Registration::Service {
   mutable std::condition_variable changed_;
   std::vector<v1beta1::RegisterRequest> registrations_;
   std::unique_ptr<grpc::Server> server_;
+  PodResourcesSim pod_resources_;
+  std::unique_ptr<grpc::Server> pod_resources_server_;
 };
 
 // kubelet's side of one plugin.

@@ -91,6 +91,43 @@ TEST_F(SupervisorTest, RestoresADaemonKilledWithSigkill) {
   EXPECT_TRUE(s.stop());
 }
 
+// Issue 16: gpupack_mps_daemon_restarts_total stayed 0 when the restarted daemon's server could not
+// start at once (an old server still leaving the GPU): the restart counted only after a clean bring-up.
+TEST_F(SupervisorTest, CountsADaemonRestartEvenWhenItsServerDoesNotStartAtOnce) {
+  MpsSupervisor s(runner, fs, clock, supervisor_options());
+  s.start();
+  const int daemon = *s.status().daemon_pid;
+  fs.write_file(paths().pipe_dir + "/fake-fail", "start_server\n");
+  runner.send_signal(daemon, SIGKILL);
+  EXPECT_TRUE(check_until(s, [](const MpsStatus& st) {
+    return st.daemon_restarts == 1 && st.last_error.find("scripted failure") != std::string::npos;
+  }));
+  fs.remove(paths().pipe_dir + "/fake-fail");
+  EXPECT_TRUE(check_until(s, [](const MpsStatus& st) { return st.daemon_up && st.servers.size() == 1; }));
+  EXPECT_EQ(s.status().daemon_restarts, 1);  // counted once
+  EXPECT_TRUE(s.stop());
+}
+
+TEST_F(SupervisorTest, CountsADaemonReplacedBetweenTwoChecks) {
+  MpsSupervisor s(runner, fs, clock, supervisor_options());
+  s.start();
+  const int daemon = *s.status().daemon_pid;
+  runner.send_signal(daemon, SIGKILL);
+  ASSERT_TRUE(eventually([&] { return !runner.is_alive(daemon); }));
+  // Someone else brings a daemon back on the same pipe directory before the supervisor looks.
+  ProcessSpec spec;
+  spec.argv = {FAKE_MPS_CONTROL, "-d"};
+  spec.env = control().environment();
+  spec.timeout = std::chrono::seconds(20);
+  ASSERT_EQ(runner.run(spec).exit_code, 0);
+  EXPECT_TRUE(check_until(s, [&](const MpsStatus& st) {
+    return st.daemon_up && st.daemon_pid && *st.daemon_pid != daemon && st.daemon_restarts == 1;
+  }));
+  s.check();
+  EXPECT_EQ(s.status().daemon_restarts, 1);
+  EXPECT_TRUE(s.stop());
+}
+
 TEST_F(SupervisorTest, KeepsTryingWithBackoffWhileTheDaemonCannotStart) {
   MpsSupervisor s(runner, fs, clock, supervisor_options());
   s.start();
