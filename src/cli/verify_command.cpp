@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/interrupt.hpp"
+#include "bench/mps_session.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
@@ -161,6 +162,13 @@ int run_verify_command(const VerifyArgs& a, std::ostream& out) {
     for (const auto& s : setup.slices) mps = mps || s.mps.has_value();
     if (mps && !os.runner.find_program(a.mps_control)) {
       throw InputError("--mps-control " + a.mps_control + ": not found; the plan has MPS slices, which need nvidia-cuda-mps-control");
+    }
+    if (mps) {
+      if (const auto pids = bench::foreign_mps_processes(); !pids.empty()) {
+        std::cerr << "gpupack verify: an MPS daemon not started by gpupack already runs (pid " << pids.front()
+                  << ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to verify MPS slices\n";
+        return exit_code::unavailable;
+      }
     }
     const ScratchDir scratch;
     const bench::InterruptGuard guard;

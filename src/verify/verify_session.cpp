@@ -242,10 +242,21 @@ class Running {
       }
     }
     for (auto& d : daemons_) {
+      // The servers outlive the control daemon for a moment after quit: wait for them too, so that the
+      // next run does not find a half-dead server still holding the GPU.
+      std::vector<int> servers;
+      try {
+        servers = d->control().server_list();
+      } catch (const std::exception&) {
+      }
       try {
         d->quit();
       } catch (const std::exception&) {
         // Best effort on the way out: the daemon is in a private directory nobody else uses.
+      }
+      const double deadline = now_s() + 10;
+      for (int pid : servers) {
+        while (deps_.runner.is_alive(pid) && now_s() < deadline) deps_.clock.sleep_for(ms(options_.poll_s));
       }
     }
     daemons_.clear();
