@@ -27,6 +27,14 @@ FleetEntry entry(const char* model, int count) {
   return f;
 }
 
+void report_plan(benchmark::State& state, const Scenario& s, const Plan& plan) {
+  state.counters["replicas"] = static_cast<double>(total_replicas(s));
+  state.counters["gpus_used"] = plan.summary.gpus_used;
+  state.counters["lower_bound"] = plan.summary.lower_bound_gpus;
+  state.counters["ratio"] = static_cast<double>(plan.summary.gpus_used) / plan.summary.lower_bound_gpus;
+  state.counters["unplaced"] = static_cast<double>(plan.unplaced.size());
+}
+
 // Inference fleets as platform teams run them: tenants with many small replicas (0.5-8 GiB, 1-15% of an
 // H100's SMs), a third with p99 SLOs, some needing memory caps, a few needing a slice of their own.
 Scenario random_fleet_scenario(unsigned seed, int workloads, int replicas_each, std::vector<FleetEntry> fleet,
@@ -63,11 +71,7 @@ void BM_Plan10kReplicasOn2kGpus(benchmark::State& state) {
     plan = make_plan(s, o);
     benchmark::DoNotOptimize(plan);
   }
-  state.counters["replicas"] = static_cast<double>(total_replicas(s));
-  state.counters["gpus_used"] = plan.summary.gpus_used;
-  state.counters["lower_bound"] = plan.summary.lower_bound_gpus;
-  state.counters["ratio"] = static_cast<double>(plan.summary.gpus_used) / plan.summary.lower_bound_gpus;
-  state.counters["unplaced"] = static_cast<double>(plan.unplaced.size());
+  report_plan(state, s, plan);
 }
 BENCHMARK(BM_Plan10kReplicasOn2kGpus)->Unit(benchmark::kMillisecond);
 
@@ -105,14 +109,6 @@ BENCHMARK(BM_RandomInstancesRatioToLowerBound)->Arg(0)->Arg(2)->Unit(benchmark::
 // Issue 19: many distinct workloads of one tenant (bench/many_workloads.hpp) on as many H100-80GB as
 // needed. Targets: 500 x 20 <= 200 ms for the chosen plan alone and <= 1 s with the comparison of modes
 // (what `gpupack plan` computes); 2,000 x 5 <= 3 s with the comparison. Arguments: workloads, replicas.
-void report_plan(benchmark::State& state, const Scenario& s, const Plan& plan) {
-  state.counters["replicas"] = static_cast<double>(total_replicas(s));
-  state.counters["gpus_used"] = plan.summary.gpus_used;
-  state.counters["lower_bound"] = plan.summary.lower_bound_gpus;
-  state.counters["ratio"] = static_cast<double>(plan.summary.gpus_used) / plan.summary.lower_bound_gpus;
-  state.counters["unplaced"] = static_cast<double>(plan.unplaced.size());
-}
-
 void BM_ManyWorkloadsChosenPlan(benchmark::State& state) {
   const Scenario s = bench::many_workloads_scenario(static_cast<int>(state.range(0)),
                                                     static_cast<int>(state.range(1)), catalog());
@@ -131,7 +127,7 @@ void BM_ManyWorkloadsPlanAndComparison(benchmark::State& state) {
   Plan plan;
   for (auto _ : state) {
     plan = make_plan(s, {});
-    const std::vector<ModeOutcome> comparison = compare_modes(s, {});
+    const std::vector<ModeOutcome> comparison = compare_modes(s, plan, {});
     benchmark::DoNotOptimize(comparison);
   }
   report_plan(state, s, plan);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/input_file.hpp"
+#include "cli/plan_progress.hpp"
 #include "cli/plan_views.hpp"
 #include "cli/render_command.hpp"
 #include "core/errors.hpp"
@@ -18,6 +20,7 @@
 #include "io/calibration_json.hpp"
 #include "io/default_scenario.hpp"
 #include "io/scenario_yaml.hpp"
+#include "os/clock.hpp"
 #include "planner/planner.hpp"
 
 namespace gpupack {
@@ -81,8 +84,12 @@ int run_plan(std::ostream& out, const PlanArgs& args) {
   if (!args.calibration.empty()) {
     options.calibration = parse_calibration_json(read_input_file(args.calibration), args.calibration);
   }
+  const SystemClock clock;
+  PlanProgress progress(std::cerr, clock, ::isatty(2) != 0);
+  options.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
   const Plan plan = make_plan(scenario, options);
-  const std::vector<ModeOutcome> comparison = compare_modes(scenario, options);
+  const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
+  progress.finish();
   if (!args.render_dir.empty()) {
     // Rendered first: a plan whose names cannot be rendered fails before any output is written.
     const Json json = plan_json(scenario, plan, comparison, options.calibration);

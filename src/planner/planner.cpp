@@ -95,22 +95,35 @@ ModeOutcome outcome_of(const Scenario& scenario, const Plan& plan) {
 
 }  // namespace
 
-std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const PlanOptions& options) {
+std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const Plan& chosen, const PlanOptions& options) {
   Scenario elastic = scenario;
   elastic.fleet.resize(1);
   elastic.elastic = true;
   std::vector<std::optional<GpuMode>> modes{std::nullopt};
   for (GpuMode m : all_gpu_modes()) modes.push_back(m);
+  // Plans to make: each forced mode on the fleet, and every mode (the chosen one too) on an unlimited fleet
+  // of the first model unless the fleet already is one.
+  const int total = static_cast<int>(modes.size()) * (scenario.elastic ? 1 : 2) - 1;
+  int done = 0;
+  const auto progress = [&](const std::string& what) {
+    if (options.progress) options.progress(what, done++, total);
+  };
   std::vector<ModeOutcome> out;
   for (const auto& mode : modes) {
     PlanOptions o = options;
     o.forced = mode;
     o.explain = false;
     o.exact = false;
-    ModeOutcome outcome = outcome_of(scenario, make_plan(scenario, o));
-    const Plan unlimited = scenario.elastic ? Plan{} : make_plan(elastic, o);
-    if (scenario.elastic) outcome.gpus_needed = outcome.unplaced == 0 ? std::optional<int>(outcome.gpus_used) : std::nullopt;
-    else if (unlimited.unplaced.empty()) outcome.gpus_needed = unlimited.summary.gpus_used;
+    const std::string name = mode ? std::string(to_string(*mode)) : "chosen";
+    if (mode) progress("mode " + name);
+    ModeOutcome outcome = outcome_of(scenario, mode ? make_plan(scenario, o) : chosen);
+    if (scenario.elastic) {
+      outcome.gpus_needed = outcome.unplaced == 0 ? std::optional<int>(outcome.gpus_used) : std::nullopt;
+    } else {
+      progress("mode " + name + " on as many GPUs as needed");
+      const Plan unlimited = make_plan(elastic, o);
+      if (unlimited.unplaced.empty()) outcome.gpus_needed = unlimited.summary.gpus_used;
+    }
     outcome.mode = mode;
     outcome.breaks = mode ? mode_breaks(*mode) : "";
     out.push_back(std::move(outcome));

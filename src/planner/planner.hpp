@@ -1,6 +1,7 @@
 #pragma once
 // gpupack's planner: choose per GPU the mode, MIG layout and limits, pack the replicas, explain the
 // choice. Pure: a Scenario in, a Plan out.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ struct PlanOptions {
   bool exact = true;              // exhaustive search when the instance is small
   long exact_budget = 200'000;  // search nodes (about 0.1 s)
   bool explain = true;            // fill PlanGpu::why and ::rejected
+  // Called as each plan of compare_modes starts (`done` of `total` finished): the CLI shows progress on
+  // long runs. The planner stays pure: it never looks at a clock.
+  std::function<void(const std::string& what, int done, int total)> progress;
 };
 
 Plan make_plan(const Scenario& scenario, const PlanOptions& options);
@@ -34,7 +38,10 @@ struct ModeOutcome {
   std::string breaks;                  // what goes wrong with this mode, in one line
 };
 
-std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const PlanOptions& options);
+// `chosen` is make_plan(scenario, options): the comparison's "chosen" row is computed from it rather than
+// planned again, so that the row and the plan agree (the exhaustive search may improve on the greedy
+// plan) and the largest plan is not made twice.
+std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const Plan& chosen, const PlanOptions& options);
 
 // The GPU modes in the order they are compared.
 const std::vector<GpuMode>& all_gpu_modes();
