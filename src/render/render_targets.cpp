@@ -12,7 +12,7 @@ namespace {
 // In the order files are applied on a cluster: MIG layout, node daemons, plugin config, workloads.
 constexpr RenderTarget kAll[] = {RenderTarget::mig_parted,    RenderTarget::mps,           RenderTarget::cdi,
                                  RenderTarget::gpupack_agent, RenderTarget::k8s_device_plugin,
-                                 RenderTarget::node_template, RenderTarget::k8s_workloads};
+                                 RenderTarget::node_template, RenderTarget::k8s_workloads, RenderTarget::dra};
 
 std::string accepted_names() {
   std::string s = "all";
@@ -31,6 +31,7 @@ std::string_view to_string(RenderTarget target) {
     case RenderTarget::node_template: return "node-template";
     case RenderTarget::gpupack_agent: return "gpupack-agent";
     case RenderTarget::cdi: return "cdi";
+    case RenderTarget::dra: return "dra";
   }
   return "";
 }
@@ -75,6 +76,7 @@ FileTree render_targets(const RenderPlan& plan, const std::vector<RenderTarget>&
       case RenderTarget::node_template: o = render_node_template_target(plan); break;
       case RenderTarget::gpupack_agent: o = render_agent_config_target(plan); break;
       case RenderTarget::cdi: o = render_cdi_target(plan, catalog); break;
+      case RenderTarget::dra: o = render_dra_target(plan, catalog); break;
     }
     readme += "\n" + std::to_string(step++) + ". " + std::string(to_string(t)) + "\n";
     if (o.readme.empty()) {

@@ -9,7 +9,7 @@
 
 namespace gpupack {
 
-enum class RenderTarget { mps, k8s_device_plugin, mig_parted, k8s_workloads, node_template, gpupack_agent, cdi };
+enum class RenderTarget { mps, k8s_device_plugin, mig_parted, k8s_workloads, node_template, gpupack_agent, cdi, dra };
 
 std::string_view to_string(RenderTarget target);
 // "mps,cdi" or "all"; throws InputError naming an unknown target and listing the accepted ones.

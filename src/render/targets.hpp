@@ -39,6 +39,9 @@ std::string resource_name(const RenderPlan& plan, const GpuCatalog& catalog, con
 TargetOutput render_node_template_target(const RenderPlan& plan);
 TargetOutput render_agent_config_target(const RenderPlan& plan);
 TargetOutput render_cdi_target(const RenderPlan& plan, const GpuCatalog& catalog);
+// Target `dra`: a ResourceClaim per slice (NVIDIA's DRA driver: GpuConfig / MigDeviceConfig sharing) and
+// Deployments referencing them. Throws InputError for a GPU without a catalog model or an unknown profile.
+TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog);
 
 
 // "1536M": a byte count as whole MiB (rounded up), the unit MPS limits accept.

@@ -24,7 +24,7 @@ except FileNotFoundError:
     print("0 plugin configs checked")
     sys.exit(0)
 configs = {name: yaml.safe_load(text) for name, text in cm["data"].items()}
-var_node = dict(re.findall(r'^(GPUPACK_NODE_\w+)="\$\{\w+:-([^}]+)\}"', script, re.M))
+var_node = dict(re.findall(r"^(GPUPACK_NODE_\w+)=\$\{\w+:-'([^']+)'\}", script, re.M))
 node_config = {var_node[v]: name for v, name in
                re.findall(r"kubectl label node \"\$(\w+)\" 'nvidia.com/device-plugin.config=([^']+)'", script)}
 node_guard = {var_node[v]: int(n) for v, n in

@@ -35,12 +35,30 @@ done < <(find "$OUTDIR" -type f ! -name '*.sh')
 # Every YAML and JSON file parses; Kubernetes objects validate against the official schemas.
 mapfile -t data_files < <(find "$OUTDIR" -name '*.yaml' -o -name '*.json')
 node "$VALIDATE" --parse-only "${data_files[@]}" >/dev/null || fail "a rendered YAML/JSON file does not parse"
-node "$VALIDATE" "$OUTDIR/k8s-workloads/deployments.yaml" "$OUTDIR/k8s-device-plugin/configmap.yaml" >"$WORK/k8s.log" 2>&1 ||
+node "$VALIDATE" "$OUTDIR/k8s-workloads/deployments.yaml" "$OUTDIR/k8s-device-plugin/configmap.yaml" \
+  "$OUTDIR/dra/resourceclaims.yaml" "$OUTDIR/dra/deployments.yaml" >"$WORK/k8s.log" 2>&1 ||
   fail "Kubernetes schema validation: $(cat "$WORK/k8s.log")"
 grep -q "objects valid, 0 invalid" "$WORK/k8s.log" || fail "no Kubernetes objects validated"
 # The device plugin configs inside the ConfigMap parse too.
 jq -e '.cdiVersion == "0.3.0" and .kind == "gpupack.io/gpu"' "$OUTDIR/cdi/node-0/gpupack.io-gpu.json" >/dev/null ||
   fail "CDI spec header"
+
+# DRA: the claims are resource.k8s.io/v1 (kubernetes-models 5.1.0 validated them above), every Deployment
+# references a claim of the file, and every opaque config is for NVIDIA's driver.
+grep -q "kind: ResourceClaim" "$OUTDIR/dra/resourceclaims.yaml" || fail "no ResourceClaim rendered"
+node "$VALIDATE" --parse-only "$OUTDIR/dra/resourceclaims.yaml" >/dev/null || fail "dra claims do not parse"
+for claim in $(grep -o 'resourceClaimName: .*' "$OUTDIR/dra/deployments.yaml" | cut -d' ' -f2 | sort -u); do
+  grep -q "^  name: $claim\$" "$OUTDIR/dra/resourceclaims.yaml" || fail "Deployment references missing claim $claim"
+done
+# Bad plans for the DRA target: exit 2, one line, nothing written.
+jq '.gpus[2].model = ""' "$PLAN" >"$WORK/nomodel.json"
+run render "$WORK/nomodel.json" --target dra -o "$WORK/bad-dra1"
+expect_usage_error "model"
+[ ! -e "$WORK/bad-dra1" ] || fail "output written for a GPU without a model"
+jq '.gpus[1].slices[0].profile = "5g.50gb" | .gpus[1].mig[0].profile = "5g.50gb"' "$PLAN" >"$WORK/badprofile.json"
+run render "$WORK/badprofile.json" --target dra -o "$WORK/bad-dra2"
+expect_usage_error "5g.50gb"
+[ ! -e "$WORK/bad-dra2" ] || fail "output written for an unknown MIG profile"
 
 # README names every target in apply order and what the NVIDIA plugin cannot express.
 grep -q "node node-0 is not expressible with the NVIDIA device plugin" "$OUTDIR/README.txt" || fail "README lacks the plugin note"

@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
 # Golden files: the embedded scenario (`gpupack plan` with no file) rendered with every target must
-# match tests/render/golden/default byte for byte. After an intended change, regenerate with
+# match tests/render/golden/default byte for byte, and examples/mixed-fleet.yaml rendered with the dra
+# target tests/render/golden/mixed-fleet-dra. After an intended change, regenerate with
 #   UPDATE_GOLDEN=1 bash tests/e2e/render_golden.sh build/gpupack
 # and review the diff like code.
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-GOLDEN="$(cd "$(dirname "${BASH_SOURCE[0]}")/../render/golden" && pwd)/default"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+check_golden() {  # golden-dir rendered-dir
+  if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+    rm -rf "$1"
+    cp -r "$2" "$1"
+    echo "golden files updated in $1"
+  fi
+  diff -r "$1" "$2" >"$WORK/golden.diff" || fail "rendered files differ from $1: $(head -40 "$WORK/golden.diff")"
+}
 
 run plan --format json -o "$WORK/plan.json"
 expect_rc 0
 run render "$WORK/plan.json" --target all -o "$WORK/rendered"
 expect_rc 0
-if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-  rm -rf "$GOLDEN"
-  cp -r "$WORK/rendered" "$GOLDEN"
-  echo "golden files updated in $GOLDEN"
-fi
-diff -r "$GOLDEN" "$WORK/rendered" >"$WORK/golden.diff" || fail "rendered files differ from $GOLDEN: $(head -40 "$WORK/golden.diff")"
+check_golden "$ROOT/tests/render/golden/default" "$WORK/rendered"
+
+# The DRA target on examples/mixed-fleet.yaml (issue 18).
+run plan "$ROOT/examples/mixed-fleet.yaml" --format json -o "$WORK/mixed.json"
+expect_rc 0
+run render "$WORK/mixed.json" --target dra -o "$WORK/mixed-dra"
+expect_rc 0
+check_golden "$ROOT/tests/render/golden/mixed-fleet-dra" "$WORK/mixed-dra"
 finish

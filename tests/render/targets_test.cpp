@@ -168,7 +168,7 @@ TEST(CdiTarget, DevicesPerSliceAndPerMpsClient) {
 
 TEST(RenderTargets, ParsesListsInApplyOrderAndRejectsUnknown) {
   EXPECT_EQ(parse_render_targets("cdi,mps"), (std::vector<RenderTarget>{RenderTarget::mps, RenderTarget::cdi}));
-  EXPECT_EQ(parse_render_targets("all").size(), 7u);
+  EXPECT_EQ(parse_render_targets("all").size(), 8u);
   EXPECT_EQ(parse_render_targets("all").front(), RenderTarget::mig_parted);
   EXPECT_THROW(parse_render_targets("mps,helm"), InputError);
   EXPECT_THROW(parse_render_targets(""), InputError);

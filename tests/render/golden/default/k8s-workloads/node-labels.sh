@@ -4,7 +4,7 @@
 # (dashes as underscores) to the real node name, e.g. GPUPACK_NODE_node_0=gpu-worker-17.
 set -euo pipefail
 
-GPUPACK_NODE_gpu_node_0="${GPUPACK_NODE_gpu_node_0:-gpu-node-0}"
+GPUPACK_NODE_gpu_node_0=${GPUPACK_NODE_gpu_node_0:-'gpu-node-0'}
 
 kubectl label node "$GPUPACK_NODE_gpu_node_0" 'gpupack.io/node=gpu-node-0' --overwrite
 kubectl taint node "$GPUPACK_NODE_gpu_node_0" 'gpupack.io/sharing=mig:NoSchedule' --overwrite

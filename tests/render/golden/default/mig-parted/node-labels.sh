@@ -4,6 +4,6 @@
 # (dashes as underscores) to the real node name, e.g. GPUPACK_NODE_node_0=gpu-worker-17.
 set -euo pipefail
 
-GPUPACK_NODE_gpu_node_0="${GPUPACK_NODE_gpu_node_0:-gpu-node-0}"
+GPUPACK_NODE_gpu_node_0=${GPUPACK_NODE_gpu_node_0:-'gpu-node-0'}
 
 kubectl label node "$GPUPACK_NODE_gpu_node_0" 'nvidia.com/mig.config=3x2g.20gb-1g.20gb' --overwrite
