@@ -86,4 +86,21 @@ TEST(Quoting, AgentConfigCommentCannotAddYaml) {
   }
 }
 
+TEST(Quoting, DeploymentsYamlGivesBackAHostileWorkloadName) {
+  RenderPlan p = testing::mixed_plan();
+  const std::string hostile = "w: x\n- y # z \"' {[&a *b";
+  for (auto& gpu : p.gpus) {
+    for (auto& s : gpu.slices) {
+      for (auto& c : s.clients) c.workload = hostile;
+    }
+  }
+  const TargetOutput out = render_workloads_target(p, builtin_catalog());
+  const RenderedFile* f = testing::find_file(out.files, "k8s-workloads/deployments.yaml");
+  ASSERT_NE(f, nullptr);
+  for (const YAML::Node& doc : YAML::LoadAll(f->content)) {
+    EXPECT_EQ(doc["metadata"]["labels"]["app.kubernetes.io/name"].as<std::string>(), hostile);
+    EXPECT_EQ(doc["spec"]["template"]["spec"]["containers"][0]["name"].as<std::string>(), hostile);
+  }
+}
+
 }  // namespace gpupack
