@@ -74,6 +74,12 @@ struct World {
   std::vector<FakeChild*> children;
   std::vector<std::shared_ptr<FakeChild>> owned;  // outlive the session, so tests can look at them after
   double program_clock_offset = 1000;    // the programs' t = gpupack's clock + this
+  bool latency_scales = false;           // a request's latency = the script's x the children running
+  int running() const {
+    int n = 0;
+    for (const auto& c : owned) n += c->running() ? 1 : 0;
+    return n;
+  }
 };
 
 inline std::optional<int> FakeChild::poll() {
@@ -142,7 +148,7 @@ class FakeReport : public measure::ReportSource {
     }
     while (go_seen_ && child->running() && next_request_ <= now) {
       out += fmt::format("{{\"v\":1,\"event\":\"request\",\"t\":{},\"latency_ms\":{}}}\n", next_request_ + world_.program_clock_offset,
-                         s.latency_ms);
+                         s.latency_ms * (world_.latency_scales ? world_.running() : 1));
       next_request_ += s.request_every_s;
     }
     return out;

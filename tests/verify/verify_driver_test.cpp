@@ -1,0 +1,117 @@
+#include "verify/verify_driver.hpp"
+
+#include <gtest/gtest.h>
+
+#include "fakes/fake_proc_reader.hpp"
+#include "fakes/temp_dir.hpp"
+#include "verify_fakes.hpp"
+
+namespace gpupack::verify {
+namespace {
+
+class VerifyDriverTest : public ::testing::Test {
+ protected:
+  VerifyDriverTest() {
+    options_.session.warmup_s = 0.5;
+    options_.session.duration_s = 1;
+    options_.session.stop_grace_s = 0.5;
+    options_.scratch_dir = dir_.path();
+    options_.repeat = 2;
+  }
+
+  // One time-slicing slice: `fast` x n (SLO 5 ms, predicted inflation 1.5) and one `batch`.
+  VerifySetup setup(int fast) {
+    SliceSetup s;
+    s.gpu_id = "gpu0";
+    s.slice_id = "s0";
+    s.device_uuid = "GPU-0";
+    s.sharing = "time-slicing";
+    s.predicted_throughput = 1;
+    for (int i = 0; i < fast; ++i) {
+      ReplicaSetup r;
+      r.workload = "fast";
+      r.replica = i;
+      r.command = "./fast";
+      r.env = {{"CUDA_VISIBLE_DEVICES", "GPU-0"}};
+      r.predicted_p99_inflation = 1.5;
+      r.slo_ms = 5;
+      s.replicas.push_back(r);
+    }
+    ReplicaSetup b;
+    b.workload = "batch";
+    b.command = "./batch";
+    b.env = {{"CUDA_VISIBLE_DEVICES", "GPU-0"}};
+    s.replicas.push_back(b);
+    return {"node-0", {s}, {}};
+  }
+
+  VerifyReport verify(const VerifySetup& s) {
+    SessionDeps deps{runner_, fs_, world_.clock, proc_, nullptr, [this](const std::string& path) {
+                       const std::string dir = path.substr(0, path.rfind('/'));
+                       return std::make_unique<testing::FakeReport>(world_, path, dir + "/go");
+                     }};
+    return run_verify(s, options_, deps);
+  }
+
+  testing::TempDir dir_;
+  testing::World world_;
+  testing::FakeRunner runner_{world_};
+  testing::FakeProcReader proc_;
+  PosixFilesystem fs_;
+  DriverOptions options_;
+};
+
+TEST_F(VerifyDriverTest, SoloRunsThenRepeatsOfThePlanPredictFromWhatEachWorkloadDoesAlone) {
+  world_.latency_scales = true;  // 1 ms x the clients running
+  world_.scripts["fast-0"].latency_ms = 1;
+  const VerifyReport r = verify(setup(1));
+  // 2 workloads x 2 solo runs (one process each), then 2 repeats of 2 processes.
+  EXPECT_EQ(world_.spawned.size(), 2u * 2 + 2u * 2);
+  ASSERT_EQ(r.alone.size(), 2u);
+  EXPECT_EQ(r.alone[0].workload, "fast");
+  EXPECT_EQ(r.alone[0].p99_ms.runs, (std::vector<double>{1, 1}));
+  // Solo runs have only the device, not the slice's limits.
+  EXPECT_EQ(world_.spawned[0].env.count("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"), 0u);
+  const ReplicaVerdict& fast = r.replicas[0];
+  EXPECT_DOUBLE_EQ(*fast.predicted_p99_ms, 1.5);
+  EXPECT_DOUBLE_EQ(*fast.p99_ms.mean(), 2);  // two clients running
+  EXPECT_NEAR(*fast.p99_error, 1.0 / 3, 1e-9);
+  EXPECT_EQ(fast.slo_met, true);
+  EXPECT_EQ(fast.problems.size(), 1u);  // +33% p99 is over the 25% tolerance
+  EXPECT_FALSE(r.ok());
+  // Each run in its own directory under the scratch directory.
+  EXPECT_NE(world_.spawned.back().env.at("GPUPACK_REPORT").find(dir_.path() + "/run-6/"), std::string::npos);
+}
+
+TEST_F(VerifyDriverTest, TheDensitySearchFindsTheMostReplicasThatKeepTheSlo) {
+  world_.latency_scales = true;  // every fast replica: 1.2 ms x the clients running; SLO 5 ms: 4 clients fit
+  for (int i = 0; i < 8; ++i) world_.scripts["fast-" + std::to_string(i)].latency_ms = 1.2;
+  options_.solo = false;
+  options_.repeat = 1;
+  options_.search = "fast";
+  options_.tolerance = 100;
+  const VerifyReport r = verify(setup(2));
+  ASSERT_TRUE(r.search.has_value());
+  EXPECT_EQ(r.search->planned, 2);
+  EXPECT_EQ(r.search->most_that_fit, 3);  // 3 fast + batch = 4 clients: 4.8 ms; 4 + batch: 6 ms
+  ASSERT_EQ(r.search->steps.size(), 3u);
+  EXPECT_EQ(r.search->steps[0].replicas, 2);
+  EXPECT_TRUE(r.search->steps[1].fits);
+  EXPECT_FALSE(r.search->steps[2].fits);
+  EXPECT_NE(r.search->steps[2].why.find("> SLO 5.00 ms"), std::string::npos) << r.search->steps[2].why;
+  EXPECT_FALSE(r.search->capped);
+}
+
+TEST_F(VerifyDriverTest, TheSearchGoesDownWhenThePlanAlreadyBreaksTheSlo) {
+  world_.latency_scales = true;
+  for (int i = 0; i < 8; ++i) world_.scripts["fast-" + std::to_string(i)].latency_ms = 2;  // 2 ms x clients
+  options_.solo = false;
+  options_.repeat = 1;
+  options_.search = "fast";
+  const VerifyReport r = verify(setup(3));  // 4 clients: 8 ms; 2 clients (1 fast + batch): 4 ms
+  EXPECT_EQ(r.search->most_that_fit, 1);
+  EXPECT_EQ(r.search->steps.size(), 3u);
+}
+
+}  // namespace
+}  // namespace gpupack::verify
