@@ -95,6 +95,10 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   FileReportSource source(o.report_path);
   WorkloadProfile p = measure_steady(o, {os.runner, gpu, os.proc, os.clock, source}).profile;
   if (a.sweep.empty()) return p;
+  if (!p.requests || !p.requests->p99_ms) {
+    throw ProfileError("--sweep compares the program's own p99 and req/s at each share, but it reported no request "
+                       "latencies in its window: make it write its client report (docs/client-report.md)");
+  }
 
   SweepOptions s;
   s.percentages = parse_sweep_percentages(a.sweep);

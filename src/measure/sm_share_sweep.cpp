@@ -49,8 +49,7 @@ ComputeDemand demand_from_sweep(const std::vector<SmSharePoint>& curve, double t
   };
   int smallest = top.pct;
   for (const auto& p : sorted) {
-    if (!keeps_up(p)) break;  // every larger share must keep up too
-    smallest = p.pct;
+    if (keeps_up(p)) smallest = p.pct;
   }
   d.share = smallest / 100.0;
   return d;

@@ -35,8 +35,9 @@ struct SweepDeps {
 // reports no requests (the sweep compares the program's own req/s and p99).
 std::vector<SmSharePoint> run_sweep(const SteadyOptions& base, const SweepOptions& options, const SweepDeps& deps);
 
-// The smallest share whose point, and every larger one, has p99 within `tolerance` above the largest
-// share's p99 and req/s within `tolerance` below its req/s.
+// The smallest share whose p99 is within `tolerance` above the largest share's p99 and whose req/s is
+// within `tolerance` below its req/s (the definition; a noisy point in between does not hide a
+// smaller share that keeps up).
 ComputeDemand demand_from_sweep(const std::vector<SmSharePoint>& curve, double tolerance);
 
 // Parses "100,50,25,12": integers 1..100, no repeats. Throws InputError naming the list.

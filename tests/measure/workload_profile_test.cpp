@@ -1,0 +1,102 @@
+#include "measure/workload_profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "os/proc_reader.hpp"
+
+namespace gpupack::measure {
+namespace {
+
+WorkloadProfile sample() {
+  WorkloadProfile p;
+  p.name = "resnet18-b1";
+  p.command = {"python3", "resnet18_b1.py", "--duration", "600"};
+  p.device = {"H100-SXM5-80GB", "NVIDIA H100 80GB HBM3", "GPU-1"};
+  p.window = {"ready-line", 3, 10, true};
+  p.memory = {801112064, 922746880, "processes"};
+  p.activity = {0.061, 0.0234, 0.002, std::nullopt, 0.41, "gpm", 20};
+  p.requests = ProfileRequests{431.4, 2.27, 2.5, 4314};
+  p.report = {true, 2, "not a JSON object: x"};
+  p.host_cpu_cores = 1.0;
+  p.sm_share_curve = {{100, 351.2, 2.75, 3.62}, {50, 427.6, 1.96, 3.6}, {12, 445.5, std::nullopt, std::nullopt}};
+  p.compute_demand = {0.12, "sweep", 0.1};
+  p.colocation = nlohmann::json{{"modes", nlohmann::json::array({"mps"})}};
+  return p;
+}
+
+TEST(WorkloadProfile, JsonRoundTripKeepsEveryField) {
+  const auto p = sample();
+  const auto j = profile_to_json(p);
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_TRUE(j["activity"]["dram_bw"].is_null());
+  const auto back = profile_from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(profile_to_json(back).dump(), j.dump());
+  EXPECT_EQ(back.sm_share_curve.size(), 3u);
+  EXPECT_FALSE(back.sm_share_curve[2].p99_ms);
+  EXPECT_EQ(back.colocation->at("modes")[0], "mps");
+}
+
+TEST(WorkloadProfile, NullRequestsAndNoCurveRoundTrip) {
+  auto p = sample();
+  p.requests.reset();
+  p.sm_share_curve.clear();
+  p.colocation.reset();
+  p.device.model.reset();
+  p.compute_demand = {0.41, "utilization", std::nullopt};
+  const auto back = profile_from_json(nlohmann::json::parse(profile_to_json(p).dump()));
+  EXPECT_FALSE(back.requests);
+  EXPECT_FALSE(back.colocation);
+  EXPECT_FALSE(back.device.model);
+  EXPECT_EQ(profile_to_json(back).dump(), profile_to_json(p).dump());
+}
+
+TEST(WorkloadProfile, ReaderNamesWhatIsWrong) {
+  auto j = nlohmann::json::parse(profile_to_json(sample()).dump());
+  auto expect_error = [](const nlohmann::json& doc, const std::string& part) {
+    try {
+      profile_from_json(doc);
+      ADD_FAILURE() << "accepted " << doc.dump();
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  auto v2 = j;
+  v2["schema_version"] = 2;
+  expect_error(v2, "schema_version 2");
+  auto no_memory = j;
+  no_memory.erase("memory");
+  expect_error(no_memory, "has no 'memory'");
+  auto bad_peak = j;
+  bad_peak["memory"]["peak_bytes"] = "lots";
+  expect_error(bad_peak, "memory.peak_bytes");
+  auto zero_share = j;
+  zero_share["compute_demand"]["share"] = 0;
+  expect_error(zero_share, "compute_demand.share");
+  expect_error(nlohmann::json::array(), "not a JSON object");
+}
+
+TEST(WorkloadProfile, PlanEntrySaysHowComputeWasMeasured) {
+  const auto y = plan_entry_yaml(sample());
+  EXPECT_NE(y.find("workloads:\n  - name: resnet18-b1\n    memory: 880MiB\n    compute: 0.12  # smallest MPS thread share"), std::string::npos) << y;
+  EXPECT_NE(y.find("# requests: 431 req/s, p50 2.27 ms, p99 2.5 ms"), std::string::npos) << y;
+  auto p = sample();
+  p.requests.reset();
+  p.compute_demand = {0.41, "utilization", std::nullopt};
+  const auto u = plan_entry_yaml(p);
+  EXPECT_NE(u.find("request latency not reported"), std::string::npos) << u;
+  EXPECT_NE(u.find("an upper bound"), std::string::npos) << u;
+}
+
+TEST(HostCpu, ReadsUtimeAndStimeFromProcStat) {
+  // The command name may hold spaces and parentheses.
+  const std::string stat = "4242 (python3 (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 3 0 1000 0 0";
+  EXPECT_DOUBLE_EQ(*cpu_seconds_from_stat(stat, 100), 3.0);
+  EXPECT_FALSE(cpu_seconds_from_stat("4242 (x) S 1 2", 100));
+  EXPECT_FALSE(cpu_seconds_from_stat("garbage", 100));
+  EXPECT_FALSE(cpu_seconds_from_stat("1 (x) S 1 1 1 0 -1 0 0 0 0 0 1x 5 0", 100));
+  EXPECT_TRUE(LinuxProcReader().cpu_seconds(getpid()));  // this test's own process
+}
+
+}  // namespace
+}  // namespace gpupack::measure
