@@ -185,8 +185,12 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
         if (const auto c = deps.proc.cpu_seconds(pid)) cpu = cpu.value_or(0) + *c;
       }
       if (cpu) {
-        if (!cpu_first) cpu_first = cpu, cpu_first_at = now;
-        cpu_last = cpu, cpu_last_at = now;
+        if (!cpu_first) {
+          cpu_first = cpu;
+          cpu_first_at = now;
+        }
+        cpu_last = cpu;
+        cpu_last_at = now;
       }
     }
 
@@ -201,7 +205,8 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
     }
     if (!window_start && now >= startup_timeout) {
       stop_child();
-      throw ProfileError(std::string(first_gpu ? "its measurement window had not begun" : "it had not used the GPU") +
+      throw ProfileError(std::string(first_gpu ? "its measurement window had not begun"
+                                               : (o.require_gpu ? "it had not used the GPU" : "it had neither used the GPU nor said ready")) +
                          " after " + seconds_text(startup_timeout) + " (--startup-timeout); it was stopped");
     }
   }
