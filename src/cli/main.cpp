@@ -2,6 +2,7 @@
 // exit codes (docs/cli.md): 0 ok, 1 a negative answer, 2 bad input, 3 unavailable here, 70 a bug.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <exception>
 #include <string>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 namespace {
 
@@ -37,6 +39,15 @@ std::string unknown_subcommand(CLI::App& app, int argc, char** argv) {
     current = next;
   }
   return {};
+}
+
+// The last line of defence for an error that quotes input without quote_input (core/text.hpp): a
+// message with a control character or longer than 2000 bytes goes out escaped and cut, as one line.
+std::string one_line_message(std::string_view message) {
+  const bool clean = message.size() <= 2000 && std::all_of(message.begin(), message.end(), [](char c) {
+                       return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+                     });
+  return clean ? std::string(message) : gpupack::quote_input(message, 2000);
 }
 
 int run(int argc, char** argv) {
@@ -86,7 +97,7 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const gpupack::InputError& e) {
-    std::cerr << "gpupack: " << e.what() << '\n';
+    std::cerr << "gpupack: " << one_line_message(e.what()) << '\n';
     return gpupack::exit_code::usage;
   } catch (const std::exception& e) {
     std::cerr << "gpupack: internal error: " << e.what() << '\n';

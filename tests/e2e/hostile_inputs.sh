@@ -62,7 +62,13 @@ expect_usage_error "got '\\\\x1b\[2Jaaa.*\.\.\. \(1000004 bytes\)"
 [ "${#ERR}" -lt 600 ] || fail "the error line is ${#ERR} bytes"
 grep -q $'\x1b' <<<"$ERR" && fail "ESC reached the terminal"
 
-# The planner at the documented limits answers; above them the scenario is refused.
+# Any error line, including those that quote an argument, leaves escape sequences escaped (main's backstop).
+run mig validate A100-80GB "$(printf 'bo\x1b[2Jgus')"
+expect_usage_error "bo\\\\x1b\\[2Jgus"
+grep -q $'\x1b' <<<"$ERR" && fail "ESC reached the terminal"
+[ ! -e "$WORK/out-zero" ] || fail "render of /dev/zero wrote a directory"
+
+# Above the documented size (docs/workloads.md) a scenario is refused at once (it did not plan in 60 s).
 printf 'fleet: [{model: H100-80GB, count: 100000}]\nworkloads: [{name: a, replicas: 100000, memory: 100MiB, compute: 0.01}]\n' \
   >"$WORK/huge.yaml"
 run plan "$WORK/huge.yaml"
