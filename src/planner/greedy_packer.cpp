@@ -225,38 +225,63 @@ class GreedyPacker {
     std::map<int, std::vector<std::optional<InstanceFill>>> table_;
   };
 
-  Trial try_layout(int gpu, const MigLayout& layout, const std::vector<Candidate>& candidates,
-                   FillTable& table) const {
-    Trial t;
-    t.build = GpuBuild{gpu, true, {}};
-    std::vector<int> left = table.start();
-    std::vector<bool> touched(candidates.size(), false);
-    for (const MigPlacedInstance& inst : layout.instances) {
-      InstanceFill best;
-      size_t best_candidate = 0;
-      for (size_t ci = 0; ci < candidates.size(); ++ci) {
-        if (!touched[ci]) {
-          const InstanceFill& f = table.at(inst.profile, ci);
-          if (f.score > best.score) {
-            best = f;
-            best_candidate = ci;
-          }
-          continue;
-        }
-        InstanceFill f = fill_instance(gpu, inst.profile, candidates[ci], left);
-        if (f.score > best.score) {
-          best = std::move(f);
+  // A MIG layout's instances filled up to some point: each instance in turn takes the candidate that fills
+  // it most.
+  struct LayoutFill {
+    double score = 0;
+    std::vector<SliceState> slices;
+    std::vector<std::pair<int, int>> taken;
+    std::vector<int> left;       // per bucket
+    std::vector<bool> touched;   // per candidate: it filled an instance already
+  };
+
+  void fill_next_instance(int gpu, int profile, const std::vector<Candidate>& candidates, FillTable& table,
+                          LayoutFill& f) const {
+    InstanceFill best;
+    size_t best_candidate = 0;
+    for (size_t ci = 0; ci < candidates.size(); ++ci) {
+      if (!f.touched[ci]) {
+        const InstanceFill& cached = table.at(profile, ci);
+        if (cached.score > best.score) {
+          best = cached;
           best_candidate = ci;
         }
+        continue;
       }
-      if (!best.slice) continue;
-      touched[best_candidate] = true;
-      for (auto [b, k] : best.taken) left[static_cast<size_t>(b)] -= k;
-      t.score += best.score;
-      t.build.slices.push_back(std::move(*best.slice));
-      t.taken.insert(t.taken.end(), best.taken.begin(), best.taken.end());
+      InstanceFill fresh = fill_instance(gpu, profile, candidates[ci], f.left);
+      if (fresh.score > best.score) {
+        best = std::move(fresh);
+        best_candidate = ci;
+      }
     }
-    return t;
+    if (!best.slice) return;
+    f.touched[best_candidate] = true;
+    for (auto [b, k] : best.taken) f.left[static_cast<size_t>(b)] -= k;
+    f.score += best.score;
+    f.slices.push_back(std::move(*best.slice));
+    f.taken.insert(f.taken.end(), best.taken.begin(), best.taken.end());
+  }
+
+  // Layouts filled from the GPU's starting state, by the profiles of their first instances: layouts that
+  // begin alike (77 distinct beginnings among the 116 instances of an H100's 28 maximal layouts) share
+  // those fills, which depend on nothing else.
+  using LayoutFills = std::map<std::vector<int>, LayoutFill>;
+
+  Trial try_layout(int gpu, const MigLayout& layout, const std::vector<Candidate>& candidates, FillTable& table,
+                   const LayoutFill& empty, LayoutFills& fills) const {
+    const LayoutFill* at = &empty;
+    std::vector<int> profiles;
+    for (const MigPlacedInstance& inst : layout.instances) {
+      profiles.push_back(inst.profile);
+      auto it = fills.find(profiles);
+      if (it == fills.end()) {
+        LayoutFill next = *at;
+        fill_next_instance(gpu, inst.profile, candidates, table, next);
+        it = fills.emplace(profiles, std::move(next)).first;
+      }
+      at = &it->second;
+    }
+    return Trial{at->score, GpuBuild{gpu, true, at->slices}, at->taken};
   }
 
   // The configuration of GPU `gpu` that places the most: a whole GPU for one candidate, or a MIG layout
@@ -267,8 +292,12 @@ class GreedyPacker {
     Trial best;
     if (ctx_.policy().whole_gpu) best = try_whole(gpu, candidates, start);
     FillTable table(*this, gpu, candidates, start);
+    LayoutFill empty;
+    empty.left = start;
+    empty.touched.assign(candidates.size(), false);
+    LayoutFills fills;
     for (const MigLayout& layout : ctx_.layouts(gpu)) {
-      Trial t = try_layout(gpu, layout, candidates, table);
+      Trial t = try_layout(gpu, layout, candidates, table, empty, fills);
       // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
       if (t.score > best.score + 1e-9) best = std::move(t);
     }

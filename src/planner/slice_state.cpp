@@ -1,6 +1,7 @@
 #include "planner/slice_state.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/units.hpp"
@@ -176,9 +177,9 @@ std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::
   // Steady work time-slices only when a mode is forced: the framework keeps it for intermittent work.
   const bool ts_ok = policy.time_slicing && !needs_cap && (all_intermittent || policy.forced);
   // Intermittent work (notebooks, dev) time-slices: idle contexts cost nothing and no daemon is needed.
-  std::vector<Sharing> order;
-  if (all_intermittent && !needs_cap) order = {Sharing::time_slicing, Sharing::mps};
-  else order = {Sharing::mps, Sharing::time_slicing};
+  const bool time_slicing_first = all_intermittent && !needs_cap;
+  const std::array<Sharing, 2> order{time_slicing_first ? Sharing::time_slicing : Sharing::mps,
+                                     time_slicing_first ? Sharing::mps : Sharing::time_slicing};
   Fit reason = !mps_ok && !ts_ok ? (needs_cap || !policy.mps ? Fit::isolation : Fit::clients) : Fit::slo;
   for (Sharing s : order) {
     if ((s == Sharing::mps && !mps_ok) || (s == Sharing::time_slicing && !ts_ok)) continue;
@@ -216,7 +217,10 @@ Fit SliceState::check(const WorkloadDemand& d) const {
   if (tenant_ != d.tenant) return Fit::tenant;
   if (needs_own_slice(d.isolation) || clients_.front().own_slice) return Fit::isolation;
   if (join < 0 && !policy_->mps && !policy_->time_slicing) return Fit::isolation;
-  std::vector<ClientLoad> next = clients_;
+  // The clients with the replica joined, in a buffer kept between calls: the packers check hundreds of
+  // thousands of times per plan, and a fresh vector each time was a large part of planning time.
+  thread_local std::vector<ClientLoad> next;
+  next.assign(clients_.begin(), clients_.end());
   if (join >= 0) {
     merge_into(next[static_cast<size_t>(join)], d, compute);
   } else {
