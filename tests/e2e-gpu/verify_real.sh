@@ -77,6 +77,6 @@ jq -r '.replicas[] | "\(.workload)-\(.replica): p99 \(.p99_ms.mean) ms vs predic
 for pid in $(pgrep -f "examples/clients" || true) $(pgrep -f nvidia-cuda-mps || true); do
   if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -q "$WORK"; then fail "process $pid left running"; fi
 done
-[ -z "$(ls -A "$TMPDIR")" ] || fail "scratch left behind in $TMPDIR"
+! compgen -G "$TMPDIR/gpupack-verify-*" >/dev/null || fail "gpupack scratch left behind in $TMPDIR"
 
 finish
