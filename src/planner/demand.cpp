@@ -1,29 +1,40 @@
 #include "planner/demand.hpp"
 
-#include <algorithm>
+#include <unordered_map>
 
 namespace gpupack {
 
 namespace {
-int intern(std::vector<std::string>& names, const std::string& name) {
-  const auto it = std::find(names.begin(), names.end(), name);
-  if (it != names.end()) return static_cast<int>(it - names.begin());
-  names.push_back(name);
-  return static_cast<int>(names.size()) - 1;
-}
+// Numbers names in order of first appearance; a hash map, not a search of the list, as a fleet may have
+// thousands of distinct groups.
+class Interner {
+ public:
+  explicit Interner(std::vector<std::string>& names) : names_(names) {}
+  int operator()(const std::string& name) {
+    const auto [it, added] = index_.emplace(name, static_cast<int>(names_.size()));
+    if (added) names_.push_back(name);
+    return it->second;
+  }
+
+ private:
+  std::vector<std::string>& names_;
+  std::unordered_map<std::string, int> index_;
+};
 }  // namespace
 
 Demands make_demands(const Scenario& scenario) {
   Demands d;
   d.reference_sms = reference_model(scenario).sm_count;
+  Interner tenant(d.tenants);
+  Interner group(d.groups);
   for (size_t i = 0; i < scenario.workloads.size(); ++i) {
     const Workload& w = scenario.workloads[i];
     WorkloadDemand wd;
     wd.workload = static_cast<int>(i);
     wd.replicas = w.replicas;
-    wd.tenant = intern(d.tenants, w.tenant);
+    wd.tenant = tenant(w.tenant);
     // Groups are per tenant: the same group name in two tenants are two processes that never merge.
-    if (w.group) wd.group = intern(d.groups, w.tenant + "/" + *w.group);
+    if (w.group) wd.group = group(w.tenant + "/" + *w.group);
     wd.memory_bytes = w.memory_bytes;
     wd.compute = w.compute;
     wd.isolation = w.isolation;
