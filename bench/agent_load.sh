@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Load test of the agent's /metrics on loopback: a fake node of 8 GPUs x 48 MPS clients, wrk for
-# DURATION seconds (default 30) with 2 threads and 8 connections, then the agent's resident memory.
-# Targets: >= 1,000 requests/s without errors; resident memory <= 25 MB.
-# Usage: bench/agent_load.sh build/gpupack [DURATION]   (needs wrk and python3; Debian packages)
+# Load test of the agent's HTTP endpoint on loopback (issue 16), a fake node of 8 GPUs x 48 MPS clients:
+#   1. one keep-alive connection (wrk -t1 -c1):           target p50 <= 2 ms
+#   2. 50 keep-alive connections (wrk -t2 -c50):          target >= 5,000 requests/s, p99 <= 20 ms
+#   3. a slowloris of 64 connections (one header line a second, from this script) while /healthz is
+#      fetched 50 times on fresh connections:              target: /healthz answers as fast as without it
+#   4. the agent's resident memory after all that:         target <= 25 MB
+# Usage: bench/agent_load.sh build/gpupack [SECONDS per wrk run, default 10]   (needs wrk, curl, python3)
 set -euo pipefail
 # shellcheck source=tests/agent_port.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tests/agent_port.sh"
 GPUPACK=$(realpath "${1:?usage: $0 path/to/gpupack [seconds]}")
-DURATION=${2:-30}
+DURATION=${2:-10}
 FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
 WORK=$(mktemp -d)
 AGENT=""
@@ -36,10 +39,51 @@ GPUPACK_GPU_BACKEND="fake:$WORK/machine.json" "$GPUPACK" agent --config "$WORK/n
 AGENT=$!
 PORT=$(agent_port "$WORK/agent.log")
 [ -n "$PORT" ] || { cat "$WORK/agent.log" >&2; exit 1; }
-SIZE=$(curl -sf "http://127.0.0.1:$PORT/metrics" | wc -c)
-echo "agent pid $AGENT, /metrics is $SIZE bytes ($(curl -sf "http://127.0.0.1:$PORT/metrics" | grep -c '^gpupack_') samples)"
+URL="http://127.0.0.1:$PORT"
+echo "agent pid $AGENT; /metrics is $(curl -sf "$URL/metrics" | wc -c) bytes, $(curl -sf "$URL/metrics" | grep -c '^gpupack_') samples"
 echo "resident memory before load: $(grep VmRSS /proc/$AGENT/status | tr -s ' ')"
-wrk -t2 -c8 -d"${DURATION}s" --latency "http://127.0.0.1:$PORT/metrics" | tee "$WORK/wrk.txt"
+
+echo "== 1. one keep-alive connection"
+wrk -t1 -c1 -d"${DURATION}s" --latency "$URL/metrics" | grep -E "Latency|50%|99%|Requests/sec|Non-2xx|errors"
+echo "== 2. 50 keep-alive connections"
+wrk -t2 -c50 -d"${DURATION}s" --latency "$URL/metrics" | grep -E "Latency|50%|99%|Requests/sec|Non-2xx|errors"
+
+# /healthz on a fresh connection each time: the slowest of 50, in ms.
+healthz_worst() {
+  local worst=0 t
+  for _ in $(seq 1 50); do
+    t=$(curl -s -o /dev/null -w '%{time_total}' --max-time 10 "$URL/healthz")
+    worst=$(python3 -c "print(max($worst, $t * 1000))")
+  done
+  printf '%.1f' "$worst"
+}
+echo "== 3. slowloris: 64 connections sending one header line a second"
+echo "/healthz without the slowloris: slowest of 50: $(healthz_worst) ms"
+python3 - "$PORT" "$WORK/slowloris.ready" <<'PY' &
+import socket, sys, time
+port, ready = int(sys.argv[1]), sys.argv[2]
+conns = []
+for _ in range(64):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.send(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    conns.append(s)
+open(ready, "w").close()
+dropped = 0
+for i in range(30):
+    time.sleep(1)
+    for s in list(conns):
+        try:
+            s.send(b"X-Slow-%d: %d\r\n" % (i, i))
+        except OSError:
+            conns.remove(s)
+            dropped += 1
+print(f"slowloris: {dropped} of 64 connections were closed by the agent within 30 s")
+PY
+LORIS=$!
+while [ ! -e "$WORK/slowloris.ready" ]; do sleep 0.1; done
+echo "/healthz with 64 slow connections open: slowest of 50: $(healthz_worst) ms"
+wait "$LORIS"
+echo "== 4. memory"
 echo "resident memory after load: $(grep VmRSS /proc/$AGENT/status | tr -s ' '); peak: $(grep VmHWM /proc/$AGENT/status | tr -s ' ')"
 kill -TERM "$AGENT"
 wait "$AGENT" && echo "agent exited 0 after SIGTERM"

@@ -57,7 +57,7 @@ void Agent::start(int port_override) {
   auto [host, port] = split_address(config_.metrics_address);
   start_supervisors();
   start_device_plugins();  // after the MPS daemons: advertise only what is up
-  http_ = std::make_unique<HttpEndpoint>([this] { return metrics_text(); }, [this] { return health(); });
+  http_ = std::make_unique<HttpEndpoint>([this] { return metrics_shared(); }, [this] { return health(); });
   refresh();
   port_ = http_->start(host, port_override >= 0 ? port_override : port);
   log("serving /metrics and /healthz on " + host + ":" + std::to_string(port_) + " (GPU backend " + deps_.gpu.name() + ")");
@@ -158,7 +158,7 @@ void Agent::refresh() {
     h.text += "mps " + target + ": " + (st.daemon_up ? "up" : "down" + (st.last_error.empty() ? "" : " (" + st.last_error + ")")) + "\n";
   }
   std::lock_guard<std::mutex> g(mutex_);
-  if (!text.empty()) metrics_ = std::move(text);
+  if (!text.empty()) metrics_ = std::make_shared<const std::string>(std::move(text));
   health_ = h;
 }
 
@@ -267,7 +267,9 @@ int Agent::run_until_signal() {
   }
 }
 
-std::string Agent::metrics_text() const {
+std::string Agent::metrics_text() const { return *metrics_shared(); }
+
+HttpEndpoint::MetricsText Agent::metrics_shared() const {
   std::lock_guard<std::mutex> g(mutex_);
   return metrics_;
 }

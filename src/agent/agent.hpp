@@ -53,6 +53,7 @@ class Agent {
   int run_until_signal();
 
   std::string metrics_text() const;
+  HttpEndpoint::MetricsText metrics_shared() const;  // what /metrics sends, without a copy
   HealthReport health() const;
   int port() const { return port_; }
 
@@ -86,7 +87,7 @@ class Agent {
   std::map<std::string, std::uint64_t> xid_errors_;
   std::uint64_t reloads_ = 0, reload_failures_ = 0;
   mutable std::mutex mutex_;  // guards metrics_ and health_ (read by the HTTP thread)
-  std::string metrics_;
+  HttpEndpoint::MetricsText metrics_ = std::make_shared<const std::string>();
   HealthReport health_;
 };
 

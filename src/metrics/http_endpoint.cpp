@@ -7,6 +7,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,8 +29,10 @@ struct Connection {
   int fd = -1;
   std::string peer;   // client address, for the per-client bound
   std::string in;     // bytes of the request being read
-  std::string out;    // the response being written
-  std::size_t sent = 0;
+  std::string head_out;                        // the response head being written
+  std::shared_ptr<const std::string> body_out;  // and its body (shared with other connections)
+  std::size_t sent = 0;                        // bytes of head_out + body_out written
+  bool writing() const { return !head_out.empty(); }
   bool close_after_write = false;
   SteadyClock::time_point since;  // first byte of the current request, idle start, or last write progress
 };
@@ -37,9 +40,13 @@ struct Connection {
 struct Response {
   int status = 200;
   std::string content_type = "text/plain; charset=utf-8";
-  std::string body;
+  std::shared_ptr<const std::string> body;
   bool close = false;
 };
+
+Response text(int status, std::string body, bool close = false) {
+  return {status, "text/plain; charset=utf-8", std::make_shared<const std::string>(std::move(body)), close};
+}
 
 const char* reason(int status) {
   switch (status) {
@@ -78,7 +85,7 @@ std::string peer_address(const sockaddr_storage& addr) {
 }  // namespace
 
 struct HttpEndpoint::Impl {
-  std::function<std::string()> metrics;
+  std::function<MetricsText()> metrics;
   std::function<HealthReport()> health;
   HttpLimits limits;
   int listen_fd = -1;
@@ -100,7 +107,7 @@ struct HttpEndpoint::Impl {
     const auto sp1 = request_line.find(' ');
     const auto sp2 = request_line.rfind(' ');
     if (sp1 == std::string::npos || sp2 == sp1 || request_line.compare(sp2 + 1, 5, "HTTP/") != 0) {
-      return {400, "text/plain; charset=utf-8", "malformed request line\n", true};
+      return text(400, "malformed request line\n", true);
     }
     const std::string method = request_line.substr(0, sp1);
     std::string target = request_line.substr(sp1 + 1, sp2 - sp1 - 1);
@@ -118,37 +125,36 @@ struct HttpEndpoint::Impl {
       if (name == "connection") keep_alive = value == "close" ? false : (value == "keep-alive" ? true : keep_alive);
       // Bodies are never needed here; refusing them keeps the parser to request heads only.
       if ((name == "content-length" && value != "0") || name == "transfer-encoding") {
-        return {400, "text/plain; charset=utf-8", "request bodies are not accepted\n", true};
+        return text(400, "request bodies are not accepted\n", true);
       }
     }
-    r.close = !keep_alive;
     if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
     if (method != "GET" && method != "HEAD") {
-      r.status = 405;
-      r.body = "only GET and HEAD\n";
+      r = text(405, "only GET and HEAD\n");
     } else if (target == "/metrics") {
       r.content_type = Exposition::kContentType;
       r.body = metrics();
+      if (!r.body) r.body = std::make_shared<const std::string>();
     } else if (target == "/healthz") {
       const HealthReport h = health();
-      r.status = h.healthy ? 200 : 503;
-      r.body = h.text;
+      r = text(h.healthy ? 200 : 503, h.text);
     } else if (target == "/") {
-      r.body = "gpupack agent: /metrics /healthz\n";
+      r = text(200, "gpupack agent: /metrics /healthz\n");
     } else {
-      r.status = 404;
-      r.body = "not found (try /metrics or /healthz)\n";
+      r = text(404, "not found (try /metrics or /healthz)\n");
     }
+    r.close = !keep_alive;
     return r;
   }
 
   // The whole response in one buffer, so that it leaves in one send(): header and body in separate
   // writes is what made Nagle hold the body back for the client's delayed ACK.
   static void queue(Connection& c, const Response& r, bool head_only) {
-    c.out = "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) + "\r\nContent-Type: " + r.content_type +
-            "\r\nContent-Length: " + std::to_string(r.body.size()) + "\r\nConnection: " +
-            (r.close ? "close" : "keep-alive") + "\r\n\r\n";
-    if (!head_only) c.out += r.body;  // HEAD: Content-Length says what GET would send
+    c.head_out = "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) + "\r\nContent-Type: " + r.content_type +
+                 "\r\nContent-Length: " + std::to_string(r.body->size()) + "\r\nConnection: " +
+                 (r.close ? "close" : "keep-alive") + "\r\n\r\n";
+    // HEAD: Content-Length says what GET would send, and nothing follows.
+    c.body_out = head_only || r.body->empty() ? nullptr : r.body;
     c.sent = 0;
     c.close_after_write = r.close;
     c.since = SteadyClock::now();
@@ -156,11 +162,11 @@ struct HttpEndpoint::Impl {
 
   // Answers the next complete request in the buffer, if any. False: close the connection now.
   bool serve_buffered(Connection& c) {
-    if (!c.out.empty()) return true;  // one response at a time; pipelined requests wait in `in`
+    if (c.writing()) return true;  // one response at a time; pipelined requests wait in `in`
     const auto end = c.in.find("\r\n\r\n");
     if (end == std::string::npos) {
       if (c.in.size() <= limits.max_header_bytes) return true;
-      queue(c, {431, "text/plain; charset=utf-8", "request head over " + std::to_string(limits.max_header_bytes) + " bytes\n", true}, false);
+      queue(c, text(431, "request head over " + std::to_string(limits.max_header_bytes) + " bytes\n", true), false);
       return flush(c);
     }
     const std::string head = c.in.substr(0, end);
@@ -171,13 +177,25 @@ struct HttpEndpoint::Impl {
 
   // Writes what it can. False: close the connection (done with close_after_write, or an error).
   bool flush(Connection& c) {
-    while (c.sent < c.out.size()) {
-      const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+    const std::size_t head = c.head_out.size(), total = head + (c.body_out ? c.body_out->size() : 0);
+    while (c.sent < total) {
+      iovec parts[2];
+      int n_parts = 0;
+      if (c.sent < head) parts[n_parts++] = {c.head_out.data() + c.sent, head - c.sent};
+      if (c.body_out) {
+        const std::size_t from = c.sent > head ? c.sent - head : 0;
+        parts[n_parts++] = {const_cast<char*>(c.body_out->data()) + from, c.body_out->size() - from};
+      }
+      msghdr msg{};
+      msg.msg_iov = parts;
+      msg.msg_iovlen = static_cast<std::size_t>(n_parts);
+      const ssize_t n = ::sendmsg(c.fd, &msg, MSG_NOSIGNAL);
       if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
       c.sent += static_cast<std::size_t>(n);
       c.since = SteadyClock::now();
     }
-    c.out.clear();
+    c.head_out.clear();
+    c.body_out.reset();
     c.sent = 0;
     if (c.close_after_write) return false;
     c.since = SteadyClock::now();  // idle, or the start of a request already buffered
@@ -207,7 +225,7 @@ struct HttpEndpoint::Impl {
   std::list<Connection>::iterator victim(const std::string* peer) {
     auto best = connections.end();
     for (auto it = connections.begin(); it != connections.end(); ++it) {
-      if (!it->out.empty() || (peer && it->peer != *peer)) continue;
+      if (it->writing() || (peer && it->peer != *peer)) continue;
       if (best == connections.end() || (!it->in.empty() && best->in.empty()) ||
           (it->in.empty() == best->in.empty() && it->since < best->since)) {
         best = it;
@@ -253,7 +271,7 @@ struct HttpEndpoint::Impl {
   }
 
   std::chrono::milliseconds timeout_of(const Connection& c) const {
-    if (!c.out.empty()) return limits.write_timeout;
+    if (c.writing()) return limits.write_timeout;
     return c.in.empty() ? limits.idle_timeout : limits.header_timeout;
   }
 
@@ -271,7 +289,7 @@ struct HttpEndpoint::Impl {
       fds.push_back({listen_fd, POLLIN, 0});
       auto wait = std::chrono::milliseconds(1000);
       for (const auto& c : connections) {
-        fds.push_back({c.fd, static_cast<short>(c.out.empty() ? POLLIN : POLLOUT), 0});
+        fds.push_back({c.fd, static_cast<short>(c.writing() ? POLLOUT : POLLIN), 0});
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(c.since + timeout_of(c) - now);
         wait = std::max(std::chrono::milliseconds(1), std::min(wait, left + std::chrono::milliseconds(1)));
       }
@@ -283,7 +301,7 @@ struct HttpEndpoint::Impl {
         const auto next = std::next(it);
         const short ev = fds[i].revents;
         bool keep = true;
-        if (!it->out.empty() && (ev & (POLLERR | POLLHUP))) keep = false;
+        if (it->writing() && (ev & (POLLERR | POLLHUP))) keep = false;
         else if (ev & POLLOUT) keep = flush(*it);
         else if (ev & (POLLIN | POLLHUP | POLLERR)) keep = read_from(*it);
         if (!keep) close_connection(it);
@@ -294,7 +312,7 @@ struct HttpEndpoint::Impl {
   }
 };
 
-HttpEndpoint::HttpEndpoint(std::function<std::string()> metrics, std::function<HealthReport()> health, HttpLimits limits)
+HttpEndpoint::HttpEndpoint(std::function<MetricsText()> metrics, std::function<HealthReport()> health, HttpLimits limits)
     : impl_(std::make_unique<Impl>()) {
   impl_->metrics = std::move(metrics);
   impl_->health = std::move(health);

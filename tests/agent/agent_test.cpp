@@ -49,7 +49,7 @@ class AgentTest : public testing::MpsFixture {
 TEST_F(AgentTest, ServesMetricsAndHealthAndRestoresAKilledDaemon) {
   const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 4, limits: {sm_percent: 50, memory: 4GiB}}\n");
   proc.processes[4242] = {1000, "0::/kubepods.slice/kubepods-pod0f6b1e0e_4f0a_4a34_9f0b_2d6c7a1e9c11.slice/cri-containerd-" +
-                                    std::string(64, 'a') + ".scope\n", {{"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "0=3G"}}, {}};
+                                    std::string(64, 'a') + ".scope\n", {{"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "0=3G"}}, {}, {}};
   Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
   agent.start(0);
   ASSERT_GT(agent.port(), 0);
@@ -152,7 +152,7 @@ TEST_F(AgentTest, MetricsNameThePodOfAnMpsClientThroughPodResources) {
                     "/pod-resources.sock\n  features_file: ''\n");
   // The MPS client process (NVML lists it) carries the device IDs its container was allocated.
   std::filesystem::create_directories(tmp.path() + "/plugins");  // kubelet creates it
-  proc.processes[4242] = {1000, "", {{"GPUPACK_DEVICE_IDS", gpu0 + "::0"}}, {}};
+  proc.processes[4242] = {1000, "", {{"GPUPACK_DEVICE_IDS", gpu0 + "::0"}}, {}, {}};
   Agent agent({runner, fs, clock, proc, *gpu}, tmp / "node.yaml", "0.1.0");
   agent.start(0);
   const std::string text = agent.metrics_text();
