@@ -134,7 +134,8 @@ YAML
     fail "agent did not start: $(cat "$WORK/agent.log")"
   else
     sleep 3  # a few refreshes: GPM needs two samples
-    OUT=$(curl -sf "http://127.0.0.1:$PORT/metrics" || true)
+    OUT=$(python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+      "http://127.0.0.1:$PORT/metrics" || true)
     grep -E "^gpupack_(gpu_sm_active_ratio|gpu_sm_occupancy_ratio|gpu_tensor_active_ratio|gpu_dram_bandwidth_ratio|gpu_utilization_ratio|slice_sm_allotted_unused_ratio|process_sm_utilization_ratio)\{" <<<"$OUT" >&2
     grep -Eq "^gpupack_gpu_sm_active_ratio\{gpu=\"$GPU\"" <<<"$OUT" || fail "no gpupack_gpu_sm_active_ratio for GPU $GPU"
     grep -Eq "^gpupack_process_sm_utilization_ratio\{gpu=\"$GPU\",[^}]*pid=\"$LOAD\"" <<<"$OUT" || fail "no per-process SM utilisation for the GEMM"
