@@ -24,7 +24,6 @@ namespace {
 
 constexpr const char* kDriver = "gpu.nvidia.com";
 constexpr const char* kConfigApi = "resource.nvidia.com/v1beta1";
-constexpr const char* kNodeLabel = "gpupack.io/node";  // the label k8s-workloads/ selects nodes by, too
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
 // A CEL string literal: single-quoted, with backslash and quote escaped.
@@ -135,7 +134,7 @@ std::string claim_yaml(const SliceClaim& c) {
   y << YAML::Key << "kind" << YAML::Value << "ResourceClaim";
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name;
   y << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/managed-by"
-    << YAML::Value << "gpupack" << YAML::Key << kNodeLabel << YAML::Value << c.gpu->node << YAML::EndMap << YAML::EndMap;
+    << YAML::Value << "gpupack" << YAML::Key << kPlannedNodeLabel << YAML::Value << c.gpu->node << YAML::EndMap << YAML::EndMap;
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "devices" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "requests" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "name" << YAML::Value << "gpu";
@@ -174,7 +173,7 @@ std::string deployment_yaml(const std::string& name, const std::string& workload
     << YAML::BeginMap << YAML::Key << "labels" << YAML::Value;
   labels();
   y << YAML::EndMap << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kNodeLabel << YAML::Value
+  y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kPlannedNodeLabel << YAML::Value
     << c.gpu->node << YAML::EndMap;
   if (host_ipc) y << YAML::Key << "hostIPC" << YAML::Value << true;
   y << YAML::Key << "resourceClaims" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name"
@@ -255,7 +254,7 @@ TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog
     out.files.push_back({"dra/deployments.yaml", deployments, 0644});
     std::vector<NodeLabel> labels;
     for (const auto& node : plan.nodes) {
-      if (nodes_used.count(node)) labels.push_back({node, kNodeLabel, node});
+      if (nodes_used.count(node)) labels.push_back({node, kPlannedNodeLabel, node});
     }
     out.files.push_back({"dra/node-labels.sh", node_label_script("Labels the nodes the DRA Deployments select.", labels), 0755});
   }
@@ -266,16 +265,17 @@ TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog
       "DeviceClass (gpu.nvidia.com, or mig.nvidia.com for a MIG instance) chosen by CEL on productName,\n"
       "profile and memory, with the slice's GpuConfig/MigDeviceConfig (MPS limits, or time-slicing).\n"
       "deployments.yaml holds {} Deployment(s) whose replicas on one slice all reference that slice's claim.\n"
-      "Install the driver{}, run node-labels.sh ({}=<node>), then apply\n"
-      "resourceclaims.yaml and deployments.yaml. MIG layouts come from mig-parted/ (the driver publishes the\n"
-      "instances that exist). Use this target or k8s-device-plugin/ + k8s-workloads/, not both.",
+      "Install the driver{}; run node-labels.sh\n"
+      "({}=<node>), then apply resourceclaims.yaml and deployments.yaml. MIG layouts come from mig-parted/\n"
+      "(the driver publishes the instances that exist). Use this target or k8s-device-plugin/ +\n"
+      "k8s-workloads/, not both.",
       claim_count, deployment_count,
       uses_mps || uses_time_slicing
           ? fmt::format(" with the feature gate(s) {}",
                         std::string(uses_mps ? "MPSSupport" : "") + (uses_mps && uses_time_slicing ? " and " : "") +
                             (uses_time_slicing ? "TimeSlicingSettings" : ""))
           : std::string(),
-      kNodeLabel);
+      kPlannedNodeLabel);
   if (!notes.empty()) {
     readme += "\n  What the DRA driver cannot express, per slice:";
     for (const auto& n : notes) readme += "\n" + n;

@@ -6,6 +6,9 @@
 
 namespace gpupack {
 
+// The label that ties a rendered Deployment to its planned node (k8s-workloads/ and dra/ select by it).
+inline constexpr const char* kPlannedNodeLabel = "gpupack.io/node";
+
 struct NodeLabel {
   std::string node;
   std::string key;

@@ -17,7 +17,6 @@ namespace gpupack {
 
 namespace {
 
-constexpr const char* kNodeLabel = "gpupack.io/node";
 constexpr const char* kSharingTaint = "gpupack.io/sharing";
 
 struct DeploymentKey {
@@ -99,7 +98,7 @@ TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& c
     labels();
     y << YAML::EndMap;
     y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-    y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kNodeLabel << YAML::Value
+    y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kPlannedNodeLabel << YAML::Value
       << key.node << YAML::EndMap;
     if (!taint_value.empty()) {
       y << YAML::Key << "tolerations" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "key"
@@ -122,7 +121,7 @@ TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& c
   std::vector<NodeLabel> labels;
   std::vector<NodeTaint> taints;
   for (const auto& node : plan.nodes) {
-    labels.push_back({node, kNodeLabel, node});
+    labels.push_back({node, kPlannedNodeLabel, node});
     const std::string value = node_sharing_value(plan, node);
     if (!value.empty()) taints.push_back({node, kSharingTaint, value, "NoSchedule"});
   }
@@ -135,7 +134,7 @@ TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& c
       "gpupack.io/mig-<profile>-mps-<pct>, served only by the gpupack agent), selects its planned node with\n"
       "{}=<node> and tolerates the node's {} taint. Replace each image (<workload>:latest). Run\n"
       "node-labels.sh first (labels and taints), then `kubectl apply -f deployments.yaml` last.",
-      deployments.size(), kNodeLabel, kSharingTaint));
+      deployments.size(), kPlannedNodeLabel, kSharingTaint));
   return out;
 }
 
