@@ -65,6 +65,25 @@ struct ReportTracker {
   }
 };
 
+// CPU seconds of the process tree at the window's first and latest samples.
+struct CpuSpan {
+  bool seen = false;
+  double first = 0, first_at = 0, last = 0, last_at = 0;
+  void add(double cpu_seconds, double at) {
+    if (!seen) {
+      seen = true;
+      first = cpu_seconds;
+      first_at = at;
+    }
+    last = cpu_seconds;
+    last_at = at;
+  }
+  std::optional<double> cores() const {
+    if (!seen || last_at <= first_at) return std::nullopt;
+    return (last - first) / (last_at - first_at);
+  }
+};
+
 std::uint64_t with_headroom(std::uint64_t peak, double headroom) {
   const double mib = std::ceil(static_cast<double>(peak) * (1 + headroom) / static_cast<double>(kMiB));
   return static_cast<std::uint64_t>(mib) * kMiB;
@@ -84,7 +103,6 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   p.name = o.name.empty() ? base_name(o.command.front()) : o.name;
   p.command = o.command;
   p.window.warmup_seconds = std::chrono::duration<double>(o.warmup).count();
-  const double interval = std::chrono::duration<double>(o.interval).count();
   const double warmup = p.window.warmup_seconds, duration = std::chrono::duration<double>(o.duration).count();
   const double startup_timeout = std::chrono::duration<double>(o.startup_timeout).count();
 
@@ -104,7 +122,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   std::optional<double> first_gpu, window_start, exited_at;
   std::optional<std::size_t> device_index;  // the GPU the program uses
   ActivityMeans means;
-  std::optional<double> cpu_first, cpu_last, cpu_first_at, cpu_last_at;
+  CpuSpan cpu_span;
   std::optional<int> status;
   bool per_process = false;
 
@@ -165,7 +183,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
     if (start && window_start != start) {  // (re)starting: forget samples taken before
       window_start = start;
       means = {};
-      cpu_first.reset();
+      cpu_span = {};
     }
 
     if (!status && window_start && now >= *window_start) {
@@ -184,14 +202,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
       for (int pid : tree_vec) {
         if (const auto c = deps.proc.cpu_seconds(pid)) cpu = cpu.value_or(0) + *c;
       }
-      if (cpu) {
-        if (!cpu_first) {
-          cpu_first = cpu;
-          cpu_first_at = now;
-        }
-        cpu_last = cpu;
-        cpu_last_at = now;
-      }
+      if (cpu) cpu_span.add(*cpu, now);
     }
 
     if (status) {
@@ -229,6 +240,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   const double window_end = exited_at ? *exited_at : *window_start + duration;
   p.window.seconds = std::max(0.0, std::min(window_end, *window_start + duration) - *window_start);
   p.window.complete = !exited_at;
+  p.window.first_gpu_seconds = first_gpu;
 
   if (device_index) {
     const auto devices = deps.gpu.devices();
@@ -253,7 +265,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   a.source = a.sm_active ? "gpm" : (a.utilization ? "nvml-utilization" : "none");
   p.compute_demand = demand_from_activity(a);
 
-  if (cpu_first && cpu_last_at > cpu_first_at) p.host_cpu_cores = (*cpu_last - *cpu_first) / (*cpu_last_at - *cpu_first_at);
+  p.host_cpu_cores = cpu_span.cores();
 
   const auto& r = report.reader.report();
   p.report = {r.any_line, r.malformed_lines, r.first_error};

@@ -62,7 +62,8 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p) {
   j["window"] = {{"start", p.window.start},
                  {"warmup_seconds", p.window.warmup_seconds},
                  {"seconds", p.window.seconds},
-                 {"complete", p.window.complete}};
+                 {"complete", p.window.complete},
+                 {"first_gpu_seconds", or_null(p.window.first_gpu_seconds)}};
   j["memory"] = {{"peak_bytes", p.memory.peak_bytes},
                  {"with_headroom_bytes", p.memory.with_headroom_bytes},
                  {"source", p.memory.source}};
@@ -107,7 +108,8 @@ WorkloadProfile profile_from_json(const nlohmann::json& j) {
               get<std::string>(d, "uuid", "device")};
   const auto& w = member(j, "window", "profile");
   p.window = {get<std::string>(w, "start", "window"), get<double>(w, "warmup_seconds", "window"),
-              get<double>(w, "seconds", "window"), get<bool>(w, "complete", "window")};
+              get<double>(w, "seconds", "window"), get<bool>(w, "complete", "window"),
+              get_optional<double>(w, "first_gpu_seconds", "window")};
   const auto& m = member(j, "memory", "profile");
   p.memory = {get<std::uint64_t>(m, "peak_bytes", "memory"), get<std::uint64_t>(m, "with_headroom_bytes", "memory"),
               get<std::string>(m, "source", "memory")};

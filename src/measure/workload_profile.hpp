@@ -23,6 +23,7 @@ struct ProfileWindow {
   double warmup_seconds = 0;  // the --warmup used when start is "warmup"
   double seconds = 0;         // how long the window lasted
   bool complete = true;       // false when the program exited before the window's end
+  std::optional<double> first_gpu_seconds;  // from the program's start to its first GPU memory (its start-up)
 };
 
 struct ProfileMemory {

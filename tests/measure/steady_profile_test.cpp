@@ -56,6 +56,7 @@ TEST(SteadyProfile, WithoutAReportTheWindowStartsAtFirstGpuUsePlusWarmup) {
   EXPECT_EQ(p.name, "infer");
   EXPECT_EQ(p.window.start, "warmup");
   EXPECT_DOUBLE_EQ(p.window.seconds, 2.0);
+  EXPECT_NEAR(*p.window.first_gpu_seconds, 0.4, 1e-9);
   EXPECT_EQ(p.memory.peak_bytes, 2 * GiB);
   EXPECT_EQ(p.memory.source, "device-delta");
   EXPECT_EQ(p.memory.with_headroom_bytes, 2 * GiB + 2 * GiB * 15 / 100 + (1ull << 20) - (2 * GiB * 15 / 100) % (1ull << 20));

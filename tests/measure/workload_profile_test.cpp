@@ -13,7 +13,7 @@ WorkloadProfile sample() {
   p.name = "resnet18-b1";
   p.command = {"python3", "resnet18_b1.py", "--duration", "600"};
   p.device = {"H100-SXM5-80GB", "NVIDIA H100 80GB HBM3", "GPU-1"};
-  p.window = {"ready-line", 3, 10, true};
+  p.window = {"ready-line", 3, 10, true, 8.5};
   p.memory = {801112064, 922746880, "processes"};
   p.activity = {0.061, 0.0234, 0.002, std::nullopt, 0.41, "gpm", 20};
   p.requests = ProfileRequests{431.4, 2.27, 2.5, 4314};
