@@ -115,7 +115,10 @@ void print_table(std::ostream& out, const VerifyReport& r) {
     std::string slo = v.slo_ms ? fmt::format("{:.1f} {}", *v.slo_ms, v.slo_met == true ? "met" : v.slo_met == false ? "BROKEN" : "?") : "-";
     std::string verdict = v.problems.empty() && v.slo_met != false ? "ok" : "FAIL";
     for (const auto& p : v.problems) verdict += "; " + p;
-    if (!v.reports) verdict += " (no client report: memory, crashes, GPU activity only)";
+    if (!v.reports) {
+      verdict += " (no client report: memory, crashes, GPU activity only";
+      verdict += v.gpu_seen ? ")" : "; never seen on the GPU)";
+    }
     t.add({v.workload + "-" + std::to_string(v.replica), v.slice, num(v.predicted_p99_ms), num(v.p99_ms.mean()), pct(v.p99_error),
            spread(v.p99_ms), num(v.predicted_req_per_s, 1), num(v.req_per_s.mean(), 1), pct(v.throughput_error), spread(v.req_per_s),
            slo, verdict});
