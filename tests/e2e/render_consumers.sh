@@ -39,6 +39,9 @@ check_plan default "$WORK/default.json"
 # The render tests' plan, and the same plan with limits the plugin's MPS division gives (node-2: 2 clients
 # of a 16 GiB P100 at 50% and 8 GiB): that node gets an MPS config, and it is checked like the others.
 check_plan mixed "$ROOT/tests/render/data/plan-mixed.json"
+check_plan consumers "$ROOT/tests/render/data/plan-consumers.json"
+grep -q "whole-gpu-mps-gpux4" "$WORK/consumers/k8s-device-plugin/configmap.yaml" || fail "no MPS config for the equal-MPS node"
+grep -q "nvidia.com/mig-1g.10gb.me" "$WORK/consumers/k8s-workloads/deployments.yaml" || fail "+me resource name"
 jq '(.placements[] | select(.gpu == "gpu3") | .memory_limit_bytes) = 8589934592' \
   "$ROOT/tests/render/data/plan-mixed.json" >"$WORK/equal.json"
 check_plan equal "$WORK/equal.json"
