@@ -189,7 +189,7 @@ class Runner {
 
   // One cell of the --client-cmd grid; a failed cell stays in the grid with its error, and is noted.
   void grid_cell(const GridCellRequest& request) {
-    progress_.step("client: " + request.mode + " K=" + std::to_string(request.k) + (request.neighbour_env ? " + neighbour" : ""));
+    progress_.step("client: " + grid_cell_label(request));
     measure::GridCell cell = run_grid_cell(options_, request);
     if (!cell.error.empty()) progress_.note("client: " + measure::cell_label(cell) + " failed: " + cell.error);
     results_.colocation->cells.push_back(std::move(cell));

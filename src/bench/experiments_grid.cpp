@@ -214,12 +214,21 @@ class CellRun {
 
 }  // namespace
 
-measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request) {
+namespace {
+measure::GridCell empty_cell(const GridCellRequest& request) {
   measure::GridCell cell;
   cell.mode = request.mode;
   cell.k = request.k;
   cell.with_neighbour = request.neighbour_env.has_value();
   cell.neighbour_cap = request.neighbour_cap;
+  return cell;
+}
+}  // namespace
+
+std::string grid_cell_label(const GridCellRequest& request) { return measure::cell_label(empty_cell(request)); }
+
+measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request) {
+  measure::GridCell cell = empty_cell(request);
   try {
     CellRun(options, request).run(cell);
   } catch (const CellFailure& e) {

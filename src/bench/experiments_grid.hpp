@@ -21,6 +21,9 @@ struct GridCellRequest {
   std::optional<int> neighbour_cap;              // its active thread percentage (already in neighbour_env)
 };
 
+// "mps K=1 + neighbour at 50%": the cell's name in progress lines, tables and messages.
+std::string grid_cell_label(const GridCellRequest& request);
+
 // Never throws for a failed copy or a timeout (the cell's `error` says which copy and why); throws
 // Interrupted on Ctrl-C, after every copy was killed.
 measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request);

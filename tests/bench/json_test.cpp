@@ -52,6 +52,20 @@ TEST(BenchJson, KeepsEverySampleAndTheDevice) {
   EXPECT_EQ(j.at("limits").at("pinned_device_memory").at("beyond_error"), "cudaErrorMemoryAllocation");
   EXPECT_EQ(j.at("skipped").at(0).at("part"), "mig");
   EXPECT_EQ(j.at("settings").at("ks").size(), 4u);
+  EXPECT_EQ(j.at("schema_version").get<int>(), 2);
+}
+
+TEST(BenchJson, ColocationGridIsTheProfilesObject) {
+  const BenchResults r = recorded_results();
+  const auto j = to_json(r).at("colocation");
+  EXPECT_EQ(j.at("cells").size(), r.colocation->cells.size());
+  EXPECT_NEAR(j.at("curves").at("mps").at("aggregate_req_per_s").at("8").get<double>(), 2111, 1e-9);
+  EXPECT_NEAR(j.at("curves").at("timeslicing").at("p99_ms").at("8").get<double>(), 20, 1e-9);
+  // What bench writes, the workload profile's reader takes back unchanged.
+  EXPECT_EQ(measure::to_json(measure::colocation_grid_from_json(nlohmann::json::parse(j.dump()))).dump(), j.dump());
+  BenchResults none = r;
+  none.colocation.reset();
+  EXPECT_TRUE(to_json(none).at("colocation").is_null());
 }
 
 TEST(BenchJson, VerdictsCarryOutcomes) {

@@ -19,8 +19,8 @@ count() { grep -o "$1" "$work/dom.html" | wc -l; }
 svgs=$(count '<svg')
 bars=$(count 'class="bar"')
 lines=$(count '<polyline')
-echo "rendered DOM: $svgs svg charts, $bars bars, $lines latency lines"
-[ "$svgs" -eq 7 ] || { echo "FAIL: expected 7 charts in the rendered page, found $svgs" >&2; exit 1; }
+echo "rendered DOM: $svgs svg charts, $bars bars, $lines lines"
+[ "$svgs" -eq 9 ] || { echo "FAIL: expected 9 charts in the rendered page, found $svgs" >&2; exit 1; }
 [ "$bars" -gt 20 ] || { echo "FAIL: expected the charts' bars in the rendered page, found $bars" >&2; exit 1; }
-[ "$lines" -eq 6 ] || { echo "FAIL: expected 6 latency lines, found $lines" >&2; exit 1; }
+[ "$lines" -eq 10 ] || { echo "FAIL: expected 10 lines (6 latency CDFs, 2 modes x 2 grid curves), found $lines" >&2; exit 1; }
 grep -q 'NVIDIA H200' "$work/dom.html" || { echo "FAIL: device name missing from the rendered page" >&2; exit 1; }

@@ -17,9 +17,9 @@ size_t count(const std::string& text, const std::string& what) {
 TEST(Report, IsOneSelfContainedPageWithCharts) {
   const std::string html = render_report(testing::recorded_results());
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  // throughput x2, streams, latency CDF + percentiles + neighbour, thread limits
-  EXPECT_EQ(count(html, "<svg"), 7u);
-  EXPECT_EQ(count(html, "</svg>"), 7u);
+  // throughput x2, streams, latency CDF + percentiles + neighbour, thread limits, the grid's req/s and p99
+  EXPECT_EQ(count(html, "<svg"), 9u);
+  EXPECT_EQ(count(html, "</svg>"), 9u);
   EXPECT_EQ(count(html, "http://") + count(html, "https://"), count(html, "http://www.w3.org/2000/svg"));
   EXPECT_EQ(count(html, "<script"), 0u);
   EXPECT_EQ(count(html, "<link"), 0u);
@@ -28,8 +28,33 @@ TEST(Report, IsOneSelfContainedPageWithCharts) {
 }
 
 TEST(Report, LatencyChartHasOneLinePerSetting) {
+  BenchResults r = testing::recorded_results();
+  r.colocation.reset();
+  EXPECT_EQ(count(render_report(r), "<polyline"), 6u);
+}
+
+TEST(Report, GridCurvesPerModeAndEveryCell) {
   const std::string html = render_report(testing::recorded_results());
-  EXPECT_EQ(count(html, "<polyline"), 6u);
+  EXPECT_EQ(count(html, "<polyline"), 6u + 4u);  // aggregate req/s and p99 vs K, one line per mode each
+  EXPECT_NE(html.find("aggregate req/s of K copies"), std::string::npos);
+  EXPECT_NE(html.find("<td>mps K=1 + neighbour at 50%</td><td>300.0</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>0.62</td>"), std::string::npos);  // the neighbour kept 62% of its alone rate
+  EXPECT_EQ(html.find("request latency was not reported"), std::string::npos);
+}
+
+TEST(Report, ProgramWithoutReportsShowsWallTimeAndSaysSo) {
+  BenchResults r = testing::recorded_results();
+  measure::ColocationGrid g{"./legacy", "", 10, {}};
+  measure::CopyResult silent;
+  silent.wall_s = 17;
+  g.cells.push_back({"timeslicing", 1, false, std::nullopt, 0, {silent}, std::nullopt, ""});
+  silent.wall_s = 18.6;
+  g.cells.push_back({"timeslicing", 2, false, std::nullopt, 0, {silent, silent}, std::nullopt, ""});
+  r.colocation = g;
+  const std::string html = render_report(r);
+  EXPECT_NE(html.find("Request latency was not reported"), std::string::npos);
+  EXPECT_NE(html.find("mean wall time of K copies"), std::string::npos);
+  EXPECT_EQ(count(html, "<svg"), 8u);
 }
 
 TEST(Report, EscapesUserText) {
