@@ -10,15 +10,8 @@ RESULTS_ROOT=${OUT:-}  # lib.sh uses OUT for a command's stdout
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "no GPU here" >&2
-  exit 1
-fi
-if ! python3 -c 'import torch, torchvision; assert torch.cuda.is_available()' 2>/dev/null; then
-  echo "python3 with torch, torchvision and CUDA is needed for the example clients" >&2
-  exit 1
-fi
-CLIENTS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../examples/clients" && pwd)
+# shellcheck source=tests/example_clients.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../example_clients.sh"
 RESULTS=${RESULTS_ROOT:+$RESULTS_ROOT/grid}
 RESULTS=${RESULTS:-$WORK/grid}
 mkdir -p "$RESULTS"
