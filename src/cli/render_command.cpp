@@ -72,7 +72,7 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
       ->required();
   cmd->add_option("--target,-t", args->targets,
                   "Comma-separated: mps, k8s-device-plugin, mig-parted, k8s-workloads, node-template, gpupack-agent, "
-                  "cdi, or all")
+                  "cdi, dra, or all")
       ->default_str("all");
   cmd->add_option("-o,--output", args->output, "Output directory (written atomically)")->required();
   cmd->add_flag("--force", args->force, "Replace an existing output directory");
