@@ -28,6 +28,16 @@ TEST(NodeLabels, ProductCountAndSharingPerResource) {
   EXPECT_FALSE(labels.count("scheduling.cast.ai/gpu-shared"));
 }
 
+// Issue 17: a 4-GPU node whose nvidia.com/gpu resource has 5 devices printed gpu.count=5. One name, one
+// meaning: gpu.count is the physical GPUs, the resource's devices are resource.gpu.count.
+TEST(NodeLabels, GpuCountIsNeverOverwrittenByTheGpuResource) {
+  auto targets = testing::sample_targets();
+  targets[1].clients = 4;  // gpu1 time-sliced 4 ways: 1 + 4 = 5 nvidia.com/gpu devices on 4 GPUs
+  const auto labels = node_labels(targets, plan_resources(targets), false);
+  EXPECT_EQ(labels.at("gpupack.io/gpu.count"), "4");
+  EXPECT_EQ(labels.at("gpupack.io/resource.gpu.count"), "5");
+}
+
 TEST(NodeLabels, CastAiLabelsWhenAsked) {
   const auto labels = node_labels(testing::sample_targets(), plan_resources(testing::sample_targets()), true);
   EXPECT_EQ(labels.at("scheduling.cast.ai/gpu-sharing-strategy"), "mps");
