@@ -96,7 +96,7 @@ std::vector<SliceUsage> slice_usage(const NodeSnapshot& s) {
     std::set<unsigned> servers;  // MPS servers hold the clients' contexts; they are not clients
     for (const auto& m : s.mps) {
       if (m.target_uuid != sh.target_uuid) continue;
-      for (const auto& srv : m.status.servers) servers.insert(srv.pid);
+      for (const auto& srv : m.status.servers) servers.insert(static_cast<unsigned>(srv.pid));
     }
     std::vector<const GpuProcessInfo*> clients;
     bool any_mps_client = false;
