@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "render/cdi_spec.hpp"
+#include "render/client_env.hpp"
 #include "render/names.hpp"
 #include "render/targets.hpp"
 
@@ -55,10 +56,7 @@ CdiDevice slice_device(const std::string& name, const RenderGpu& gpu, const Rend
   if (client && slice.sharing == "mps") {
     const MpsDaemonNames n = mps_daemon_names(gpu, slice);
     d.env.push_back("CUDA_MPS_PIPE_DIRECTORY=" + n.pipe_dir);
-    if (client->active_thread_percentage) {
-      d.env.push_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=" + std::to_string(*client->active_thread_percentage));
-    }
-    d.env.push_back("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=" + mps_memory_value(client->memory_limit_bytes));
+    for (const auto& [key, value] : mps_client_limits(*client)) d.env.push_back(key + "=" + value);
     d.mounts = {{n.pipe_dir, n.pipe_dir, {"rbind", "rw"}}, {"/dev/shm", "/dev/shm", {"rbind", "rw"}}};
   }
   return d;

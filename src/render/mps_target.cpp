@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "render/client_env.hpp"
 #include "render/names.hpp"
 #include "render/quoting.hpp"
 #include "render/targets.hpp"
@@ -26,18 +27,6 @@ int mig_ordinal(const RenderGpu& gpu, const RenderSlice& slice) {
     if (other.profile == slice.profile) ++ordinal;
   }
   return ordinal;
-}
-
-int default_thread_percentage(const RenderSlice& slice) {
-  int pct = 0;
-  for (const auto& c : slice.clients) pct = std::max(pct, c.active_thread_percentage.value_or(100));
-  return pct == 0 ? 100 : pct;
-}
-
-std::uint64_t default_memory_limit(const RenderSlice& slice) {
-  std::uint64_t limit = 0;
-  for (const auto& c : slice.clients) limit = std::max(limit, c.memory_limit_bytes);
-  return limit == 0 ? slice.memory_bytes : limit;
 }
 
 std::string start_script(const RenderGpu& gpu, const RenderSlice& slice, const MpsDaemonNames& n) {
@@ -76,8 +65,8 @@ if [ -z "$uuid" ]; then
                               fmt::arg("what_c", mig ? ", MIG instance " + comment_text(*slice.profile) : std::string()),
                               fmt::arg("name_q", shell_quote(n.name)), fmt::arg("index", gpu.index),
                               fmt::arg("pipe_root", kPipeRoot), fmt::arg("log_root", kLogRoot),
-                              fmt::arg("pct", default_thread_percentage(slice)),
-                              fmt::arg("mem", mps_memory_value(default_memory_limit(slice))));
+                              fmt::arg("pct", mps_daemon_defaults(slice).active_thread_percentage),
+                              fmt::arg("mem", mps_daemon_defaults(slice).pinned_mem_limit_text()));
   if (mig) {
     s += fmt::format(R"SH(  # The MIG instance: the #{ordinal} {profile_c} instance listed under the GPU by nvidia-smi -L.
   MIG_PROFILE={profile_q}
@@ -173,10 +162,7 @@ std::string client_env(const RenderClient& c, const MpsDaemonNames& n) {
   std::string s = "# MPS client " + comment_text(c.workload) + " replica " + std::to_string(c.replica) + " (tenant " +
                   comment_text(c.tenant) + "): pass with `env $(cat FILE) cmd` or systemd EnvironmentFile=.\n";
   s += "CUDA_MPS_PIPE_DIRECTORY=" + n.pipe_dir + "\n";
-  if (c.active_thread_percentage) {
-    s += "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=" + std::to_string(*c.active_thread_percentage) + "\n";
-  }
-  s += "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=" + mps_memory_value(c.memory_limit_bytes) + "\n";
+  for (const auto& [key, value] : mps_client_limits(c)) s += key + "=" + value + "\n";
   return s;
 }
 
