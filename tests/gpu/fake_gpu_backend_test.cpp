@@ -98,7 +98,7 @@ TEST(FakeGpuBackend, XidEventsAppearFromTheirSnapshotOnce) {
 
 TEST(FakeGpuBackend, MalformedMachinesAreInputErrorsNamingTheField) {
   using nlohmann::json;
-  EXPECT_THROW(FakeGpuBackend(json::array()), InputError);
+  EXPECT_THROW((void)FakeGpuBackend(json::array()), InputError);
   try {
     FakeGpuBackend(json{{"devices", json::array({json{{"uuid", "GPU-x"}, {"name", "n"}, {"memory_total_bytes", "lots"}}})}});
     FAIL();
