@@ -143,6 +143,8 @@ class GreedyPacker {
       auto& pending = buckets_[static_cast<size_t>(b)].pending;
       pending.resize(pending.size() - static_cast<size_t>(k));
       remaining_ -= k;
+      const auto [candidate, position] = phase2_position_[static_cast<size_t>(b)];
+      if (pending.empty() && candidate >= 0) phase2_[static_cast<size_t>(candidate)].room.remove(position);
     }
   }
 
@@ -225,41 +227,48 @@ class GreedyPacker {
     std::map<int, std::vector<std::optional<InstanceFill>>> table_;
   };
 
-  // A MIG layout's instances filled up to some point: each instance in turn takes the candidate that fills
-  // it most.
+  // A MIG layout's instances filled up to some point, each instance in turn taking the candidate that fills
+  // it most: this instance's fill on top of the fills before it (`parent`), so that layouts beginning alike
+  // share them without copies.
   struct LayoutFill {
-    double score = 0;
-    std::vector<SliceState> slices;
+    const LayoutFill* parent = nullptr;
+    double score = 0;                  // of this instance and those before it
+    std::optional<SliceState> slice;   // none: no candidate fits this instance
     std::vector<std::pair<int, int>> taken;
-    std::vector<int> left;       // per bucket
-    std::vector<bool> touched;   // per candidate: it filled an instance already
+    std::vector<int> left;             // per bucket, after this instance
+    std::vector<bool> touched;         // per candidate: it filled an instance already
   };
 
-  void fill_next_instance(int gpu, int profile, const std::vector<Candidate>& candidates, FillTable& table,
-                          LayoutFill& f) const {
-    InstanceFill best;
+  LayoutFill fill_next_instance(int gpu, int profile, const std::vector<Candidate>& candidates, FillTable& table,
+                                const LayoutFill& before) const {
+    const InstanceFill* best = nullptr;
+    InstanceFill fresh_best;
     size_t best_candidate = 0;
     for (size_t ci = 0; ci < candidates.size(); ++ci) {
-      if (!f.touched[ci]) {
+      const double best_score = best ? best->score : 0;
+      if (!before.touched[ci]) {
         const InstanceFill& cached = table.at(profile, ci);
-        if (cached.score > best.score) {
-          best = cached;
+        if (cached.score > best_score) {
+          best = &cached;
           best_candidate = ci;
         }
         continue;
       }
-      InstanceFill fresh = fill_instance(gpu, profile, candidates[ci], f.left);
-      if (fresh.score > best.score) {
-        best = std::move(fresh);
+      InstanceFill fresh = fill_instance(gpu, profile, candidates[ci], before.left);
+      if (fresh.score > best_score) {
+        fresh_best = std::move(fresh);
+        best = &fresh_best;
         best_candidate = ci;
       }
     }
-    if (!best.slice) return;
+    LayoutFill f{&before, before.score, std::nullopt, {}, before.left, before.touched};
+    if (!best || !best->slice) return f;
     f.touched[best_candidate] = true;
-    for (auto [b, k] : best.taken) f.left[static_cast<size_t>(b)] -= k;
-    f.score += best.score;
-    f.slices.push_back(std::move(*best.slice));
-    f.taken.insert(f.taken.end(), best.taken.begin(), best.taken.end());
+    for (auto [b, k] : best->taken) f.left[static_cast<size_t>(b)] -= k;
+    f.score += best->score;
+    f.slice = *best->slice;
+    f.taken = best->taken;
+    return f;
   }
 
   // Layouts filled from the GPU's starting state, by the profiles of their first instances: layouts that
@@ -267,40 +276,64 @@ class GreedyPacker {
   // those fills, which depend on nothing else.
   using LayoutFills = std::map<std::vector<int>, LayoutFill>;
 
-  Trial try_layout(int gpu, const MigLayout& layout, const std::vector<Candidate>& candidates, FillTable& table,
-                   const LayoutFill& empty, LayoutFills& fills) const {
+  const LayoutFill& try_layout(int gpu, const MigLayout& layout, const std::vector<Candidate>& candidates,
+                               FillTable& table, const LayoutFill& empty, LayoutFills& fills) const {
     const LayoutFill* at = &empty;
     std::vector<int> profiles;
     for (const MigPlacedInstance& inst : layout.instances) {
       profiles.push_back(inst.profile);
       auto it = fills.find(profiles);
-      if (it == fills.end()) {
-        LayoutFill next = *at;
-        fill_next_instance(gpu, inst.profile, candidates, table, next);
-        it = fills.emplace(profiles, std::move(next)).first;
-      }
+      if (it == fills.end()) it = fills.emplace(profiles, fill_next_instance(gpu, inst.profile, candidates, table, *at)).first;
       at = &it->second;
     }
-    return Trial{at->score, GpuBuild{gpu, true, at->slices}, at->taken};
+    return *at;
+  }
+
+  static Trial layout_trial(int gpu, const LayoutFill& last) {
+    Trial t{last.score, GpuBuild{gpu, true, {}}, {}};
+    std::vector<const LayoutFill*> chain;
+    for (const LayoutFill* f = &last; f; f = f->parent) chain.push_back(f);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if (!(*it)->slice) continue;
+      t.build.slices.push_back(*(*it)->slice);
+      t.taken.insert(t.taken.end(), (*it)->taken.begin(), (*it)->taken.end());
+    }
+    return t;
+  }
+
+  // The candidates of phase 2, listed once: a candidate whose buckets ran out stays listed and fills
+  // nothing (the plan is the same); a bucket that runs out leaves its candidate's RoomIndex (commit).
+  const std::vector<Candidate>& phase2() {
+    if (!phase2_listed_) {
+      phase2_ = phase2_candidates();
+      phase2_listed_ = true;
+      phase2_position_.assign(buckets_.size(), {-1, 0});
+      for (size_t ci = 0; ci < phase2_.size(); ++ci) {
+        for (size_t i = 0; i < phase2_[ci].buckets.size(); ++i) {
+          phase2_position_[static_cast<size_t>(phase2_[ci].buckets[i])] = {static_cast<int>(ci), i};
+        }
+      }
+    }
+    return phase2_;
   }
 
   // The configuration of GPU `gpu` that places the most: a whole GPU for one candidate, or a MIG layout
   // (of the maximal ones) whose instances each take one candidate's replicas.
   void fill_best(int gpu) {
-    const std::vector<Candidate> candidates = phase2_candidates();
+    const std::vector<Candidate>& candidates = phase2();
     const std::vector<int> start = lefts();
     Trial best;
     if (ctx_.policy().whole_gpu) best = try_whole(gpu, candidates, start);
     FillTable table(*this, gpu, candidates, start);
-    LayoutFill empty;
-    empty.left = start;
-    empty.touched.assign(candidates.size(), false);
+    const LayoutFill empty{nullptr, 0, std::nullopt, {}, start, std::vector<bool>(candidates.size(), false)};
     LayoutFills fills;
+    const LayoutFill* best_layout = nullptr;
     for (const MigLayout& layout : ctx_.layouts(gpu)) {
-      Trial t = try_layout(gpu, layout, candidates, table, empty, fills);
+      const LayoutFill& t = try_layout(gpu, layout, candidates, table, empty, fills);
       // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
-      if (t.score > best.score + 1e-9) best = std::move(t);
+      if (t.score > (best_layout ? best_layout->score : best.score) + 1e-9) best_layout = &t;
     }
+    if (best_layout) best = layout_trial(gpu, *best_layout);
     if (best.score <= 0) return;
     commit(best.taken);
     used_[static_cast<size_t>(gpu)] = true;
@@ -313,6 +346,9 @@ class GreedyPacker {
   std::vector<int> own_;
   std::vector<bool> used_;
   std::vector<GpuBuild> builds_;
+  std::vector<Candidate> phase2_;
+  bool phase2_listed_ = false;
+  std::vector<std::pair<int, size_t>> phase2_position_;  // per bucket: (candidate, position) in phase2_
   long remaining_ = 0;  // replicas not placed yet
 };
 

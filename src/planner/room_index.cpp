@@ -5,16 +5,27 @@
 
 namespace gpupack {
 
+namespace {
+// What no slice has room for: padding leaves and removed positions.
+constexpr RoomIndex::Item kNone{std::numeric_limits<std::uint64_t>::max() / 2, std::numeric_limits<double>::infinity()};
+}  // namespace
+
 RoomIndex::RoomIndex(const std::vector<Item>& items) : size_(items.size()), leaves_(1) {
   while (leaves_ < size_) leaves_ *= 2;
-  // Padding leaves can never fit.
-  const Item none{std::numeric_limits<std::uint64_t>::max() / 2, std::numeric_limits<double>::infinity()};
-  least_.assign(2 * leaves_, none);
+  least_.assign(2 * leaves_, kNone);
   for (size_t i = 0; i < size_; ++i) least_[leaves_ + i] = items[i];
-  for (size_t n = leaves_; n-- > 1;) {
-    least_[n] = {std::min(least_[2 * n].memory, least_[2 * n + 1].memory),
-                 std::min(least_[2 * n].compute, least_[2 * n + 1].compute)};
-  }
+  for (size_t n = leaves_; n-- > 1;) pull_up(n);
+}
+
+void RoomIndex::pull_up(size_t n) {
+  least_[n] = {std::min(least_[2 * n].memory, least_[2 * n + 1].memory),
+               std::min(least_[2 * n].compute, least_[2 * n + 1].compute)};
+}
+
+void RoomIndex::remove(size_t i) {
+  size_t n = leaves_ + i;
+  least_[n] = kNone;
+  while (n /= 2) pull_up(n);
 }
 
 size_t RoomIndex::next(size_t from, const SliceState& slice) const {

@@ -25,9 +25,12 @@ class RoomIndex {
   // The first position >= `from` whose replica `slice` has room for (SliceState::has_room); size() when
   // there is none.
   size_t next(size_t from, const SliceState& slice) const;
+  // Position `i` is never returned again (its workload has no replica left).
+  void remove(size_t i);
   size_t size() const { return size_; }
 
  private:
+  void pull_up(size_t node);
   size_t find(size_t node, size_t lo, size_t hi, size_t from, const SliceState& slice) const;
 
   size_t size_ = 0;
