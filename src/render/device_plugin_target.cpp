@@ -116,8 +116,10 @@ NodeSharing node_sharing(const RenderPlan& plan, const GpuCatalog& catalog, cons
     for (const auto& d : devices) {
       if (d.clients() != replicas || !d.shared()) {
         add_problem(ns, fmt::format("the plugin shares every device of {} on a node alike: {} is planned for {} "
-                                    "client(s), not {}, so the node would advertise {} {} for {} planned",
-                                    resource, device_label(d), d.clients(), replicas, advertised, resource, planned));
+                                    "client(s){}, not {} shared ones, so the node would advertise {} {} for {} planned",
+                                    resource, device_label(d), d.clients(),
+                                    d.slice ? " (" + d.slice->sharing + ")" : std::string(" (no slice)"), replicas,
+                                    advertised, resource, planned));
       }
       if (d.shared() && d.slice->sharing == "mps") check_mps_limits(ns, d, replicas, catalog);
     }
@@ -235,8 +237,8 @@ TargetOutput render_device_plugin_target(const RenderPlan& plan, const GpuCatalo
           ? std::string("k8s-device-plugin/: no node of this plan can be served by the NVIDIA device plugin.")
           : fmt::format(
                 "k8s-device-plugin/: configmap.yaml holds {} named NVIDIA device plugin config(s) (version v1;\n"
-                "checked against the plugin v0.17.4) in ConfigMap {}/{}; install the plugin with\n"
-                "config.name={} (Helm) and run node-labels.sh to point each node at its config\n"
+                "checked against the plugin v0.17.4) in ConfigMap {}/{};\n"
+                "install the plugin with config.name={} (Helm) and run node-labels.sh to point each node at its config\n"
                 "(nvidia.com/device-plugin.config). A config is rendered only where the plugin does what the plan\n"
                 "says: every device of a resource on the node shared alike, and MPS replicas whose 100/replicas %\n"
                 "and memory/replicas equal the plan's limits. The plan knows only the GPUs it uses and the plugin\n"

@@ -97,8 +97,8 @@ TEST(NvidiaPluginReplication, AnUnplannedGpuOnTheNodeWouldBeSharedToo) {
       plan_of({whole_gpu("gpu0", "n0", 0, "A100-80GB", 80 * kGiB, "time-slicing", 6, 0, 8 * kGiB), idle});
   const TargetOutput o = render_device_plugin_target(p, catalog());
   EXPECT_EQ(find_file(o.files, "k8s-device-plugin/configmap.yaml"), nullptr);
-  EXPECT_NE(readme_of(o).find("GPU gpu1 is planned for 0 client(s), not 6, so the node would advertise 12 nvidia.com/gpu "
-                              "for 6 planned"),
+  EXPECT_NE(readme_of(o).find("GPU gpu1 is planned for 0 client(s) (exclusive), not 6 shared ones, so the node would "
+                              "advertise 12 nvidia.com/gpu for 6 planned"),
             std::string::npos)
       << readme_of(o);
   // A GPU the plan lists without any slice counts the same.
