@@ -4,6 +4,7 @@
 
 #include "bench/metrics.hpp"
 #include "bench/verdicts.hpp"
+#include "measure/sm_share_sweep.hpp"
 
 namespace gpupack::bench {
 
@@ -35,6 +36,7 @@ Json settings_json(const BenchResults& r) {
               {"window_s", r.options.window_s},
               {"settle_s", r.options.settle_s},
               {"ready_timeout_s", r.options.ready_timeout_s},
+              {"sweep", r.options.sweep_pcts},
               {"ks", p.ks},
               {"client_blocks", p.client_blocks},
               {"client_threads", p.client_threads},
@@ -149,6 +151,18 @@ Json limits_json(const BenchResults& r) {
   return Json{{"active_thread_percentage", threads}, {"pinned_device_memory", memory}};
 }
 
+// The same point fields as the workload profile's sm_share_curve, and its compute demand rule.
+Json sm_share_json(const BenchResults& r) {
+  if (r.sm_share_curve.empty()) return nullptr;
+  Json points = Json::array();
+  for (const auto& p : r.sm_share_curve) {
+    points.push_back(Json{{"pct", p.pct}, {"req_per_s", p.req_per_s}, {"p50_ms", optional_json(p.p50_ms)},
+                          {"p99_ms", optional_json(p.p99_ms)}});
+  }
+  const measure::ComputeDemand d = measure::demand_from_sweep(r.sm_share_curve, kSweepTolerance);
+  return Json{{"points", points}, {"compute_demand", {{"share", d.share}, {"method", d.method}, {"tolerance", optional_json(d.tolerance)}}}};
+}
+
 Json calibration_json(const BenchResults& r) {
   const Calibration c = calibration(r);
   Json out = Json::object();
@@ -188,7 +202,8 @@ Json to_json(const BenchResults& r) {
               {"neighbour_alone_kernels_per_s", optional_json(r.neighbour_alone_kernels_per_s)},
               {"isolation", isolation_json(r)},
               {"limits", limits_json(r)},
-              {"colocation", r.colocation ? measure::to_json(*r.colocation) : Json(nullptr)}};
+              {"colocation", r.colocation ? measure::to_json(*r.colocation) : Json(nullptr)},
+              {"sm_share", sm_share_json(r)}};
 }
 
 }  // namespace gpupack::bench

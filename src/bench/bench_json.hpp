@@ -8,6 +8,8 @@
 namespace gpupack::bench {
 
 inline constexpr int kSchemaVersion = 2;
+// The p99 and req/s tolerance of the compute demand read from --sweep (as `gpupack profile --sweep`).
+inline constexpr double kSweepTolerance = 0.10;
 
 nlohmann::ordered_json to_json(const BenchResults& results);
 

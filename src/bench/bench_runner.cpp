@@ -177,6 +177,7 @@ class Runner {
                      cap});
         }
       }
+      for (int pct : options_.sweep_pcts) sweep_point(*session, pct);
     }
     progress_.step("stopping MPS");
     if (!session->quit()) progress_.note("the MPS daemon did not quit in time; its pipe directory: " + session->paths().pipe_dir);
@@ -193,6 +194,19 @@ class Runner {
     measure::GridCell cell = run_grid_cell(options_, request);
     if (!cell.error.empty()) progress_.note("client: " + measure::cell_label(cell) + " failed: " + cell.error);
     results_.colocation->cells.push_back(std::move(cell));
+  }
+
+  // The SM-share curve: one copy alone under MPS at an active thread percentage, measured like a cell.
+  void sweep_point(const MpsSession& session, int pct) {
+    const std::string label = "client: mps K=1 at " + std::to_string(pct) + "% threads";
+    progress_.step(label);
+    const ModeEnvironment capped =
+        mps_environment(session.client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(pct)}});
+    const measure::GridCell cell = run_grid_cell(options_, {"mps", 1, capped, std::nullopt, std::nullopt});
+    if (!cell.error.empty()) return skip(label, cell.error);
+    if (!measure::latency_reported(cell)) return skip(label, "request latency was not reported");
+    const measure::CopyResult& c = cell.copies.front();
+    results_.sm_share_curve.push_back({pct, *c.req_per_s, c.p50_ms, c.p99_ms});
   }
 
   void run_limits(const ExperimentContext& ctx, const ModeEnvironment& mps) {

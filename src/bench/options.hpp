@@ -28,6 +28,7 @@ struct BenchOptions {
   double settle_s = 1;                       // after the release, before the window: first requests contend
   double ready_timeout_s = 300;              // --ready-timeout: every copy must write its ready line by then
   double stop_grace_s = 5;                   // SIGTERM, then this long before SIGKILL
+  std::vector<int> sweep_pcts;               // --sweep: one copy alone under MPS at these active thread %
   std::optional<std::string> json_path;
   std::optional<std::string> report_path;
   std::string mps_control = "nvidia-cuda-mps-control";  // --mps-control: the control program (tests use a fake)

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bench/bench_json.hpp"
 #include "bench/metrics.hpp"
 #include "bench/svg_chart.hpp"
 #include "bench/verdicts.hpp"
+#include "measure/sm_share_sweep.hpp"
 
 namespace gpupack::bench {
 
@@ -197,6 +199,27 @@ std::string grid_row(const measure::ColocationGrid& g, const measure::GridCell& 
          cell(note) + "</tr>";
 }
 
+// --sweep: the program alone under MPS at each active thread percentage (its SM share).
+std::string sm_share_part(const BenchResults& r) {
+  if (r.sm_share_curve.empty()) return "";
+  LineChart chart{"Your program alone: p99 vs SM share (MPS active thread percentage)", "active threads (%)", "p99 (ms)", {}, false};
+  LineSeries p99{"p99", {}};
+  std::string rows;
+  for (const auto& p : r.sm_share_curve) {
+    if (p.p99_ms) p99.points.emplace_back(p.pct, *p.p99_ms);
+    rows += "<tr>" + cell(std::to_string(p.pct) + "%") + cell(fmt::format("{:.1f}", p.req_per_s)) +
+            optional_cell(p.p50_ms, "{:.2f}") + optional_cell(p.p99_ms, "{:.2f}") + "</tr>";
+  }
+  std::sort(p99.points.begin(), p99.points.end());
+  chart.series.push_back(p99);
+  const measure::ComputeDemand d = measure::demand_from_sweep(r.sm_share_curve, kSweepTolerance);
+  return render_line_chart(chart) + "<table><tr><th>active threads</th><th>req/s</th><th>p50 ms</th><th>p99 ms</th></tr>" + rows +
+         "</table>" +
+         fmt::format("<p>Compute demand: {:.0f}% (the smallest share whose p99 and req/s stay within {:.0f}% of the largest "
+                     "share's).</p>",
+                     d.share * 100, kSweepTolerance * 100);
+}
+
 // The user's program: aggregate req/s and the worst copy's p99 against K, per mode, from its own reports.
 std::string colocation_section(const BenchResults& r) {
   if (!r.colocation) return "";
@@ -209,7 +232,7 @@ std::string colocation_section(const BenchResults& r) {
     if (auto points = measure::p99_curve(g, mode); !points.empty()) p99.series.push_back(curve_series(mode, points));
     if (auto points = measure::wall_curve(g, mode); !points.empty()) wall.series.push_back(curve_series(mode, points));
   }
-  std::string charts;
+  std::string charts = sm_share_part(r);
   if (!agg.series.empty()) charts += render_line_chart(agg);
   if (!p99.series.empty()) charts += render_line_chart(p99);
   // Only for programs that report nothing: their wall time (start-up included) is all there is.

@@ -8,6 +8,7 @@
 
 #include "bench/options.hpp"
 #include "measure/colocation_grid.hpp"
+#include "measure/workload_profile.hpp"
 
 namespace gpupack::bench {
 
@@ -91,7 +92,8 @@ struct BenchResults {
   std::vector<IsolationRun> isolation;
   std::vector<ThreadLimitCheck> thread_limits;
   std::optional<MemoryLimitCheck> memory_limit;
-  std::optional<measure::ColocationGrid> colocation;  // --client-cmd: the user's program per mode and K
+  std::optional<measure::ColocationGrid> colocation;
+  std::vector<measure::SmSharePoint> sm_share_curve;  // --sweep: one copy of the program per MPS thread cap  // --client-cmd: the user's program per mode and K
   std::vector<Skip> skipped;
 };
 

@@ -15,6 +15,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "core/errors.hpp"
+#include "measure/sm_share_sweep.hpp"
 
 namespace gpupack {
 
@@ -24,7 +25,7 @@ struct BenchArgs {
   bench::BenchOptions options;
   std::string only;
   int clients = 0;
-  std::string ks;
+  std::string ks, sweep;
   std::optional<double> window;
 };
 
@@ -69,9 +70,10 @@ void finish_options(BenchArgs& a) {
   const bool wants_client = a.options.parts.count(bench::Part::client) > 0;
   if (a.options.client_cmd) {
     a.options.parts.insert(bench::Part::client);
-  } else if (wants_client || a.clients > 0 || !a.ks.empty() || a.options.neighbour_cmd) {
-    throw InputError("-n, --ks, --neighbour-cmd and --only client need --client-cmd '<command>' (the program to run as K clients)");
+  } else if (wants_client || a.clients > 0 || !a.ks.empty() || a.options.neighbour_cmd || !a.sweep.empty()) {
+    throw InputError("-n, --ks, --neighbour-cmd, --sweep and --only client need --client-cmd '<command>' (the program to run as K clients)");
   }
+  if (!a.sweep.empty()) a.options.sweep_pcts = measure::parse_sweep_percentages(a.sweep);
   if (a.clients > 0 && !a.ks.empty()) throw InputError("-n K and --ks: give one of them (-n K means --ks 1,K)");
   if (a.clients > 0) a.options.client_ks = bench::parse_ks("1," + std::to_string(a.clients));
   if (!a.ks.empty()) a.options.client_ks = bench::parse_ks(a.ks);
@@ -123,12 +125,18 @@ void register_bench_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--ready-timeout", args->options.ready_timeout_s,
                   "Seconds every copy has to write its ready line to GPUPACK_REPORT (default 300)")
       ->check(CLI::Range(1.0, 86400.0));
+  cmd->add_option("--sweep", args->sweep, "SM-share curve: one copy alone under MPS at these active thread percentages")
+      ->expected(0, 1)
+      ->default_str("100,50,25,12");
   cmd->add_option("--neighbour-cmd", args->options.neighbour_cmd,
                   "A program (e.g. a batch job) run beside one copy: uncapped, and under MPS capped at 25/50/75% threads");
   cmd->add_option("--json", args->options.json_path, "Write every sample, the settings and the device as JSON");
   cmd->add_option("--report", args->options.report_path, "Write a self-contained HTML report with charts");
   cmd->add_option("--mps-control", args->options.mps_control, "The MPS control program (default nvidia-cuda-mps-control)");
-  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_bench_command(ctx.out, *args); }; });
+  cmd->callback([&ctx, args, cmd] {
+    if (cmd->count("--sweep") > 0 && args->sweep.empty()) args->sweep = "100,50,25,12";  // bare --sweep
+    ctx.action = [&ctx, args] { return run_bench_command(ctx.out, *args); };
+  });
 
   auto request = std::make_shared<bench::WorkerRequest>();
   auto mode = std::make_shared<std::string>();

@@ -82,9 +82,9 @@ std::string grid_result(const measure::ColocationGrid& g, const measure::GridCel
                                                  : "neighbour: request rate not reported";
   } else if (const auto agg = measure::aggregate_req_per_s(c)) {
     const auto* one = measure::find_cell(g, c.mode, 1);
-    const auto base = one ? measure::aggregate_req_per_s(*one) : std::nullopt;
+    const double base = one ? measure::aggregate_req_per_s(*one).value_or(0.0) : 0.0;
     text = fmt::format("{:.1f} req/s in all", *agg);
-    if (base && *base > 0 && c.k != 1 && !c.with_neighbour) text += fmt::format(" ({:.2f}x K=1)", *agg / *base);
+    if (base > 0 && c.k != 1 && !c.with_neighbour) text += fmt::format(" ({:.2f}x K=1)", *agg / base);
     text += "; per copy req/s " + copy_range(c, &measure::CopyResult::req_per_s) + ", p50 ms " +
             copy_range(c, &measure::CopyResult::p50_ms) + ", p99 ms " + copy_range(c, &measure::CopyResult::p99_ms);
   } else {
@@ -103,6 +103,11 @@ std::string grid_result(const measure::ColocationGrid& g, const measure::GridCel
 void add_colocation(Table& t, const BenchResults& r) {
   if (!r.colocation) return;
   for (const auto& c : r.colocation->cells) t.add({"client", measure::cell_label(c), grid_result(*r.colocation, c)});
+  for (const auto& p : r.sm_share_curve) {
+    t.add({"client", fmt::format("mps K=1 at {}% threads", p.pct),
+           fmt::format("{:.1f} req/s, p50 ms {}, p99 ms {}", p.req_per_s, p.p50_ms ? fmt::format("{:.2f}", *p.p50_ms) : "-",
+                       p.p99_ms ? fmt::format("{:.2f}", *p.p99_ms) : "-")});
+  }
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 # and a latency shaped by the environment the copy was given:
 #   alone FAKE_CLIENT_LATENCY_MS (default 2); time-slicing (no CUDA_MPS_PIPE_DIRECTORY): x K
 #   (GPUPACK_BENCH_CLIENTS), so the aggregate stays flat; MPS: x (1 + (K-1)/4), so it grows;
-#   beside the neighbour (its marker in FAKE_CLIENT_STATE): x 3 without MPS, x (1 + its cap/100) with MPS.
+#   beside the neighbour (its marker in FAKE_CLIENT_STATE): x 3 without MPS, x (1 + its cap/100) with MPS;
+#   under a thread cap below 50% (CUDA_MPS_ACTIVE_THREAD_PERCENTAGE): x 50/cap (it needs half the SMs).
 # The neighbour (GPUPACK_BENCH_CLIENT=neighbour) serves CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (100) req/s.
 # Faults, for one copy or all:
 #   FAKE_CLIENT_FAIL=i         copy i exits 3 after the release
@@ -64,6 +65,7 @@ if [ "$me" != neighbour ]; then
   if [ -e "$state/neighbour" ]; then
     if [ -z "$mps" ]; then latency_us=$((latency_us * 3)); else latency_us=$((latency_us * (100 + $(<"$state/neighbour")) / 100)); fi
   fi
+  [ "$pct" -lt 50 ] && latency_us=$((latency_us * 50 / pct))
   [ "${FAKE_CLIENT_FAIL:-x}" = "$me" ] && { echo "fake failure of copy $me" >&2; exit 3; }
   [ -n "${FAKE_CLIENT_INTERRUPT:-}" ] && [ -n "$mps" ] && [ "$me" = 0 ] && kill -INT "$FAKE_CLIENT_INTERRUPT"
 fi

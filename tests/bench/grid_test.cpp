@@ -216,6 +216,22 @@ TEST_F(GridTest, NeighbourUncappedAndCapped) {
   EXPECT_TRUE(leftovers().empty());
 }
 
+TEST_F(GridTest, SweepGivesTheSmShareCurveAndComputeDemand) {
+  BenchOptions o = options({1});
+  o.sweep_pcts = {100, 50, 25};
+  const BenchResults r = run(o);
+  ASSERT_EQ(r.sm_share_curve.size(), 3u) << log.str();
+  EXPECT_EQ(r.sm_share_curve[2].pct, 25);
+  EXPECT_NEAR(*r.sm_share_curve[0].p99_ms, 2.0, 1e-6);
+  EXPECT_NEAR(*r.sm_share_curve[1].p99_ms, 2.0, 1e-6);
+  EXPECT_NEAR(*r.sm_share_curve[2].p99_ms, 4.0, 1e-6);  // the fake needs half the SMs
+  EXPECT_NEAR(r.sm_share_curve[2].req_per_s, 250, 25);
+  const auto j = to_json(r).at("sm_share");
+  EXPECT_EQ(j.at("points").size(), 3u);
+  EXPECT_NEAR(j.at("compute_demand").at("share").get<double>(), 0.5, 1e-9);
+  EXPECT_TRUE(leftovers().empty());
+}
+
 TEST_F(GridTest, CtrlCEndsTheCopiesAndQuitsTheDaemon) {
   const InterruptGuard guard;
   ::setenv("FAKE_CLIENT_INTERRUPT", std::to_string(::getpid()).c_str(), 1);  // under MPS, after the release

@@ -42,6 +42,15 @@ TEST(Report, GridCurvesPerModeAndEveryCell) {
   EXPECT_EQ(html.find("request latency was not reported"), std::string::npos);
 }
 
+TEST(Report, SweepAddsTheSmShareCurve) {
+  BenchResults r = testing::recorded_results();
+  r.sm_share_curve = {{100, 341, 2.9, 6.9}, {50, 338, 3.0, 7.2}, {25, 250, 3.9, 11.0}, {12, 140, 7.0, 19.0}};
+  const std::string html = render_report(r);
+  EXPECT_NE(html.find("p99 vs SM share"), std::string::npos);
+  EXPECT_EQ(count(html, "<svg"), 10u);
+  EXPECT_NE(html.find("Compute demand: 50%"), std::string::npos);
+}
+
 TEST(Report, ProgramWithoutReportsShowsWallTimeAndSaysSo) {
   BenchResults r = testing::recorded_results();
   measure::ColocationGrid g{"./legacy", "", 10, {}};
