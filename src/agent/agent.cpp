@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 #include "agent/admission_slots.hpp"
@@ -32,6 +33,13 @@ std::optional<std::uint64_t> pinned_limit_device0(const std::string& value) {
   if (unit != 1) v.pop_back();
   if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 12) return std::nullopt;
   return std::stoull(v) * unit;
+}
+
+std::optional<double> active_thread_ratio(const std::string& value) {
+  char* end = nullptr;
+  const double pct = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !(pct > 0 && pct <= 100)) return std::nullopt;
+  return pct / 100.0;
 }
 
 Agent::Agent(AgentDeps deps, std::string config_path, std::string version)
@@ -108,12 +116,16 @@ NodeSnapshot Agent::build_snapshot(const std::vector<GpuDeviceInfo>& devices) co
       if (const auto env = deps_.proc.environment_variable(pid, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT")) {
         ps.allocated_bytes = pinned_limit_device0(*env);
       }
-      if (!ps.allocated_bytes) {
+      if (const auto env = deps_.proc.environment_variable(pid, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE")) {
+        ps.allocated_sm_ratio = active_thread_ratio(*env);
+      }
+      if (!ps.allocated_bytes || !ps.allocated_sm_ratio) {
         // The configured default of the target the process runs on.
         for (const auto& t : targets) {
           if (t.device != &d) continue;
           if (t.mig && p.gpu_instance_id != t.mig->gpu_instance_id) continue;
-          ps.allocated_bytes = t.config->limits.memory_bytes;
+          if (!ps.allocated_bytes) ps.allocated_bytes = t.config->limits.memory_bytes;
+          if (!ps.allocated_sm_ratio && t.config->limits.sm_percent) ps.allocated_sm_ratio = *t.config->limits.sm_percent / 100.0;
         }
       }
       s.processes[p.pid] = ps;

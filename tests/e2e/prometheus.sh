@@ -18,7 +18,7 @@ control_binary: $FAKE_MPS
 metrics_address: 127.0.0.1:0
 check_interval_seconds: 0.5
 gpus:
-  - {gpu: "0", mode: mps, clients: 4}
+  - {gpu: "0", mode: mps, clients: 4, limits: {sm_percent: 25}}
 YAML
 "$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
 AGENT=$!
@@ -73,8 +73,10 @@ while IFS= read -r expr; do
   OUT=$(query "${expr//\$node/.*}" || echo '{"status":"error"}')
   expect_json '.status == "success"'
 done < <(jq -r '.. | objects | select(has("expr")) | .expr' "$DASHBOARD")
-LAST="dashboard SM allotted vs busy per slice"
-OUT=$(query 'gpupack_slice_sm_allotted_ratio{instance=~".*"}')
-expect_json '.data.result | length == 1'
+# The two MPS clients of the machine at the configured 25% each: the slice allots half its SMs, and with
+# 87.5% busy none of that is idle.
+wait_for 'gpupack_slice_sm_allotted_ratio{instance=~".*"}' '.data.result | length == 1 and .[0].value[1] == "0.5"'
+wait_for 'gpupack_process_sm_allocated_ratio{pid="4242"}' '.data.result[0].value[1] == "0.25"'
+wait_for 'gpupack_slice_sm_allotted_unused_ratio' '.data.result[0].value[1] == "0"'
 [ "$FAILURES" -eq 0 ] || tail -5 "$WORK/prometheus.log" >&2
 finish
