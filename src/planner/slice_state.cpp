@@ -160,12 +160,22 @@ SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::
   return e;
 }
 
-std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                              const ModePolicy& policy, const Calibration& calibration,
-                                              Fit* why) {
+namespace {
+
+// evaluate_slice, and with `predict` false the same verdict without the predictions where they cannot
+// change it: a slice none of whose clients has an SLO keeps every SLO under any sharing. (The packers
+// ask hundreds of thousands of times per plan whether a replica may join; the predictions were most of
+// that time.)
+std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                                              const ModePolicy& policy, const Calibration& calibration, Fit* why,
+                                              bool predict) {
   if (clients.size() == 1) {
-    return predict_with(clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive, spec, clients, calibration);
+    const Sharing alone = clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive;
+    if (!predict) return SliceEvaluation{alone, {}, {}, 1.0};
+    return predict_with(alone, spec, clients, calibration);
   }
+  const bool any_slo = std::any_of(clients.begin(), clients.end(),
+                                   [](const ClientLoad& c) { return c.max_p99_inflation.has_value(); });
   bool all_intermittent = true;
   bool needs_cap = false;
   for (const auto& c : clients) {
@@ -183,11 +193,20 @@ std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::
   Fit reason = !mps_ok && !ts_ok ? (needs_cap || !policy.mps ? Fit::isolation : Fit::clients) : Fit::slo;
   for (Sharing s : order) {
     if ((s == Sharing::mps && !mps_ok) || (s == Sharing::time_slicing && !ts_ok)) continue;
+    if (!predict && !any_slo) return SliceEvaluation{s, {}, {}, 1.0};
     SliceEvaluation e = predict_with(s, spec, clients, calibration);
     if (keeps_slos(clients, e.inflation)) return e;
   }
   if (why) *why = reason;
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                                              const ModePolicy& policy, const Calibration& calibration,
+                                              Fit* why) {
+  return choose_sharing(spec, clients, policy, calibration, why, true);
 }
 
 int SliceState::joinable_client(const WorkloadDemand& d) const {
@@ -227,7 +246,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     next.push_back(new_client(d, compute));
   }
   Fit why = Fit::ok;
-  if (!evaluate_slice(spec_, next, *policy_, *calibration_, &why)) return why;
+  if (!choose_sharing(spec_, next, *policy_, *calibration_, &why, false)) return why;
   return Fit::ok;
 }
 
