@@ -14,6 +14,7 @@
 #include "cli/input_file.hpp"
 #include "cli/plan_progress.hpp"
 #include "cli/plan_views.hpp"
+#include "cli/profile_loading.hpp"
 #include "cli/render_command.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
@@ -22,6 +23,7 @@
 #include "io/scenario_yaml.hpp"
 #include "os/clock.hpp"
 #include "planner/planner.hpp"
+#include "planner/profile_prediction.hpp"
 
 namespace gpupack {
 
@@ -34,6 +36,7 @@ struct PlanArgs {
   std::string output;
   bool explain = false;
   std::string calibration;
+  std::string profiles;  // --profiles DIR: workload profiles matched by name
   bool strict = false;
   std::string render_dir;  // --render DIR: also render the plan's files (gpupack render)
   std::string render_targets = "all";
@@ -74,6 +77,7 @@ Scenario load_scenario(const PlanArgs& args, const GpuCatalog& catalog) {
     throw InputError((args.file.empty() ? std::string("the scenario") : args.file) +
                      " has no 'fleet'; add one or pass --gpu MODEL");
   }
+  attach_profiles(s, args.file, args.profiles, catalog);
   return s;
 }
 
@@ -87,7 +91,8 @@ int run_plan(std::ostream& out, const PlanArgs& args) {
   const SystemClock clock;
   PlanProgress progress(std::cerr, clock, ::isatty(2) != 0);
   options.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
-  const Plan plan = make_plan(scenario, options);
+  Plan plan = make_plan(scenario, options);
+  add_predictions(scenario, plan);
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
   progress.finish();
   if (!args.render_dir.empty()) {
@@ -127,6 +132,9 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--explain", args->explain, "Per GPU: what each rejected mode would break, and every client");
   cmd->add_option("--calibration", args->calibration,
                   "JSON from `gpupack bench --json FILE`: replaces the performance model's constants");
+  cmd->add_option("--profiles", args->profiles,
+                  "Folder of workload profiles (`gpupack profile --json`): DIR/<workload name>.json is that "
+                  "workload's profile unless its entry names one");
   cmd->add_flag("--strict", args->strict, "Exit 1 when some replica could not be placed");
   cmd->add_option("--render", args->render_dir, "Also render the plan's deploy files into this directory (gpupack render)");
   cmd->add_option("--target", args->render_targets, "With --render: the targets (default all; see gpupack render)")

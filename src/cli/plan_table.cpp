@@ -43,6 +43,20 @@ std::string slice_name(const GpuModel& model, const PlanSlice& s) {
   return model.mig->profiles[static_cast<size_t>(s.profile)].name + "@" + std::to_string(s.mig_start);
 }
 
+// The client's absolute prediction and how it was made ("no profile: predictions from the synthetic model").
+std::string prediction_text(const std::optional<ClientPrediction>& p) {
+  if (!p) return "";
+  std::string text;
+  if (p->source == "profile") {
+    text += "; from its profile:";
+    if (p->p99_ms) text += " p99 " + fixed(*p->p99_ms, "%.2f") + " ms";
+    if (p->req_per_s) text += ", " + fixed(*p->req_per_s, "%.0f") + " req/s";
+    if (p->extrapolated) text += " (extrapolated)";
+  }
+  for (const auto& note : p->notes) text += "; " + note;
+  return text;
+}
+
 void print_gpus(std::ostream& out, const Scenario& scenario, const Plan& plan, bool explain) {
   out << "\nChosen plan:\n";
   Table t({"GPU", "MODEL", "NODE", "MODE", "SLICE", "SHARING", "TENANT", "CLIENTS", "REPLICAS", "MEMORY LIMITS",
@@ -97,7 +111,7 @@ void print_gpus(std::ostream& out, const Scenario& scenario, const Plan& plan, b
         out << "    " << slice_name(model, s) << ": " << names << " limit " << format_size(c.memory_limit_bytes)
             << (c.mps_active_thread_percentage ? ", threads " + std::to_string(*c.mps_active_thread_percentage) + "%"
                                                : "")
-            << ", p99 " << times(c.predicted_p99_inflation) << " alone\n";
+            << ", p99 " << times(c.predicted_p99_inflation) << " alone" << prediction_text(c.prediction) << "\n";
       }
     }
   }

@@ -26,6 +26,16 @@ struct ReplicaRef {
   bool operator==(const ReplicaRef&) const = default;
 };
 
+// What the plan predicts for one client in absolute terms (docs/decisions.md, "Predictions from
+// profiles"): from its workload profile where it has one, else from the synthetic model.
+struct ClientPrediction {
+  std::string source;                 // "profile" or "synthetic"
+  std::optional<double> p99_ms;       // none without a profile, an SLO and p99_alone_ms
+  std::optional<double> req_per_s;    // per replica; none without a profile
+  bool extrapolated = false;          // outside what was measured (more copies, a cap below the curve, another GPU)
+  std::vector<std::string> notes;     // how it was predicted, one phrase each
+};
+
 // One process on a slice: a single replica, or replicas of one group sharing a process (streams).
 struct PlanClient {
   std::vector<ReplicaRef> replicas;
@@ -33,6 +43,7 @@ struct PlanClient {
   double compute = 0;                    // demand as a fraction of the whole GPU's SMs
   std::optional<int> mps_active_thread_percentage;  // only under MPS
   double predicted_p99_inflation = 1.0;              // predicted p99 / p99 alone
+  std::optional<ClientPrediction> prediction;        // added after packing (add_predictions)
 };
 
 struct PlanSlice {

@@ -2,9 +2,12 @@
 // A workload to place: N identical replicas with a memory footprint, a compute demand and optional
 // latency, trust and isolation requirements (the input format is documented in docs/workloads.md).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/profile_facts.hpp"
 
 namespace gpupack {
 
@@ -36,6 +39,8 @@ struct Workload {
   Isolation isolation = Isolation::none;
   UsagePattern pattern = UsagePattern::steady;
   std::optional<std::string> group;  // replicas of one group may share one process (CUDA streams)
+  std::optional<std::string> profile_path;      // `profile:` as written (relative to the scenario file)
+  std::shared_ptr<const ProfileFacts> profile;  // loaded by the CLI; null: the synthetic model
 
   // The largest p99 inflation (predicted p99 / p99 alone) the SLO tolerates; none without an SLO.
   std::optional<double> max_p99_inflation() const;

@@ -20,7 +20,7 @@ namespace {
 const std::vector<std::string> kTopKeys{"cuda", "context_overhead", "fleet", "workloads"};
 const std::vector<std::string> kFleetKeys{"model", "count", "node_prefix", "gpus_per_node", "cost_per_hour"};
 const std::vector<std::string> kWorkloadKeys{"name",   "replicas",  "memory",       "compute", "latency_slo_ms",
-                                             "p99_alone_ms", "tenant", "isolation", "pattern", "group"};
+                                             "p99_alone_ms", "tenant", "isolation", "pattern", "group", "profile"};
 
 class Reader {
  public:
@@ -153,14 +153,18 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
 Workload parse_workload(const Reader& r, const YAML::Node& n) {
   if (!n.IsMap()) r.fail(n, "each workload must be a map with at least 'name', 'memory' and 'compute'");
   r.check_keys(n, kWorkloadKeys, "a workload");
+  // With a profile, memory and compute may be left out: the profile supplies them.
   for (const char* required : {"name", "memory", "compute"}) {
-    if (!n[required]) r.fail(n, std::string("a workload needs '") + required + "'");
+    if (!n[required] && (!n["profile"] || std::string_view(required) == "name")) {
+      r.fail(n, std::string("a workload needs '") + required + "' (or a 'profile' for memory and compute)");
+    }
   }
   Workload w;
   w.name = r.name(n["name"], "name");
   if (n["replicas"]) w.replicas = static_cast<int>(r.integer(n["replicas"], "replicas", 1, kMaxTotalReplicas));
-  w.memory_bytes = r.size(n["memory"], "memory", kMaxWorkloadMemory);
-  w.compute = r.number(n["compute"], "compute", 0, 1);
+  if (n["memory"]) w.memory_bytes = r.size(n["memory"], "memory", kMaxWorkloadMemory);
+  if (n["compute"]) w.compute = r.number(n["compute"], "compute", 0, 1);
+  if (n["profile"]) w.profile_path = r.scalar(n["profile"], "profile");
   if (n["latency_slo_ms"]) w.latency_slo_ms = r.number(n["latency_slo_ms"], "latency_slo_ms", 0, 1e6);
   if (n["p99_alone_ms"]) {
     if (!n["latency_slo_ms"]) r.fail(n["p99_alone_ms"], "'p99_alone_ms' needs 'latency_slo_ms'");

@@ -1,0 +1,99 @@
+#include "cli/profile_loading.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "io/input_file.hpp"
+#include "measure/colocation_grid.hpp"
+#include "measure/workload_profile.hpp"
+#include "planner/profile_prediction.hpp"
+
+namespace gpupack {
+
+namespace {
+
+void add_grid(ProfileFacts& f, const nlohmann::json& colocation) {
+  const measure::ColocationGrid grid = measure::colocation_grid_from_json(colocation);
+  for (const std::string& mode : measure::grid_modes(grid)) {
+    const auto p99 = measure::p99_curve(grid, mode);
+    for (const auto& pt : measure::aggregate_req_per_s_curve(grid, mode)) {
+      ProfileGridPoint g{mode, pt.k, pt.value, std::nullopt};
+      for (const auto& q : p99) {
+        if (q.k == pt.k) g.worst_p99_ms = q.value;
+      }
+      if (pt.k > 0) f.grid.push_back(g);
+    }
+  }
+}
+
+ProfileFacts to_facts(const measure::WorkloadProfile& p, const std::string& path, const GpuCatalog& catalog) {
+  ProfileFacts f;
+  f.source = path;
+  if (p.device.model) {
+    f.gpu_model = *p.device.model;
+    if (const GpuModel* m = catalog.find(*p.device.model)) f.gpu_sms = m->sm_count;
+  }
+  f.sm_active = p.activity.sm_active;
+  f.dram_bw = p.activity.dram_bw;
+  if (p.requests) {
+    f.req_per_s = p.requests->req_per_s;
+    f.p99_ms = p.requests->p99_ms;
+  }
+  f.host_cpu_cores = p.host_cpu_cores;
+  f.compute_demand = p.compute_demand.share;
+  f.compute_method = p.compute_demand.method;
+  for (const auto& pt : p.sm_share_curve) f.share_curve.push_back({pt.pct, pt.req_per_s, pt.p99_ms});
+  std::sort(f.share_curve.begin(), f.share_curve.end(), [](const auto& a, const auto& b) { return a.pct < b.pct; });
+  if (p.colocation && !p.colocation->is_null()) add_grid(f, *p.colocation);
+  return f;
+}
+
+struct Loaded {
+  ProfileFacts facts;
+  std::uint64_t memory_bytes = 0;  // the profile's plan entry memory (peak with headroom)
+};
+
+Loaded load(const std::string& path, const GpuCatalog& catalog) {
+  const std::string text = read_input_file(path);
+  try {
+    const measure::WorkloadProfile p = measure::profile_from_json(nlohmann::json::parse(text));
+    return {to_facts(p, path, catalog), p.memory.with_headroom_bytes};
+  } catch (const InputError& e) {
+    throw InputError(path + ": not a gpupack workload profile (docs/profile.md): " + e.what());
+  } catch (const std::exception& e) {
+    throw InputError(path + ": not a gpupack workload profile (docs/profile.md): " + e.what());
+  }
+}
+
+}  // namespace
+
+void attach_profiles(Scenario& scenario, const std::string& scenario_file, const std::string& profiles_dir,
+                     const GpuCatalog& catalog) {
+  namespace fs = std::filesystem;
+  if (!profiles_dir.empty() && !fs::is_directory(profiles_dir)) {
+    throw InputError("--profiles " + profiles_dir + ": not a directory (give the folder of `gpupack profile` JSON files)");
+  }
+  const fs::path base = scenario_file.empty() ? fs::path() : fs::path(scenario_file).parent_path();
+  for (Workload& w : scenario.workloads) {
+    std::string path;
+    if (w.profile_path) {
+      path = (base / *w.profile_path).string();
+    } else if (!profiles_dir.empty() && fs::is_regular_file(fs::path(profiles_dir) / (w.name + ".json"))) {
+      path = (fs::path(profiles_dir) / (w.name + ".json")).string();
+    }
+    if (path.empty()) continue;
+    Loaded loaded = load(path, catalog);
+    // What the entry states wins; the profile fills what it left out (the same memory as the entry
+    // `gpupack profile` prints).
+    if (w.memory_bytes == 0) w.memory_bytes = loaded.memory_bytes;
+    if (w.compute <= 0) w.compute = packing_compute(loaded.facts);
+    if (w.latency_slo_ms && !w.p99_alone_ms && loaded.facts.p99_ms) w.p99_alone_ms = loaded.facts.p99_ms;
+    w.profile = std::make_shared<const ProfileFacts>(std::move(loaded.facts));
+  }
+}
+
+}  // namespace gpupack

@@ -1,0 +1,16 @@
+#pragma once
+// Attaches workload profiles to a scenario's workloads before planning: `profile:` in an entry (relative
+// to the scenario file) or `gpupack plan --profiles DIR` (DIR/<workload name>.json). The profile fills
+// memory and compute where the entry left them out (docs/workloads.md), and p99_alone_ms where the entry
+// has an SLO but no p99 alone. A missing or malformed profile is an InputError naming the file.
+#include <string>
+
+#include "core/gpu_catalog.hpp"
+#include "core/scenario.hpp"
+
+namespace gpupack {
+
+void attach_profiles(Scenario& scenario, const std::string& scenario_file, const std::string& profiles_dir,
+                     const GpuCatalog& catalog);
+
+}  // namespace gpupack

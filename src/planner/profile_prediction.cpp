@@ -1,0 +1,247 @@
+#include "planner/profile_prediction.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace gpupack {
+
+namespace {
+
+struct Figures {
+  double req = 0;
+  std::optional<double> p99;
+};
+
+double lerp(double x0, double y0, double x1, double y1, double x) {
+  return x1 == x0 ? y1 : y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+}
+
+// Figures in notes: two decimals, whole numbers from 10 up.
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v >= 10 ? "%.0f" : "%.2f", v);
+  return buf;
+}
+
+void scale(Figures& f, double speed) {
+  f.req *= speed;
+  if (f.p99) *f.p99 /= speed;
+}
+
+// The client alone under an MPS cap of `cap` percent: the SM-share curve where measured.
+Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out) {
+  Figures alone{p.req_per_s.value_or(0), p.p99_ms};
+  if (!cap) return alone;
+  const auto& c = p.share_curve;
+  if (c.empty()) {
+    if (p.sm_active && *p.sm_active > 0 && *cap < 100 * *p.sm_active) {
+      // A cap below what it keeps busy alone: it keeps cap/activity of its work (a saturating client
+      // capped at c % does the work of c % of the SMs, the calibration's measured 50 %: 0.52).
+      const double kept = (*cap / 100.0) / *p.sm_active;
+      scale(alone, kept);
+      out.extrapolated = true;
+      out.notes.push_back("no SM-share curve: capped at " + std::to_string(*cap) + "% below its SM activity " +
+                          num(*p.sm_active) + ", keeps " + num(kept) + " of its req/s");
+    }
+    return alone;
+  }
+  if (*cap < c.front().pct) {
+    const double kept = static_cast<double>(*cap) / c.front().pct;
+    Figures f{c.front().req_per_s, c.front().p99_ms ? c.front().p99_ms : alone.p99};
+    scale(f, kept);
+    out.extrapolated = true;
+    out.notes.push_back("cap " + std::to_string(*cap) + "% below the SM-share curve's lowest point (" +
+                        std::to_string(c.front().pct) + "%): scaled in proportion");
+    return f;
+  }
+  for (size_t i = 1; i < c.size(); ++i) {
+    if (*cap <= c[i].pct) {
+      Figures f{lerp(c[i - 1].pct, c[i - 1].req_per_s, c[i].pct, c[i].req_per_s, *cap), alone.p99};
+      if (c[i - 1].p99_ms && c[i].p99_ms) f.p99 = lerp(c[i - 1].pct, *c[i - 1].p99_ms, c[i].pct, *c[i].p99_ms, *cap);
+      out.notes.push_back("SM-share curve at " + std::to_string(*cap) + "%");
+      return f;
+    }
+  }
+  out.notes.push_back("SM-share curve at its highest point (" + std::to_string(c.back().pct) + "%)");
+  return {c.back().req_per_s, c.back().p99_ms ? c.back().p99_ms : alone.p99};
+}
+
+// Another GPU (or a MIG slice of fewer SMs): Amdahl on the SM-busy share of its time; the rest (launch,
+// host) does not scale. Memory bandwidth is not in the catalog, so it is not scaled.
+double sm_speed(const ProfileFacts& p, int slice_sms, ClientPrediction& out) {
+  if (p.gpu_sms <= 0) {
+    out.extrapolated = true;
+    out.notes.push_back("measured on a GPU not in the catalog: not scaled");
+    return 1;
+  }
+  if (slice_sms == p.gpu_sms) return 1;
+  const double a = std::clamp(p.sm_active.value_or(1.0), 0.0, 1.0);
+  const double ratio = static_cast<double>(slice_sms) / p.gpu_sms;
+  const double speed = 1.0 / ((1 - a) + a / ratio);
+  out.extrapolated = true;
+  out.notes.push_back("measured on " + (p.gpu_model.empty() ? std::string("another GPU") : p.gpu_model) + " (" +
+                      std::to_string(p.gpu_sms) + " SMs), scaled to " + std::to_string(slice_sms) +
+                      " SMs by its SM activity " + num(a) + ": x" + num(speed) + " req/s; memory bandwidth not scaled");
+  return speed;
+}
+
+std::string grid_mode(Sharing s) { return s == Sharing::mps ? "mps" : "timeslicing"; }
+
+// K copies of one workload from its co-location grid; none when the grid has no cells for the sharing.
+std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientPrediction& out) {
+  std::vector<ProfileGridPoint> pts;
+  for (const auto& g : p.grid) {
+    if (g.mode == grid_mode(sharing)) pts.push_back(g);
+  }
+  if (pts.empty()) return std::nullopt;
+  std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.k < b.k; });
+  const std::string where = grid_mode(sharing) + " K=" + std::to_string(k);
+  Figures agg;
+  if (k <= pts.front().k) {
+    agg = {pts.front().aggregate_req_per_s * k / pts.front().k, pts.front().worst_p99_ms};
+    if (k < pts.front().k) out.extrapolated = true;
+  } else if (k > pts.back().k) {
+    const auto& last = pts.back();
+    const double slope = pts.size() > 1 ? std::max(0.0, (last.aggregate_req_per_s - pts[pts.size() - 2].aggregate_req_per_s) /
+                                                            (last.k - pts[pts.size() - 2].k))
+                                        : last.aggregate_req_per_s / last.k;
+    agg.req = last.aggregate_req_per_s + slope * (k - last.k);
+    if (last.worst_p99_ms) agg.p99 = *last.worst_p99_ms * k / last.k;
+    out.extrapolated = true;
+    out.notes.push_back(where + " beyond the grid's K=" + std::to_string(last.k) +
+                        ": aggregate extended along its last step, p99 grown in proportion to K");
+  } else {
+    for (size_t i = 1; i < pts.size(); ++i) {
+      if (k > pts[i].k) continue;
+      agg.req = lerp(pts[i - 1].k, pts[i - 1].aggregate_req_per_s, pts[i].k, pts[i].aggregate_req_per_s, k);
+      if (pts[i - 1].worst_p99_ms && pts[i].worst_p99_ms) {
+        agg.p99 = lerp(pts[i - 1].k, *pts[i - 1].worst_p99_ms, pts[i].k, *pts[i].worst_p99_ms, k);
+      }
+      break;
+    }
+  }
+  if (!out.extrapolated) out.notes.push_back("co-location grid, " + where);
+  return Figures{agg.req / k, agg.p99 ? agg.p99 : p.p99_ms};
+}
+
+// Busy share of the slice a client keeps (its GPM SM activity, at most its cap) and its DRAM share.
+struct Activity {
+  double sm = 0;
+  double dram = 0;
+};
+
+Activity activity(const PredictionInput& c, int slice_sms) {
+  const ProfileFacts* p = c.workload->profile.get();
+  const double cap = c.cap_pct ? *c.cap_pct / 100.0 : 1.0;
+  if (!p || !p->sm_active) return {std::min(cap, c.compute), 0};
+  const double to_slice = p->gpu_sms > 0 && slice_sms > 0 ? static_cast<double>(p->gpu_sms) / slice_sms : 1.0;
+  return {c.replicas * std::min(cap, *p->sm_active * to_slice), c.replicas * p->dram_bw.value_or(0) * to_slice};
+}
+
+bool copies_of_one(const std::vector<PredictionInput>& clients) {
+  for (const auto& c : clients) {
+    if (c.workload != clients.front().workload || c.replicas != 1) return false;
+  }
+  return clients.size() > 1;
+}
+
+ClientPrediction synthetic(const PredictionInput& c) {
+  ClientPrediction out;
+  out.source = "synthetic";
+  const Workload& w = *c.workload;
+  if (w.latency_slo_ms) out.p99_ms = w.p99_alone_ms.value_or(*w.latency_slo_ms / 2) * c.synthetic_inflation;
+  out.notes.push_back("no profile: predictions from the synthetic model");
+  return out;
+}
+
+}  // namespace
+
+std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, double slice_throughput,
+                                            const std::vector<PredictionInput>& clients) {
+  double sm_sum = 0;
+  double dram_sum = 0;
+  for (const auto& c : clients) {
+    const Activity a = activity(c, slice_sms);
+    sm_sum += a.sm;
+    dram_sum += a.dram;
+  }
+  const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
+  std::vector<ClientPrediction> out;
+  for (const auto& c : clients) {
+    const ProfileFacts* p = c.workload->profile.get();
+    if (!p) {
+      out.push_back(synthetic(c));
+      continue;
+    }
+    ClientPrediction pred;
+    pred.source = "profile";
+    std::optional<Figures> f;
+    if (grid_case && (sharing == Sharing::mps || sharing == Sharing::time_slicing)) {
+      f = from_grid(*p, sharing, static_cast<int>(clients.size()), pred);
+    }
+    if (!f) {
+      f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
+      if (sharing == Sharing::mps && clients.size() > 1) {
+        // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the clients' measured
+        // activities sum past 1; everyone then runs that much slower (the larger of the two binds).
+        const double contention = std::max({1.0, sm_sum, dram_sum});
+        pred.notes.push_back("slice SM activity " + num(sm_sum) + ", DRAM " + num(dram_sum) +
+                             (contention > 1 ? ": contention x" + num(contention) : ": no contention"));
+        scale(*f, 1.0 / contention);
+      } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
+        // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.
+        f->req *= slice_throughput;
+        if (f->p99) *f->p99 *= c.synthetic_inflation;
+        pred.notes.push_back(std::string(to_string(sharing)) + ": no measured K-curve, synthetic slowdown x" +
+                             num(1.0 / std::max(1e-9, slice_throughput)));
+      }
+    }
+    scale(*f, sm_speed(*p, slice_sms, pred));
+    pred.req_per_s = f->req;
+    pred.p99_ms = f->p99;
+    out.push_back(std::move(pred));
+  }
+  return out;
+}
+
+void add_predictions(const Scenario& scenario, Plan& plan) {
+  std::vector<PredictionInput> inputs;
+  for (auto& g : plan.gpus) {
+    const GpuModel& model = scenario.fleet[static_cast<size_t>(g.fleet_entry)].model;
+    for (auto& s : g.slices) {
+      const int sms = static_cast<int>(std::lround(model.sm_count * s.compute_share));
+      inputs.clear();
+      for (const auto& c : s.clients) {
+        const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
+        inputs.push_back({&w, static_cast<int>(c.replicas.size()), s.compute_share > 0 ? c.compute / s.compute_share : 1.0,
+                          c.mps_active_thread_percentage, c.predicted_p99_inflation});
+      }
+      std::vector<ClientPrediction> preds = predict_slice(s.sharing, sms, s.predicted_throughput, inputs);
+      for (size_t i = 0; i < s.clients.size(); ++i) s.clients[i].prediction = std::move(preds[i]);
+    }
+  }
+}
+
+double packing_compute(const ProfileFacts& p) {
+  if (p.sm_active && *p.sm_active > 0) return std::min(1.0, *p.sm_active);
+  if (const auto share = curve_share(p)) return *share;
+  return std::clamp(p.compute_demand, 0.01, 1.0);
+}
+
+std::optional<double> curve_share(const ProfileFacts& p, double tolerance) {
+  const auto& c = p.share_curve;
+  if (c.empty()) return std::nullopt;
+  double best = 0;
+  for (const auto& pt : c) best = std::max(best, pt.req_per_s);
+  const double target = (1 - tolerance) * best;
+  if (c.front().req_per_s >= target) return c.front().pct / 100.0;
+  for (size_t i = 1; i < c.size(); ++i) {
+    if (c[i].req_per_s >= target) {
+      return lerp(c[i - 1].req_per_s, c[i - 1].pct, c[i].req_per_s, c[i].pct, target) / 100.0;
+    }
+  }
+  return c.back().pct / 100.0;
+}
+
+}  // namespace gpupack

@@ -1,0 +1,39 @@
+#pragma once
+// Absolute predictions per client (p99 in ms, req/s per replica) from the workloads' profiles: the
+// SM-share curve at the client's MPS cap, contention from the neighbours' measured GPM activity, the
+// co-location grid for copies of one workload, and scaling to another GPU's SM count. Clients without a
+// profile get the synthetic model's figures and say so. The model is documented in docs/decisions.md
+// ("Predictions from profiles"). Pure.
+#include <vector>
+
+#include "core/plan.hpp"
+#include "core/scenario.hpp"
+
+namespace gpupack {
+
+// One client of a slice as the model sees it.
+struct PredictionInput {
+  const Workload* workload = nullptr;  // the workload of its replicas (the first one's, for a group)
+  int replicas = 1;
+  double compute = 0;                  // fraction of the slice's SMs the plan counts for it (synthetic clients)
+  std::optional<int> cap_pct;          // MPS active-thread percentage
+  double synthetic_inflation = 1;      // the packer's predicted p99 inflation
+};
+
+// `slice_sms`: the SMs of the slice (a whole GPU's, or a MIG instance's); `slice_throughput`: the synthetic
+// model's per-client throughput for the slice (used where the profile has nothing for the sharing).
+std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, double slice_throughput,
+                                            const std::vector<PredictionInput>& clients);
+
+// Fills PlanClient::prediction for every client of the plan.
+void add_predictions(const Scenario& scenario, Plan& plan);
+
+// The compute demand the planner packs for a profiled workload (docs/decisions.md): its measured GPM SM
+// activity, the share of SMs it keeps busy, where measured; else the profile's compute demand.
+double packing_compute(const ProfileFacts& p);
+// The smallest MPS thread share (0..1) at which the SM-share curve keeps req/s within `tolerance` of its
+// best point, interpolated between points; none without a curve. Throughput only: p99 of real programs
+// varies run to run by more than the curve's steps (resnet18-b1: 3.2 to 5.5 ms alone).
+std::optional<double> curve_share(const ProfileFacts& p, double tolerance = 0.1);
+
+}  // namespace gpupack
