@@ -48,6 +48,12 @@ FileInfo PosixFilesystem::stat(const std::string& path) const {
 }
 
 void PosixFilesystem::make_dirs(const std::string& path, unsigned mode) {
+  // Missing parents get 0755, not the umask's choice: under umask 000 a world-writable parent (e.g. of
+  // an MPS pipe directory) would let anyone swap the private directory for their own.
+  for (auto slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+    const std::string parent = path.substr(0, slash);
+    if (::mkdir(parent.c_str(), 0755) == 0) set_mode(parent, 0755);
+  }
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   if (ec) throw std::runtime_error("cannot create directory " + path + ": " + ec.message());

@@ -28,7 +28,8 @@ class Filesystem {
  public:
   virtual ~Filesystem() = default;
   virtual FileInfo stat(const std::string& path) const = 0;
-  // Creates the directory and missing parents; the last component gets `mode`. Throws std::runtime_error.
+  // Creates the directory and missing parents (0755 whatever the umask); the last component gets `mode`.
+  // Throws std::runtime_error.
   virtual void make_dirs(const std::string& path, unsigned mode) = 0;
   virtual void set_mode(const std::string& path, unsigned mode) = 0;
   virtual void set_owner(const std::string& path, unsigned uid, unsigned gid) = 0;

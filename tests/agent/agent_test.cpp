@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <signal.h>
+#include <sys/stat.h>
 
+#include "agent/admission_slots.hpp"
 #include "core/errors.hpp"
 #include "fakes/fake_proc_reader.hpp"
 #include "gpu/fake_gpu_backend.hpp"
@@ -102,6 +104,67 @@ TEST_F(AgentTest, ABadReloadKeepsTheOldConfigAndAGoodOneKeepsTheDaemon) {
   const auto after = daemon_pid(gpu0);
   EXPECT_EQ(before, after);  // same daemon: running clients were not dropped
   EXPECT_EQ(control_of(gpu0).send("get_default_active_thread_percentage").text, "30");
+  agent.stop();
+}
+
+// Issue 16: a node.yaml whose key is not a scalar made the agent exit 70 at SIGHUP after it had quit its
+// MPS daemon. Every bad file is now refused before anything changes: the daemon and the old config stay.
+TEST_F(AgentTest, EveryBadFileAtReloadKeepsTheDaemonAndTheOldConfig) {
+  const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 4}\n");
+  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  agent.start(0);
+  const auto before = daemon_pid(gpu0);
+  ASSERT_TRUE(before);
+  const std::vector<std::string> bad = {
+      "? [a]\n: 1\n",
+      "{a: 1}: 2\n",
+      config("  - {gpu: '0', mode: mps, clients: 2, clients: 60}\n"),
+      config("  - {gpu: '0', mode: mps}\n  - {gpu: " + gpu0 + ", mode: mps}\n"),
+      config("  - {gpu: '0', mode: mps, clients: 4}\n") + "device_plugin:\n  plugin_dir: " + tmp.path() +
+          "\n  features_file: ''\n  mps_slices:\n    '0': [{sm_percent: 50, memory: 70GiB, count: 2}]\n",
+  };
+  for (const auto& text : bad) {
+    fs.write_file(path, text);
+    EXPECT_FALSE(agent.reload()) << text;
+    EXPECT_EQ(daemon_pid(gpu0), before) << text;
+    EXPECT_TRUE(control_of(gpu0).send("get_server_list").ok) << text;
+  }
+  agent.refresh();
+  EXPECT_NE(agent.metrics_text().find("gpupack_agent_config_reload_failures_total " + std::to_string(bad.size())), std::string::npos);
+  EXPECT_NE(agent.metrics_text().find("gpupack_sharing_clients_limit{uuid=\"" + gpu0 + "\",target=\"" + gpu0 + "\"} 4"), std::string::npos);
+  // The same files at start are input errors (exit 2), not internal ones.
+  for (const auto& text : bad) {
+    fs.write_file(tmp / "other.yaml", text);
+    Agent fresh({runner, fs, clock, proc, *gpu}, tmp / "other.yaml", "0.1.0");
+    EXPECT_THROW(fresh.start(0), InputError) << text;
+  }
+  agent.stop();
+}
+
+// Issue 16: modes regardless of the umask, and the admission book the metrics read.
+TEST_F(AgentTest, DirectoriesAndSlotsHaveTheirModesUnderUmaskZeroAndMetricsCountHeldSlots) {
+  const mode_t old = ::umask(0);
+  const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 3}\n");
+  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  agent.start(0);
+  ::umask(old);
+  const std::string target = tmp.path() + "/mps/" + gpu0;
+  EXPECT_EQ(fs.stat(tmp.path() + "/mps").mode, 0755u);
+  EXPECT_EQ(fs.stat(target).mode, 0755u);
+  EXPECT_EQ(fs.stat(target + "/pipe").mode, 0700u);
+  EXPECT_EQ(fs.stat(target + "/log").mode, 0700u);
+  EXPECT_EQ(fs.stat(target + "/clients").mode, 0755u);
+  EXPECT_EQ(fs.stat(target + "/clients/slot-2").mode, 0644u);
+  auto first = AdmissionSlots(fs, target + "/clients", 3).take();
+  auto second = AdmissionSlots(fs, target + "/clients", 3).take();
+  ASSERT_TRUE(first && second);
+  agent.refresh();
+  EXPECT_NE(agent.metrics_text().find("gpupack_sharing_clients_admitted{uuid=\"" + gpu0 + "\",target=\"" + gpu0 + "\"} 2"),
+            std::string::npos);
+  first.reset();
+  agent.refresh();
+  EXPECT_NE(agent.metrics_text().find("gpupack_sharing_clients_admitted{uuid=\"" + gpu0 + "\",target=\"" + gpu0 + "\"} 1"),
+            std::string::npos);
   agent.stop();
 }
 

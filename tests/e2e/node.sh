@@ -6,6 +6,8 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=tests/agent_port.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../agent_port.sh"
+# shellcheck source=tests/concurrent_runs.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../concurrent_runs.sh"
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
@@ -67,10 +69,24 @@ expect_out "^MIG-00000000-0000-0000-0000-000000000002$"
 run run --config "$WORK/node.yaml" --gpu MIG-00000000-0000-0000-0000-000000000002 -- true
 expect_rc 3
 expect_err "reserved for tenant 'lab'"
-write_config 2
+# Admission is one book of slots (a flock per slot): 8 concurrent runs against clients: 6 admit exactly 6,
+# whatever NVML lists; a SIGKILLed run's slot is free for the next one.
+write_config 6
+# shellcheck disable=SC2016  # expanded by the client's sh
+start_runs 8 --config "$WORK/node.yaml" --gpu 0 -- sh -c 'touch "$1/started.$2"; while [ ! -e "$1/go" ]; do sleep 0.05; done' _
+settle_runs 8
+LAST="8 concurrent runs, clients: 6"
+[ "$(count_started)" -eq 6 ] || fail "$(count_started) runs started, expected 6"
+[ "$(count_refused)" -eq 2 ] || fail "expected 2 refusals: $(cat "$WORK"/run.*.err)"
+grep -q "full (6 of 6 clients)" "$WORK"/run.*.err || fail "no 'full (6 of 6 clients)' in the refusals"
 run run --config "$WORK/node.yaml" --gpu 0 -- true
 expect_rc 3
-expect_err "full \(2 of 2 clients\)"
+expect_err "full \(6 of 6 clients\)"
+kill_one_admitted
+run run --config "$WORK/node.yaml" --gpu 0 -- true
+expect_rc 0  # the killed holder's slot
+release_runs
+[ "$(stat -c %a "$WORK/mps/$GPU0/clients/slot-0")" = 644 ] || fail "slot files are not 0644"
 write_config 4
 
 # run forwards SIGTERM to the child and returns its status.
