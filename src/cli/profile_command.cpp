@@ -14,6 +14,9 @@
 #include "cli/node_support.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "io/input_file.hpp"
+#include "io/json_document.hpp"
+#include "measure/colocation_grid.hpp"
 #include "measure/sm_share_sweep.hpp"
 #include "os/scratch_dir.hpp"
 
@@ -25,10 +28,23 @@ using namespace measure;
 
 struct ProfileArgs {
   double duration = 10, warmup = 3, interval = 0.5, headroom = 0.15, startup_timeout = 120, tolerance = 0.10;
-  std::string name, output, sweep, mps_control = "nvidia-cuda-mps-control";
+  std::string name, output, sweep, colocation, mps_control = "nvidia-cuda-mps-control";
   OutputFormat format = OutputFormat::yaml;
   std::vector<std::string> command;
 };
+
+// The co-location grid of a `gpupack bench --client-cmd ... --json FILE` run, checked, for the profile.
+nlohmann::json read_colocation(const std::string& path) {
+  const auto bench = parse_json_document(read_input_file(path), path);
+  if (!bench.is_object() || !bench.contains("colocation") || bench.at("colocation").is_null()) {
+    throw InputError("--colocation " + path + ": no co-location grid in it; give the --json file of `gpupack bench --client-cmd`");
+  }
+  try {
+    return measure::to_json(measure::colocation_grid_from_json(bench.at("colocation")));  // derived fields recomputed
+  } catch (const std::exception& e) {
+    throw InputError("--colocation " + path + ": " + e.what());
+  }
+}
 
 std::chrono::milliseconds ms(double seconds) { return std::chrono::milliseconds(std::lround(seconds * 1000)); }
 
@@ -121,7 +137,10 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
 }
 
 int profile(const ProfileArgs& a) {
-  if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);  // bad input fails before anything runs
+  // Bad input fails before anything runs.
+  if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
+  std::optional<nlohmann::json> colocation;
+  if (!a.colocation.empty()) colocation = read_colocation(a.colocation);
   return with_gpu_backend([&](GpuBackend& gpu) {
     LocalServices os;
     const ScratchDir scratch("gpupack-profile");
@@ -147,6 +166,7 @@ int profile(const ProfileArgs& a) {
       std::cerr << "gpupack profile: " << e.what() << '\n';
       return 127;
     }
+    p.colocation = colocation;
     const std::string json = profile_to_json(p).dump(2) + "\n";
     if (!a.output.empty()) {
       std::ofstream out(a.output);
@@ -175,6 +195,7 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
       ->default_str("100,50,25,12");
   cmd->add_option("--tolerance", a->tolerance, "Sweep: how much worse p99 and req/s may get at the compute demand")->check(CLI::Range(0.0, 1.0))->capture_default_str();
   cmd->add_option("--mps-control", a->mps_control, "Sweep: the nvidia-cuda-mps-control program to use")->capture_default_str();
+  cmd->add_option("--colocation", a->colocation, "Put this `gpupack bench --client-cmd --json` file's co-location grid into the profile");
   add_format_option(*cmd, a->format, {"yaml", "json"});
   cmd->add_option("command", a->command, "The program and its arguments (after --)")->required();
   cmd->callback([&ctx, a, cmd] {

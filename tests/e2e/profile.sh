@@ -15,6 +15,8 @@ if [ ! -x "$CLIENT" ] || [ ! -x "$FAKE_MPS" ]; then
 fi
 export GPUPACK_GPU_BACKEND="fake:$MACHINES/growing-h100.json"
 FAST=(--interval 0.05 --warmup 0.2 --duration 0.6)
+export TMPDIR="$WORK/tmp"  # gpupack's scratch directories go here, so the test can see they are removed
+mkdir -p "$TMPDIR"
 
 # A reporting client: the entry on stdout, the profile JSON in the file, the summary on stderr.
 run profile "${FAST[@]}" --name ranker -o "$WORK/ranker.json" -- "$CLIENT" --startup-ms 200 --latency-us 5000
@@ -33,6 +35,15 @@ printf '%s\n' "$OUT" >"$WORK/scenario.yaml"
 run plan "$WORK/scenario.yaml" --gpu H100-80GB
 expect_rc 0
 
+# --colocation embeds the grid of a `gpupack bench --client-cmd --json` file.
+echo '{"colocation": {"command": "infer", "neighbour_command": null, "window_s": 5, "cells": []}}' >"$WORK/bench.json"
+run profile "${FAST[@]}" --colocation "$WORK/bench.json" --format json -- "$CLIENT"
+expect_rc 0
+expect_json '.colocation.command == "infer" and .colocation.cells == []'
+echo '{"colocation": null}' >"$WORK/nogrid.json"
+run profile --colocation "$WORK/nogrid.json" -- "$CLIENT"
+expect_usage_error "no co-location grid"
+
 # --format json prints the profile itself; summary lines instead of request lines work too.
 run profile "${FAST[@]}" --format json -- "$CLIENT" --mode summary --latency-us 5000
 expect_rc 0
@@ -45,7 +56,7 @@ expect_rc 0
 expect_json '[.sm_share_curve[].pct] == [100, 50, 25, 12] and .compute_demand == {"share": 0.25, "method": "sweep", "tolerance": 0.3}'
 expect_json '.sm_share_curve[3].p99_ms > 1.5 * .sm_share_curve[0].p99_ms'
 expect_err "sweep, alone under MPS at 12% threads"
-ls "${TMPDIR:-/tmp}"/gpupack-profile-* >/dev/null 2>&1 && fail "scratch directory left behind"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "scratch directory left behind: $(ls "$TMPDIR")"
 
 # Robustness: never uses the GPU (its memory never grows) -> one line, exit 1, nothing on stdout.
 GPUPACK_GPU_BACKEND="fake:$MACHINES/idle-a100.json" run profile "${FAST[@]}" -- "$CLIENT" --run-ms 300
