@@ -9,10 +9,12 @@
 #include "cli/exit_codes.hpp"
 #include "cli/input_file.hpp"
 #include "cli/plan_views.hpp"
+#include "cli/profile_loading.hpp"
 #include "core/errors.hpp"
 #include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
 #include "planner/planner.hpp"
+#include "planner/profile_prediction.hpp"
 #include "render/render_targets.hpp"
 #include "render/tree_writer.hpp"
 
@@ -36,9 +38,11 @@ nlohmann::json plan_from_input(const std::string& path) {
   const std::string text = read_input_file(path);
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
     const GpuCatalog catalog = builtin_catalog();
-    const Scenario scenario = parse_scenario_yaml(text, path, catalog);
+    Scenario scenario = parse_scenario_yaml(text, path, catalog);
+    attach_profiles(scenario, path, "", catalog);  // entries that name a profile (docs/workloads.md)
     const PlanOptions options;
-    const Plan plan = make_plan(scenario, options);
+    Plan plan = make_plan(scenario, options);
+    add_predictions(scenario, plan);
     return nlohmann::json::parse(plan_json(scenario, plan, {}, options.calibration).dump());
   }
   return parse_json_document(text, "'" + path + "' is not a plan",

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# gpupack plan with workload profiles recorded on an H100 (tests/planner/data): the issue-15 scenario
+# packs on one GPU with predictions from the profiles; bad profile paths are one-line input errors.
+source "$(dirname "$0")/lib.sh"
+DATA="$(cd "$(dirname "$0")/../planner/data" && pwd)"
+
+run plan "$DATA/issue15-one-h100.yaml" --format json
+expect_rc 0
+expect_json '.summary.gpus_used == 1 and (.unplaced | length) == 0 and (.placements | length) == 7'
+expect_json '[.placements[] | select(.workload == "resnet18-b1") | .prediction_source == "profile" and .extrapolated == false and .predicted_p99_ms < 16.4] | all'
+expect_json '[.placements[] | select(.workload == "gemm") | .extrapolated] == [true]'
+expect_json '[.gpus[].slices[].clients[].prediction.notes | length > 0] | all'
+
+run plan "$DATA/issue15-one-h100.yaml" --explain
+expect_rc 0
+expect_out "from its profile: p99 [0-9.]+ ms"
+
+# An entry without a profile keeps the synthetic model and says so.
+cat >"$WORK/mixed.yaml" <<YAML
+fleet: [{model: H100-SXM5-80GB, count: 1}]
+workloads:
+  - {name: ranker, memory: 2GiB, compute: 0.2, latency_slo_ms: 10}
+  - {name: mlp-b8, memory: 1GiB, compute: 0.3, latency_slo_ms: 5}
+YAML
+run plan "$WORK/mixed.yaml" --profiles "$DATA/profiles-h100-2026-11-23" --explain
+expect_rc 0
+expect_out "ranker#0 .*no profile: predictions from the synthetic model"
+expect_out "mlp-b8#0 .*from its profile"
+
+# Bad input: exit 2, one line naming the file.
+cat >"$WORK/missing.yaml" <<YAML
+fleet: [{model: H100-SXM5-80GB, count: 1}]
+workloads:
+  - {name: a, profile: profiles/none.json}
+YAML
+run plan "$WORK/missing.yaml"
+expect_usage_error "profiles/none.json"
+cat >"$WORK/notprofile.yaml" <<YAML
+fleet: [{model: H100-SXM5-80GB, count: 1}]
+workloads:
+  - {name: a, profile: mixed.yaml}
+YAML
+run plan "$WORK/notprofile.yaml"
+expect_usage_error "mixed.yaml: not a gpupack workload profile"
+run plan "$WORK/mixed.yaml" --profiles "$WORK/nonexistent"
+expect_usage_error "--profiles .*nonexistent: not a directory"
+
+finish
