@@ -124,11 +124,15 @@ void print_bench_summary(std::ostream& out, const BenchResults& r) {
   add_colocation(t, r);
   t.print(out);
   out << '\n';
-  Table v({"VERDICT", "OUTCOME", "MEASURED", "EXPECTED"});
-  for (const auto& verdict : verdicts(r)) {
-    v.add({verdict.id, to_string(verdict.outcome), verdict.measured.empty() ? "-" : verdict.measured, verdict.expected});
+  // Only when a verdict could be checked: `--only client` runs none of their experiments.
+  const auto all = verdicts(r);
+  if (std::any_of(all.begin(), all.end(), [](const Verdict& x) { return x.outcome != Outcome::skipped; })) {
+    Table v({"VERDICT", "OUTCOME", "MEASURED", "EXPECTED"});
+    for (const auto& verdict : all) {
+      v.add({verdict.id, to_string(verdict.outcome), verdict.measured.empty() ? "-" : verdict.measured, verdict.expected});
+    }
+    v.print(out);
   }
-  v.print(out);
   for (const auto& s : r.skipped) out << "skipped: " << s.part << ": " << s.reason << '\n';
 }
 
