@@ -1,20 +1,15 @@
 #include "bench/stats.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
+#include <utility>
+
+#include "measure/client_report.hpp"
 
 namespace gpupack::bench {
 
-double quantile(std::vector<double> samples, double q) {
-  if (samples.empty()) return 0;
-  std::sort(samples.begin(), samples.end());
-  const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(samples.size() - 1);
-  const auto lower = static_cast<size_t>(std::floor(position));
-  const size_t upper = std::min(lower + 1, samples.size() - 1);
-  const double fraction = position - static_cast<double>(lower);
-  return samples[lower] + fraction * (samples[upper] - samples[lower]);
-}
+// One implementation of the percentile for bench and the client reports (measure).
+double quantile(std::vector<double> samples, double q) { return measure::quantile_of(std::move(samples), q); }
 
 double median(const std::vector<double>& samples) { return quantile(samples, 0.5); }
 
