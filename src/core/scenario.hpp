@@ -17,6 +17,9 @@ struct FleetEntry {
   std::string node_prefix = "node";
   int gpus_per_node = 8;
   std::optional<double> cost_per_hour;  // per GPU
+  // Host CPU cores of each node: profiled replicas' measured host CPU use counts against them (a node's
+  // cores are divided evenly among its GPUs, and a MIG instance gets its share of its GPU's).
+  std::optional<double> cpu_cores;
 };
 
 struct Scenario {

@@ -18,7 +18,8 @@ namespace gpupack {
 namespace {
 
 const std::vector<std::string> kTopKeys{"cuda", "context_overhead", "fleet", "workloads"};
-const std::vector<std::string> kFleetKeys{"model", "count", "node_prefix", "gpus_per_node", "cost_per_hour"};
+const std::vector<std::string> kFleetKeys{"model", "count", "node_prefix", "gpus_per_node", "cost_per_hour",
+                                          "cpu_cores"};
 const std::vector<std::string> kWorkloadKeys{"name",   "replicas",  "memory",       "compute", "latency_slo_ms",
                                              "p99_alone_ms", "tenant", "isolation", "pattern", "group", "profile"};
 
@@ -147,6 +148,7 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
   if (n["node_prefix"]) f.node_prefix = r.name(n["node_prefix"], "node_prefix");
   if (n["gpus_per_node"]) f.gpus_per_node = static_cast<int>(r.integer(n["gpus_per_node"], "gpus_per_node", 1, 64));
   if (n["cost_per_hour"]) f.cost_per_hour = r.number(n["cost_per_hour"], "cost_per_hour", 0, 1e6);
+  if (n["cpu_cores"]) f.cpu_cores = r.number(n["cpu_cores"], "cpu_cores", 0, 4096);
   return f;
 }
 

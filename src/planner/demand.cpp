@@ -40,6 +40,7 @@ Demands make_demands(const Scenario& scenario) {
     wd.isolation = w.isolation;
     wd.intermittent = w.pattern == UsagePattern::intermittent;
     wd.max_p99_inflation = w.max_p99_inflation();
+    if (w.profile && w.profile->host_cpu_cores) wd.host_cpu = *w.profile->host_cpu_cores;
     d.workloads.push_back(wd);
   }
   return d;

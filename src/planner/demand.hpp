@@ -19,6 +19,7 @@ struct WorkloadDemand {
   Isolation isolation = Isolation::none;
   bool intermittent = false;
   std::optional<double> max_p99_inflation;
+  double host_cpu = 0;               // one replica's host CPU cores (its profile's); 0 without a profile
 };
 
 struct Demands {

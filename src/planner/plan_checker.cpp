@@ -31,6 +31,10 @@ class Checker {
         fail(g.id + ": more GPUs of fleet entry " + std::to_string(g.fleet_entry) + " than the fleet has");
       }
       check_gpu(g);
+      add_host_cpu(g);
+    }
+    for (const auto& [node, use] : host_cpu_) {
+      if (use.first > use.second + 1e-9) fail(node + ": profiled replicas need more host CPU cores than the node states");
     }
     for (const Unplaced& u : p_.unplaced) mark(u.replica, "unplaced");
     for (size_t w = 0; w < seen_.size(); ++w) {
@@ -50,6 +54,22 @@ class Checker {
 
  private:
   void fail(const std::string& message) { errors_.push_back(message); }
+
+  // Host CPU cores the profiled replicas on a node use, against the fleet's cpu_cores (when stated).
+  void add_host_cpu(const PlanGpu& g) {
+    const auto& cores = s_.fleet[static_cast<size_t>(g.fleet_entry)].cpu_cores;
+    if (!cores) return;
+    auto& use = host_cpu_.try_emplace(g.node, 0.0, *cores).first->second;
+    for (const PlanSlice& sl : g.slices) {
+      for (const PlanClient& c : sl.clients) {
+        for (const ReplicaRef& r : c.replicas) {
+          if (r.workload < 0 || r.workload >= static_cast<int>(s_.workloads.size())) continue;
+          const Workload& w = s_.workloads[static_cast<size_t>(r.workload)];
+          if (w.profile && w.profile->host_cpu_cores) use.first += *w.profile->host_cpu_cores;
+        }
+      }
+    }
+  }
 
   void mark(const ReplicaRef& r, const std::string& where) {
     if (r.workload < 0 || r.workload >= static_cast<int>(seen_.size()) || r.replica < 0 ||
@@ -214,6 +234,7 @@ class Checker {
   const Calibration& c_;
   std::vector<std::vector<int>> seen_;
   std::vector<std::string> errors_;
+  std::map<std::string, std::pair<double, double>> host_cpu_;  // node -> (used, cores)
 };
 
 }  // namespace

@@ -100,6 +100,10 @@ std::uint64_t whole_gpu_memory_bytes(const GpuModel& model) {
   return gib_to_bytes(std::floor(model.memory_gib * 0.94 * 4) / 4);
 }
 
+double host_cores_per_gpu(const FleetEntry& entry) {
+  return entry.cpu_cores ? *entry.cpu_cores / std::max(1, entry.gpus_per_node) : 0.0;
+}
+
 SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead) {
   SliceSpec s;
   s.memory_bytes = whole_gpu_memory_bytes(model);
@@ -232,6 +236,8 @@ Fit SliceState::check(const WorkloadDemand& d) const {
   if (memory_used_ + memory > spec_.memory_bytes) return Fit::memory;
   const double compute = d.compute * spec_.compute_scale;
   if (compute_used_ + compute > spec_.compute_share + kComputeEpsilon) return Fit::compute;
+  // Launch-bound clients are driven by host threads: no more than the node's cores can run.
+  if (spec_.host_cores > 0 && host_cpu_used_ + d.host_cpu > spec_.host_cores + kComputeEpsilon) return Fit::compute;
   if (clients_.empty()) return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
   if (tenant_ != d.tenant) return Fit::tenant;
   if (needs_own_slice(d.isolation) || clients_.front().own_slice) return Fit::isolation;
@@ -255,6 +261,7 @@ void SliceState::add(const WorkloadDemand& d, int replica) {
   const double compute = d.compute * spec_.compute_scale;
   tenant_ = d.tenant;
   compute_used_ += compute;
+  host_cpu_used_ += d.host_cpu;
   if (join >= 0) {
     merge_into(clients_[static_cast<size_t>(join)], d, compute);
     members_[static_cast<size_t>(join)].push_back({d.workload, replica});

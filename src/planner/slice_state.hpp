@@ -22,11 +22,15 @@ struct SliceSpec {
   bool mps_isolates_memory = true;  // Volta+
   double compute_scale = 1.0;       // reference-GPU fraction -> this GPU's fraction
   std::uint64_t context_overhead = 0;
+  double host_cores = 0;            // host CPU cores that drive its clients (fleet cpu_cores); 0: not limited
 };
 
 // Usable memory of a whole GPU: the full-size MIG profile's memory where the catalog has one (what the
 // driver reports), otherwise 94% of nominal (an L4 reports 22.5 of 24 GiB, a T4 15 of 16).
 std::uint64_t whole_gpu_memory_bytes(const GpuModel& model);
+// Host CPU cores per GPU of a fleet entry: its nodes' cpu_cores divided evenly among their GPUs (a node's
+// GPUs each drive their own clients); 0 when the fleet does not state cores.
+double host_cores_per_gpu(const FleetEntry& entry);
 SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead);
 SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda, int reference_sms,
                             std::uint64_t overhead);
@@ -98,6 +102,7 @@ class SliceState {
   int tenant_ = -1;
   std::uint64_t memory_used_ = 0;  // client limits, contexts included
   double compute_used_ = 0;
+  double host_cpu_used_ = 0;
   std::vector<ClientLoad> clients_;
   std::vector<std::vector<ReplicaRef>> members_;
 };

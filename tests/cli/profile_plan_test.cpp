@@ -191,3 +191,42 @@ TEST(ProfilePlan, MissingOrMalformedProfileIsAnInputErrorNamingTheFile) {
 
 }  // namespace
 }  // namespace gpupack
+
+namespace gpupack {
+namespace {
+
+TEST(ProfilePlan, NodeCpuCoresLimitLaunchBoundReplicas) {
+  // resnet18-b1 keeps one host core busy (its profile: 0.9998); a node with 4 cores and one GPU drives 4.
+  const std::string dir = kData + "/profiles-h100-2026-11-23";
+  const Scenario s = from_text("fleet: [{model: H100-SXM5-80GB, count: 2, gpus_per_node: 1, cpu_cores: 4}]\n"
+                               "workloads:\n  - {name: resnet18-b1, replicas: 6, profile: " + dir +
+                                   "/resnet18-b1.json, latency_slo_ms: 16.4}\n",
+                               "");
+  EXPECT_DOUBLE_EQ(*s.fleet[0].cpu_cores, 4);
+  const Plan p = plan_with_predictions(s);
+  ASSERT_EQ(p.gpus.size(), 2u);
+  EXPECT_TRUE(p.unplaced.empty());
+  for (const auto& g : p.gpus) EXPECT_LE(g.slices.at(0).clients.size(), 4u);
+  // The checker counts the same cores per node: a plan with all six on one node is refused.
+  Plan crowded = p;
+  auto& first = crowded.gpus[0].slices[0].clients;
+  for (auto& c : crowded.gpus[1].slices[0].clients) first.push_back(c);
+  crowded.gpus.pop_back();
+  crowded.summary.gpus_used = 1;
+  const auto errors = check_plan(s, crowded, Calibration{});
+  EXPECT_TRUE(std::any_of(errors.begin(), errors.end(),
+                          [](const std::string& e) { return e.find("host CPU cores") != std::string::npos; }));
+}
+
+TEST(ProfilePlan, WithoutCpuCoresNodesAreNotLimitedByHostCpu) {
+  const std::string dir = kData + "/profiles-h100-2026-11-23";
+  const Scenario s = from_text("fleet: [{model: H100-SXM5-80GB, count: 2, gpus_per_node: 1}]\n"
+                               "workloads:\n  - {name: resnet18-b1, replicas: 6, profile: " + dir +
+                                   "/resnet18-b1.json, latency_slo_ms: 16.4}\n",
+                               "");
+  const Plan p = plan_with_predictions(s);
+  EXPECT_EQ(p.gpus.size(), 1u);
+}
+
+}  // namespace
+}  // namespace gpupack
