@@ -189,19 +189,18 @@ TEST(ProfilePlan, MissingOrMalformedProfileIsAnInputErrorNamingTheFile) {
   EXPECT_THROW(from_text("workloads: [{name: a, memory: 1GiB, compute: 0.1}]\n", "/nonexistent-dir"), InputError);
 }
 
-}  // namespace
-}  // namespace gpupack
 
-namespace gpupack {
-namespace {
+// Six resnet18-b1 replicas from their profile on two one-GPU nodes; `cpu` is extra fleet fields.
+Scenario resnets_on_two_nodes(const std::string& cpu) {
+  return from_text("fleet: [{model: H100-SXM5-80GB, count: 2, gpus_per_node: 1" + cpu + "}]\n"
+                   "workloads:\n  - {name: resnet18-b1, replicas: 6, profile: " + kData +
+                       "/profiles-h100-2026-11-23/resnet18-b1.json, latency_slo_ms: 16.4}\n",
+                   "");
+}
 
 TEST(ProfilePlan, NodeCpuCoresLimitLaunchBoundReplicas) {
   // resnet18-b1 keeps one host core busy (its profile: 0.9998); a node with 4 cores and one GPU drives 4.
-  const std::string dir = kData + "/profiles-h100-2026-11-23";
-  const Scenario s = from_text("fleet: [{model: H100-SXM5-80GB, count: 2, gpus_per_node: 1, cpu_cores: 4}]\n"
-                               "workloads:\n  - {name: resnet18-b1, replicas: 6, profile: " + dir +
-                                   "/resnet18-b1.json, latency_slo_ms: 16.4}\n",
-                               "");
+  const Scenario s = resnets_on_two_nodes(", cpu_cores: 4");
   EXPECT_DOUBLE_EQ(*s.fleet[0].cpu_cores, 4);
   const Plan p = plan_with_predictions(s);
   ASSERT_EQ(p.gpus.size(), 2u);
@@ -219,13 +218,22 @@ TEST(ProfilePlan, NodeCpuCoresLimitLaunchBoundReplicas) {
 }
 
 TEST(ProfilePlan, WithoutCpuCoresNodesAreNotLimitedByHostCpu) {
-  const std::string dir = kData + "/profiles-h100-2026-11-23";
-  const Scenario s = from_text("fleet: [{model: H100-SXM5-80GB, count: 2, gpus_per_node: 1}]\n"
-                               "workloads:\n  - {name: resnet18-b1, replicas: 6, profile: " + dir +
-                                   "/resnet18-b1.json, latency_slo_ms: 16.4}\n",
-                               "");
+  const Scenario s = resnets_on_two_nodes("");
   const Plan p = plan_with_predictions(s);
   EXPECT_EQ(p.gpus.size(), 1u);
+}
+
+TEST(ProfilePlan, OnlyAnEntryWithAProfileMayLeaveOutMemoryAndCompute) {
+  const GpuCatalog catalog = builtin_catalog();
+  const Scenario s = parse_scenario_yaml("workloads: [{name: a, profile: p.json}]\n", "in.yaml", catalog);
+  EXPECT_EQ(*s.workloads[0].profile_path, "p.json");
+  EXPECT_EQ(s.workloads[0].memory_bytes, 0u);  // filled from the profile by attach_profiles
+  try {
+    parse_scenario_yaml("workloads: [{name: a, memory: 1GiB}]\n", "in.yaml", catalog);
+    FAIL() << "compute is required without a profile";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs 'compute' (or a 'profile'"), std::string::npos);
+  }
 }
 
 }  // namespace
