@@ -37,12 +37,25 @@ gpupack::NodeSnapshot full_node(int gpus, int clients) {
       p.mps_client = true;
       d.processes.push_back(p);
       server.clients.push_back(static_cast<int>(p.pid));
-      s.processes[p.pid] = {1000, "0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c" + std::to_string(10 + c), std::string(64, 'a'),
-                            "infer-" + std::to_string(c), "serving", "model", 1ull << 30};
+      s.processes[p.pid] = {.uid = 1000,
+                            .pod_uid = "0f6b1e0e-4f0a-4a34-9f0b-2d6c7a1e9c" + std::to_string(10 + c),
+                            .container_id = std::string(64, 'a'),
+                            .pod = "infer-" + std::to_string(c),
+                            .pod_namespace = "serving",
+                            .container = "model",
+                            .allocated_bytes = 1ull << 30,
+                            .allocated_sm_ratio = 0.5};
     }
     m.status.servers.push_back(server);
     s.mps.push_back(m);
-    s.sharing.push_back({d.uuid, d.uuid, "mps", clients, 2, 1ull << 30, "team"});
+    s.sharing.push_back({.gpu_uuid = d.uuid,
+                         .target_uuid = d.uuid,
+                         .mode = "mps",
+                         .clients_limit = clients,
+                         .clients_admitted = clients,
+                         .sm_percent = 2,
+                         .memory_limit_bytes = 1ull << 30,
+                         .tenant = "team"});
     s.devices.push_back(std::move(d));
   }
   return s;
