@@ -228,6 +228,12 @@ TEST(ProfilePlan, OnlyAnEntryWithAProfileMayLeaveOutMemoryAndCompute) {
   const Scenario s = parse_scenario_yaml("workloads: [{name: a, profile: p.json}]\n", "in.yaml", catalog);
   EXPECT_EQ(*s.workloads[0].profile_path, "p.json");
   EXPECT_EQ(s.workloads[0].memory_bytes, 0u);  // filled from the profile by attach_profiles
+  // Planned without its profile attached (as the scenario fuzzer does), the entry is a valid empty demand.
+  Scenario planned = parse_scenario_yaml(
+      "fleet: [{model: H100-SXM5-80GB, count: 1}]\nworkloads: [{name: a, replicas: 3, profile: p.json}]\n", "in.yaml",
+      catalog);
+  const Plan p = make_plan(planned, PlanOptions{});
+  EXPECT_EQ(check_plan(planned, p, Calibration{}), std::vector<std::string>{});
   try {
     parse_scenario_yaml("workloads: [{name: a, memory: 1GiB}]\n", "in.yaml", catalog);
     FAIL() << "compute is required without a profile";
