@@ -111,10 +111,12 @@ GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/growing-memory.json" run pr
 expect_rc 0
 expect_out "^  - name: ranker$"
 expect_out "^    memory: 4.6GiB$"
-expect_out "^    compute: 0\.[0-9]+$"
+expect_out "^    compute: 0\.[0-9]+  # NVML utilisation: an upper bound"
+# A program that ends before its window has no profile: exit 1, one line saying why, nothing on stdout.
 GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/growing-memory.json" run profile --interval 0.05 -- sh -c 'exit 3'
-expect_rc 3
-expect_err "exited with 3"
+expect_rc 1
+expect_err "exited with 3 .* before the measurement window began"
+[ ! -s "$WORK/out" ] || fail "profile printed an entry for a program that ended before its window"
 
 # Bad node configs: exit 2 with the field.
 printf 'gpus: [{gpu: GPU-nope, mode: mps}]\n' >"$WORK/bad.yaml"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gpupack plan with workload profiles recorded on an H100 (tests/planner/data): the issue-15 scenario
 # packs on one GPU with predictions from the profiles; bad profile paths are one-line input errors.
+# shellcheck source=tests/e2e/lib.sh
 source "$(dirname "$0")/lib.sh"
 DATA="$(cd "$(dirname "$0")/../planner/data" && pwd)"
 

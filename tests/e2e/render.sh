@@ -47,9 +47,9 @@ jq -e '.cdiVersion == "0.3.0" and .kind == "gpupack.io/gpu"' "$OUTDIR/cdi/node-0
 # references a claim of the file, and every opaque config is for NVIDIA's driver.
 grep -q "kind: ResourceClaim" "$OUTDIR/dra/resourceclaims.yaml" || fail "no ResourceClaim rendered"
 node "$VALIDATE" --parse-only "$OUTDIR/dra/resourceclaims.yaml" >/dev/null || fail "dra claims do not parse"
-for claim in $(grep -o 'resourceClaimName: .*' "$OUTDIR/dra/deployments.yaml" | cut -d' ' -f2 | sort -u); do
+while read -r claim; do
   grep -q "^  name: $claim\$" "$OUTDIR/dra/resourceclaims.yaml" || fail "Deployment references missing claim $claim"
-done
+done < <(grep -o 'resourceClaimName: .*' "$OUTDIR/dra/deployments.yaml" | cut -d' ' -f2 | sort -u)
 # Bad plans for the DRA target: exit 2, one line, nothing written.
 jq '.gpus[2].model = ""' "$PLAN" >"$WORK/nomodel.json"
 run render "$WORK/nomodel.json" --target dra -o "$WORK/bad-dra1"
