@@ -12,6 +12,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/node_support.hpp"
+#include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "io/input_file.hpp"
@@ -27,7 +28,9 @@ namespace {
 using namespace measure;
 
 struct ProfileArgs {
-  double duration = 10, warmup = 3, interval = 0.5, headroom = 0.15, startup_timeout = 120, tolerance = 0.10;
+  double duration = 10, warmup = 3, interval = 0.5, headroom = 0.15, startup_timeout = 120, tolerance = 0.10, p99_tolerance = 0.25;
+  int repeat = 2;
+  bool repeat_all = false;
   std::string name, output, sweep, colocation, mps_control = "nvidia-cuda-mps-control";
   OutputFormat format = OutputFormat::yaml;
   std::vector<std::string> command;
@@ -60,6 +63,25 @@ std::string latency_text(const std::optional<double>& p50, const std::optional<d
   return "p50 " + num(p50.value_or(0)) + " ms, p99 " + num(*p99) + " ms";
 }
 
+std::string spread_text(const std::optional<double>& spread) { return spread ? num(*spread * 100, 2) + "%" : "-"; }
+
+// The SM-share curve: each share's means over its runs, their spread, and the demand rule's verdict.
+void print_sweep(std::ostream& out, const WorkloadProfile& p) {
+  if (p.sm_share_curve.empty()) return;
+  Table t({"  MPS threads", "runs", "req/s", "p50 ms", "p99 ms", "spread req/s,p50,p99", "verdict"});
+  for (const auto& point : p.sm_share_curve) {
+    const RunSpread s = spread_of(point);
+    std::string verdict = "-";
+    if (point.verdict) {
+      verdict = std::string(point.verdict->counted ? "pass" : point.verdict->pass ? "pass, not counted" : "fail") + ": " + point.verdict->why;
+    }
+    t.add({"  " + std::to_string(point.pct) + "%", std::to_string(std::max<std::size_t>(1, point.runs.size())), num(point.req_per_s, 4),
+           point.p50_ms ? num(*point.p50_ms) : "-", point.p99_ms ? num(*point.p99_ms) : "-",
+           spread_text(s.req_per_s) + "," + spread_text(s.p50_ms) + "," + spread_text(s.p99_ms), verdict});
+  }
+  t.print(out);
+}
+
 // What people read (on stderr, so that stdout stays the entry or the JSON).
 void print_summary(std::ostream& out, const WorkloadProfile& p) {
   out << "gpupack profile: " << p.name << " on " << (p.device.model ? *p.device.model : p.device.name) << ", window "
@@ -90,11 +112,12 @@ void print_summary(std::ostream& out, const WorkloadProfile& p) {
     out << "  report: " << p.report.malformed_lines << " malformed line(s) ignored, the first: " << p.report.first_error.value_or("?") << "\n";
   }
   if (p.host_cpu_cores) out << "  host CPU: " << num(*p.host_cpu_cores) << " cores\n";
-  for (const auto& point : p.sm_share_curve) {
-    out << "  MPS " << point.pct << "% threads: " << num(point.req_per_s, 4) << " req/s, " << latency_text(point.p50_ms, point.p99_ms) << "\n";
-  }
-  out << "  compute demand: " << num(p.compute_demand.share) << " (" << p.compute_demand.method
-      << (p.compute_demand.tolerance ? ", tolerance " + num(*p.compute_demand.tolerance * 100) + "%" : "") << ")\n";
+  print_sweep(out, p);
+  const auto& d = p.compute_demand;
+  out << "  compute demand: " << num(d.share) << " (" << d.method;
+  if (d.tolerance) out << ", req/s and p50 within " << num(*d.tolerance * 100) << "%";
+  if (d.p99_limit) out << ", p99 within " << num(*d.p99_limit * 100) << "%";
+  out << ")\n";
 }
 
 WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServices& os, const std::string& scratch) {
@@ -118,7 +141,8 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
 
   SweepOptions s;
   s.percentages = parse_sweep_percentages(a.sweep);
-  s.tolerance = a.tolerance;
+  s.repeat = a.repeat;
+  s.repeat_all = a.repeat_all;
   s.report_dir = scratch;
   bench::MpsSessionOptions mps;
   mps.control_binary = a.mps_control;
@@ -129,10 +153,12 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   if (!session) throw ProfileError("--sweep needs a private MPS daemon, which did not start: " + why_not);
   s.mps_env = session->client_environment();
   auto open = [](const std::string& path) { return std::make_unique<FileReportSource>(path); };
-  auto progress = [](int pct) { std::cerr << "gpupack profile: sweep, alone under MPS at " << pct << "% threads\n"; };
+  auto progress = [](int pct, int run) {
+    std::cerr << "gpupack profile: sweep, alone under MPS at " << pct << "% threads" << (run > 1 ? ", run " + std::to_string(run) : "") << "\n";
+  };
   p.sm_share_curve = run_sweep(o, s, {os.runner, gpu, os.proc, os.clock, open, progress});
   if (!session->quit()) std::cerr << "gpupack profile: warning: the private MPS daemon did not quit in time\n";
-  p.compute_demand = demand_from_sweep(p.sm_share_curve, a.tolerance);
+  p.compute_demand = judge_sweep(p.sm_share_curve, {a.tolerance, a.p99_tolerance});
   return p;
 }
 
@@ -193,7 +219,10 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--sweep", a->sweep, "Also run it alone under a private MPS daemon at these thread percentages")
       ->expected(0, 1)
       ->default_str("100,50,25,12");
-  cmd->add_option("--tolerance", a->tolerance, "Sweep: how much worse p99 and req/s may get at the compute demand")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--tolerance", a->tolerance, "Sweep: how much lower req/s and higher p50 may get at the compute demand")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--p99-tolerance", a->p99_tolerance, "Sweep: how much higher p99 may get (or 2x the largest share's p99 spread over its runs, if larger)")->check(CLI::Range(0.0, 10.0))->capture_default_str();
+  cmd->add_option("--repeat", a->repeat, "Sweep: runs of the largest share (the reference), for the run-to-run spread")->check(CLI::Range(1, 20))->capture_default_str();
+  cmd->add_flag("--repeat-all", a->repeat_all, "Sweep: run every share --repeat times (figures are the means)");
   cmd->add_option("--mps-control", a->mps_control, "Sweep: the nvidia-cuda-mps-control program to use")->capture_default_str();
   cmd->add_option("--colocation", a->colocation, "Put this `gpupack bench --client-cmd --json` file's co-location grid into the profile");
   add_format_option(*cmd, a->format, {"yaml", "json"});

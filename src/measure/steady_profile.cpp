@@ -92,9 +92,17 @@ std::uint64_t with_headroom(std::uint64_t peak, double headroom) {
 }  // namespace
 
 ComputeDemand demand_from_activity(const ProfileActivity& a) {
-  if (a.sm_active) return {std::clamp(*a.sm_active, 0.01, 1.0), "gpm", std::nullopt};
-  if (a.utilization) return {std::clamp(*a.utilization, 0.01, 1.0), "utilization", std::nullopt};
-  return {1.0, "none", std::nullopt};
+  ComputeDemand d;  // share 1, no tolerances
+  if (a.sm_active) {
+    d.share = std::clamp(*a.sm_active, 0.01, 1.0);
+    d.method = "gpm";
+  } else if (a.utilization) {
+    d.share = std::clamp(*a.utilization, 0.01, 1.0);
+    d.method = "utilization";
+  } else {
+    d.method = "none";
+  }
+  return d;
 }
 
 SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
+#include "measure/sm_share_sweep.hpp"
 
 namespace gpupack::measure {
 
@@ -40,8 +41,38 @@ std::optional<T> get_optional(const nlohmann::json& j, const std::string& key, c
   return get<T>(j, key, where);
 }
 
+Json figures_json(double req_per_s, const std::optional<double>& p50, const std::optional<double>& p99) {
+  return Json{{"req_per_s", req_per_s}, {"p50_ms", or_null(p50)}, {"p99_ms", or_null(p99)}};
+}
+
 Json point_json(const SmSharePoint& p) {
-  return Json{{"pct", p.pct}, {"req_per_s", p.req_per_s}, {"p50_ms", or_null(p.p50_ms)}, {"p99_ms", or_null(p.p99_ms)}};
+  Json j{{"pct", p.pct}, {"req_per_s", p.req_per_s}, {"p50_ms", or_null(p.p50_ms)}, {"p99_ms", or_null(p.p99_ms)}};
+  j["runs"] = Json::array();
+  for (const auto& r : p.runs) j["runs"].push_back(figures_json(r.req_per_s, r.p50_ms, r.p99_ms));
+  const RunSpread spread = spread_of(p);  // derived from the runs: written, never read
+  j["spread"] = {{"req_per_s", or_null(spread.req_per_s)}, {"p50_ms", or_null(spread.p50_ms)}, {"p99_ms", or_null(spread.p99_ms)}};
+  j["verdict"] = p.verdict ? Json{{"pass", p.verdict->pass}, {"counted", p.verdict->counted}, {"why", p.verdict->why}} : Json(nullptr);
+  return j;
+}
+
+SmSharePoint point_from_json(const nlohmann::json& j) {
+  const std::string where = "sm_share_curve[]";
+  SmSharePoint p(get<int>(j, "pct", where), get<double>(j, "req_per_s", where), get_optional<double>(j, "p50_ms", where),
+                 get_optional<double>(j, "p99_ms", where));
+  if (j.contains("runs") && !j.at("runs").is_null()) {  // added to schema 1: absent in older files
+    const auto& runs = j.at("runs");
+    if (!runs.is_array()) throw InputError("workload profile: sm_share_curve[].runs is not an array");
+    for (const auto& r : runs) {
+      p.runs.push_back({get<double>(r, "req_per_s", where + ".runs[]"), get_optional<double>(r, "p50_ms", where + ".runs[]"),
+                        get_optional<double>(r, "p99_ms", where + ".runs[]")});
+    }
+  }
+  if (j.contains("verdict") && !j.at("verdict").is_null()) {
+    const auto& v = j.at("verdict");
+    p.verdict = ShareVerdict{get<bool>(v, "pass", where + ".verdict"), get<bool>(v, "counted", where + ".verdict"),
+                             get<std::string>(v, "why", where + ".verdict")};
+  }
+  return p;
 }
 
 std::string format_ratio(double v) {
@@ -88,7 +119,9 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p) {
   for (const auto& point : p.sm_share_curve) j["sm_share_curve"].push_back(point_json(point));
   j["compute_demand"] = {{"share", p.compute_demand.share},
                          {"method", p.compute_demand.method},
-                         {"tolerance", or_null(p.compute_demand.tolerance)}};
+                         {"tolerance", or_null(p.compute_demand.tolerance)},
+                         {"p99_tolerance", or_null(p.compute_demand.p99_tolerance)},
+                         {"p99_limit", or_null(p.compute_demand.p99_limit)}};
   j["colocation"] = p.colocation ? Json(*p.colocation) : Json(nullptr);
   return j;
 }
@@ -128,14 +161,13 @@ WorkloadProfile profile_from_json(const nlohmann::json& j) {
   p.host_cpu_cores = get_optional<double>(j, "host_cpu_cores", "profile");
   const auto& curve = member(j, "sm_share_curve", "profile");
   if (!curve.is_array()) throw InputError("workload profile: sm_share_curve is not an array");
-  for (const auto& point : curve) {
-    p.sm_share_curve.push_back({get<int>(point, "pct", "sm_share_curve[]"), get<double>(point, "req_per_s", "sm_share_curve[]"),
-                                get_optional<double>(point, "p50_ms", "sm_share_curve[]"),
-                                get_optional<double>(point, "p99_ms", "sm_share_curve[]")});
-  }
+  for (const auto& point : curve) p.sm_share_curve.push_back(point_from_json(point));
   const auto& c = member(j, "compute_demand", "profile");
-  p.compute_demand = {get<double>(c, "share", "compute_demand"), get<std::string>(c, "method", "compute_demand"),
-                      get_optional<double>(c, "tolerance", "compute_demand")};
+  p.compute_demand.share = get<double>(c, "share", "compute_demand");
+  p.compute_demand.method = get<std::string>(c, "method", "compute_demand");
+  p.compute_demand.tolerance = get_optional<double>(c, "tolerance", "compute_demand");
+  p.compute_demand.p99_tolerance = get_optional<double>(c, "p99_tolerance", "compute_demand");
+  p.compute_demand.p99_limit = get_optional<double>(c, "p99_limit", "compute_demand");
   if (!(p.compute_demand.share > 0 && p.compute_demand.share <= 1)) {
     throw InputError("workload profile: compute_demand.share must be in (0, 1]");
   }
@@ -164,7 +196,8 @@ std::string plan_entry_yaml(const WorkloadProfile& p) {
     << "    memory: " << format_size(p.memory.with_headroom_bytes) << "\n"
     << "    compute: " << format_ratio(c.share);
   if (c.method == "sweep") {
-    y << "  # smallest MPS thread share with p99 and req/s within " << format_ratio(c.tolerance.value_or(0) * 100) << "% of 100%";
+    y << "  # smallest MPS thread share (every larger one too) with req/s and p50 within " << format_ratio(c.tolerance.value_or(0) * 100)
+      << "% and p99 within " << format_ratio(c.p99_limit.value_or(c.tolerance.value_or(0)) * 100) << "% of the largest share";
   } else if (c.method == "gpm") {
     y << "  # GPM SM activity over the window";
   } else if (c.method == "utilization") {

@@ -51,16 +51,36 @@ struct ProfileReportStats {
   std::optional<std::string> first_error;
 };
 
-struct SmSharePoint {
-  int pct = 100;  // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE
+// One run of the program alone at one MPS thread share (--repeat measures some shares more than once).
+struct SweepRun {
   double req_per_s = 0;
   std::optional<double> p50_ms, p99_ms;
+};
+
+// The compute-demand rule's verdict on one share (docs/profile.md, "Compute demand").
+struct ShareVerdict {
+  bool pass = false;     // its own req/s, p50 and p99 are within the limits
+  bool counted = false;  // it passes and so does every larger share: the demand is the smallest counted share
+  std::string why;       // each figure against its limit, e.g. "req/s -12.3% (limit -10%), p50 +16% (limit +10%)"
+};
+
+struct SmSharePoint {
+  SmSharePoint() = default;
+  SmSharePoint(int percentage, double rps, std::optional<double> p50, std::optional<double> p99)
+      : pct(percentage), req_per_s(rps), p50_ms(p50), p99_ms(p99) {}
+  int pct = 100;  // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE
+  double req_per_s = 0;                  // the mean over `runs`
+  std::optional<double> p50_ms, p99_ms;  // the means over the runs that report them
+  std::vector<SweepRun> runs;            // each run at this share; empty when only the means are known
+  std::optional<ShareVerdict> verdict;   // set by the demand rule (judge_sweep)
 };
 
 struct ComputeDemand {
   double share = 1;    // 0..1: the share of the GPU's SMs the program needs
   std::string method;  // "sweep", "gpm", "utilization" or "none" (then share is 1)
-  std::optional<double> tolerance;  // sweep only
+  std::optional<double> tolerance;      // sweep only: the req/s and p50 limit
+  std::optional<double> p99_tolerance;  // sweep only: the configured p99 limit (--p99-tolerance)
+  std::optional<double> p99_limit;      // sweep only: the p99 limit used, max(p99_tolerance, 2 x the reference's p99 spread)
 };
 
 struct WorkloadProfile {

@@ -50,12 +50,22 @@ expect_rc 0
 expect_json '.name == "fake-client" and .requests.req_per_s > 100 and .requests.p99_ms == 5'
 
 # --sweep: the program alone under the (fake) MPS daemon at each share; it needs 25% of the SMs.
-run profile "${FAST[@]}" --sweep 100,50,25,12 --tolerance 0.3 --mps-control "$FAKE_MPS" --format json -- \
+# The reference (100%) runs twice (--repeat 2, the default): its spread is in the profile, each share's verdict too.
+# p99 of a 10 ms fake on a busy CI host is noisy: a wide --p99-tolerance keeps 50% and 25% passing.
+run profile "${FAST[@]}" --sweep 100,50,25,12 --tolerance 0.3 --p99-tolerance 0.6 --mps-control "$FAKE_MPS" --format json -- \
   "$CLIENT" --latency-us 10000 --needs-pct 25
 expect_rc 0
-expect_json '[.sm_share_curve[].pct] == [100, 50, 25, 12] and .compute_demand == {"share": 0.25, "method": "sweep", "tolerance": 0.3}'
+expect_json '[.sm_share_curve[].pct] == [100, 50, 25, 12] and .compute_demand.share == 0.25 and .compute_demand.method == "sweep"
+             and .compute_demand.tolerance == 0.3 and .compute_demand.p99_tolerance == 0.6 and .compute_demand.p99_limit >= 0.6'
 expect_json '.sm_share_curve[3].p99_ms > 1.5 * .sm_share_curve[0].p99_ms'
+expect_json '[.sm_share_curve[].runs | length] == [2, 1, 1, 1] and (.sm_share_curve[0].spread.p99_ms | type) == "number"
+             and .sm_share_curve[1].spread.p99_ms == null'
+expect_json '[.sm_share_curve[].verdict.counted] == [true, true, true, false] and (.sm_share_curve[3].verdict.why | test("^req/s -[0-9.]+% over the limit -30.0%"))'
 expect_err "sweep, alone under MPS at 12% threads"
+expect_err "sweep, alone under MPS at 100% threads, run 2"
+expect_err "^  12% +1 +.*fail: "
+run profile --sweep --repeat 0 -- "$CLIENT"
+expect_usage_error "--repeat"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "scratch directory left behind: $(ls "$TMPDIR")"
 
 # Robustness: never uses the GPU (its memory never grows) -> one line, exit 1, nothing on stdout.

@@ -70,6 +70,7 @@ class FakeProgramWorld : public ProcessRunner {
     ended_at_ = started_ + b_.exit_after;
     exit_code_ = 0;
     emitted_until_ = started_;
+    next_request_ = 1;
     return std::make_unique<Child>(*this);
   }
   ProcessResult run(const ProcessSpec&) override { return {}; }
@@ -106,8 +107,9 @@ class FakeProgramWorld : public ProcessRunner {
     if (!b_.reports) return out;
     const double ready = started_ + b_.ready_after;
     if (!b_.garbage && b_.ready_after >= 0 && ready > emitted_until_ && ready <= until) out += line(ready, "\"event\":\"ready\"");
-    const double first = std::floor((emitted_until_ - started_) / b_.request_every) + 1;
-    for (double k = first; started_ + k * b_.request_every <= until; ++k) {
+    // Counted, not recomputed from the times: a read exactly at a request's time must not emit it twice.
+    double k = next_request_;
+    for (; started_ + k * b_.request_every <= until; ++k) {
       const double at = started_ + k * b_.request_every;
       if (b_.garbage) {
         out += "not json at " + std::to_string(at) + "\n";
@@ -116,13 +118,14 @@ class FakeProgramWorld : public ProcessRunner {
       const double latency = (b_.ready_after < 0 || at < ready) ? b_.warmup_latency_ms : b_.latency_ms;
       out += line(at, "\"event\":\"request\",\"latency_ms\":" + std::to_string(latency));
     }
+    next_request_ = k;
     emitted_until_ = until;
     return out;
   }
 
   FakeClock& clock_;
   FakeProgramBehaviour b_;
-  double started_ = 0, ended_at_ = 0, emitted_until_ = 0;
+  double started_ = 0, ended_at_ = 0, emitted_until_ = 0, next_request_ = 1;
   int exit_code_ = 0;
 };
 

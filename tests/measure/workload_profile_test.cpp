@@ -20,7 +20,10 @@ WorkloadProfile sample() {
   p.report = {true, 2, "not a JSON object: x"};
   p.host_cpu_cores = 1.0;
   p.sm_share_curve = {{100, 351.2, 2.75, 3.62}, {50, 427.6, 1.96, 3.6}, {12, 445.5, std::nullopt, std::nullopt}};
-  p.compute_demand = {0.12, "sweep", 0.1};
+  p.sm_share_curve[0].runs = {{351.2, 2.75, 3.62}, {351.2, 2.75, 3.62}};
+  p.sm_share_curve[1].runs = {{427.6, 1.96, 3.6}};
+  p.sm_share_curve[1].verdict = ShareVerdict{true, true, "req/s +21.8% (limit -10.0%)"};
+  p.compute_demand = {0.12, "sweep", 0.1, 0.25, 0.3};
   p.colocation = nlohmann::json{{"modes", nlohmann::json::array({"mps"})}};
   return p;
 }
@@ -34,6 +37,12 @@ TEST(WorkloadProfile, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(profile_to_json(back).dump(), j.dump());
   EXPECT_EQ(back.sm_share_curve.size(), 3u);
   EXPECT_FALSE(back.sm_share_curve[2].p99_ms);
+  EXPECT_EQ(back.sm_share_curve[0].runs.size(), 2u);
+  EXPECT_EQ(back.sm_share_curve[1].verdict->why, "req/s +21.8% (limit -10.0%)");
+  EXPECT_DOUBLE_EQ(*back.compute_demand.p99_limit, 0.3);
+  EXPECT_DOUBLE_EQ(j["sm_share_curve"][0]["spread"]["p99_ms"].get<double>(), 0);  // derived from the runs
+  EXPECT_TRUE(j["sm_share_curve"][1]["spread"]["p99_ms"].is_null());               // one run: no spread
+  EXPECT_TRUE(j["sm_share_curve"][2]["verdict"].is_null());
   EXPECT_EQ(back.colocation->at("modes")[0], "mps");
 }
 
@@ -43,7 +52,7 @@ TEST(WorkloadProfile, NullRequestsAndNoCurveRoundTrip) {
   p.sm_share_curve.clear();
   p.colocation.reset();
   p.device.model.reset();
-  p.compute_demand = {0.41, "utilization", std::nullopt};
+  p.compute_demand = {0.41, "utilization", std::nullopt, std::nullopt, std::nullopt};
   const auto back = profile_from_json(nlohmann::json::parse(profile_to_json(p).dump()));
   EXPECT_FALSE(back.requests);
   EXPECT_FALSE(back.colocation);
@@ -74,6 +83,21 @@ TEST(WorkloadProfile, ReaderNamesWhatIsWrong) {
   zero_share["compute_demand"]["share"] = 0;
   expect_error(zero_share, "compute_demand.share");
   expect_error(nlohmann::json::array(), "not a JSON object");
+  auto bad_run = j;
+  bad_run["sm_share_curve"][0]["runs"][1]["req_per_s"] = "fast";
+  expect_error(bad_run, "sm_share_curve[].runs[].req_per_s");
+  // A file from before --repeat (no runs, spread, verdict, p99 limits) still reads.
+  auto older = j;
+  for (auto& point : older["sm_share_curve"]) {
+    point.erase("runs");
+    point.erase("spread");
+    point.erase("verdict");
+  }
+  older["compute_demand"].erase("p99_tolerance");
+  older["compute_demand"].erase("p99_limit");
+  const auto back = profile_from_json(older);
+  EXPECT_TRUE(back.sm_share_curve[0].runs.empty());
+  EXPECT_FALSE(back.compute_demand.p99_limit);
 }
 
 TEST(WorkloadProfile, PlanEntrySaysHowComputeWasMeasured) {
@@ -82,7 +106,7 @@ TEST(WorkloadProfile, PlanEntrySaysHowComputeWasMeasured) {
   EXPECT_NE(y.find("# requests: 431 req/s, p50 2.27 ms, p99 2.5 ms"), std::string::npos) << y;
   auto p = sample();
   p.requests.reset();
-  p.compute_demand = {0.41, "utilization", std::nullopt};
+  p.compute_demand = {0.41, "utilization", std::nullopt, std::nullopt, std::nullopt};
   const auto u = plan_entry_yaml(p);
   EXPECT_NE(u.find("request latency not reported"), std::string::npos) << u;
   EXPECT_NE(u.find("an upper bound"), std::string::npos) << u;
