@@ -18,9 +18,15 @@ std::string mark(const std::string& value, bool unconfirmed) {
 }
 
 std::string mps_limits_text(const GpuModel& m) {
+  if (!mps_supported(m)) return "no";
   const int before = mps_client_limit(m, {13, 0});
   const int after = mps_client_limit(m, {13, 1});
   return before == after ? std::to_string(before) : std::to_string(before) + " / " + std::to_string(after);
+}
+
+// "1/8 L4-24GB" for an AWS fractional GPU, "no" for a whole one.
+std::string fraction_text(const GpuModel& m) {
+  return m.fraction ? "1/" + std::to_string(m.fraction->denominator) + " " + m.fraction->of_model : "no";
 }
 
 int list_models(std::ostream& out, OutputFormat format) {
@@ -31,13 +37,13 @@ int list_models(std::ostream& out, OutputFormat format) {
     out << Json{{"models", models}}.dump(2) << '\n';
     return exit_code::ok;
   }
-  Table t({"MODEL", "SHORT", "ARCH", "CC", "SMS", "MEMORY", "MIG", "MPS CLIENTS (<13.1 / >=13.1)", "MPS MEM ISOLATION"});
+  Table t({"MODEL", "SHORT", "ARCH", "CC", "SMS", "MEMORY", "MIG", "FRACTIONAL", "MPS CLIENTS (<13.1 / >=13.1)", "MPS MEM ISOLATION"});
   for (const auto& m : catalog.models()) {
     std::string mig = "no";
     if (m.mig) mig = std::to_string(m.mig->max_instances) + " inst";
     t.add({m.name, m.aliases.empty() ? "" : m.aliases.front(), std::string(to_string(m.arch)),
            m.compute_capability.to_string(), std::to_string(m.sm_count), format_number(m.memory_gib) + " GB", mig,
-           mps_limits_text(m), mps_isolates_memory(m) ? "yes" : "no"});
+           fraction_text(m), mps_limits_text(m), !mps_supported(m) ? "-" : mps_isolates_memory(m) ? "yes" : "no"});
   }
   t.print(out);
   return exit_code::ok;
@@ -72,12 +78,19 @@ int show_model(std::ostream& out, const std::string& name, OutputFormat format) 
       << ")\n"
       << "SMs:                 " << mark(std::to_string(m.sm_count), m.is_unconfirmed("sm_count")) << '\n'
       << "memory:              " << format_number(m.memory_gib) << " GB (nominal)\n"
-      << "MPS clients per GPU: " << mps_client_limit(m, {13, 0}) << " up to CUDA 13.0";
+      << "fractional:          ";
+  if (m.fraction) {
+    out << fraction_text(m) << " (AWS instances " << join(m.fraction->instance_types, ", ")
+        << "; time-slicing inside, no MPS: not documented for the vGPU guest)\n";
+  } else {
+    out << "no\n";
+  }
+  out << "MPS clients per GPU: " << mps_client_limit(m, {13, 0}) << " up to CUDA 13.0";
   if (mps_client_limit(m, {13, 1}) != mps_client_limit(m, {13, 0})) {
     out << ", " << mps_client_limit(m, {13, 1}) << " from CUDA 13.1";
   }
   out << '\n'
-      << "MPS memory isolation: " << (mps_isolates_memory(m) ? "yes (Volta+)" : "no (pre-Volta: shared address space)")
+      << "MPS memory isolation: " << (!mps_supported(m) ? "- (no MPS)" : mps_isolates_memory(m) ? "yes (Volta+)" : "no (pre-Volta: shared address space)")
       << '\n'
       << "MPS static SM partitions: " << (mps_static_sm_partitions(m, {13, 1}) ? "from CUDA 13.1" : "no") << '\n';
   if (!m.mig) {

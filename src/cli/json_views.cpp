@@ -47,6 +47,14 @@ Json to_json(const GpuModel& m) {
   }
   Json static_partitions = nullptr;
   if (mps_static_sm_partitions(m, {13, 1})) static_partitions = "13.1";
+  Json fraction = nullptr;  // an AWS fractional GPU: which share of which physical GPU
+  if (m.fraction) {
+    fraction = {{"of_model", m.fraction->of_model},
+                {"denominator", m.fraction->denominator},
+                {"compute_fraction", m.compute_fraction()},
+                {"instance_types", m.fraction->instance_types},
+                {"mps_inside", m.fraction->mps_inside}};
+  }
   return {{"name", m.name},
           {"aliases", m.aliases},
           {"nvml_names", m.nvml_names},
@@ -55,6 +63,7 @@ Json to_json(const GpuModel& m) {
           {"sm_count", m.sm_count},
           {"memory_gib", m.memory_gib},
           {"mig_supported", m.supports_mig()},
+          {"fraction", fraction},
           {"mps",
            {{"client_limits", limits},
             {"isolates_memory", mps_isolates_memory(m)},

@@ -256,6 +256,19 @@ GpuModel model(std::string name, Fields aliases, Fields nvml, Architecture arch,
                   std::move(mig), std::move(unconfirmed)};
 }
 
+// An AWS fractional L4 (docs/fractional-gpus.md): 1/denominator of the L4's 58 SMs, time-shared by the
+// hypervisor, and the memory of its NVIDIA vGPU profile (L4-3Q: 3 GB). Its name is that profile, as the guest's
+// driver reports it; no MIG, and no MPS (AWS does not document MPS inside the vGPU guest).
+GpuModel fractional_l4(int denominator, double memory_gib, Fields instance_types) {
+  const std::string profile = "L4-" + std::to_string(static_cast<int>(memory_gib)) + "Q";
+  Fields aliases{"L4-1/" + std::to_string(denominator)};
+  aliases.insert(aliases.end(), instance_types.begin(), instance_types.end());
+  GpuModel m = model(profile, std::move(aliases), {"NVIDIA " + profile}, Architecture::ada, {8, 9}, 58, memory_gib,
+                     std::nullopt, {"nvml_names", "sm_count"});
+  m.fraction = GpuFraction{denominator, "L4-24GB", std::move(instance_types), false};
+  return m;
+}
+
 }  // namespace
 
 GpuCatalog builtin_catalog() {
@@ -291,6 +304,9 @@ GpuCatalog builtin_catalog() {
                     A::blackwell, {12, 0}, 188, 96, rtx_pro_6000()));
   m.push_back(model("L40S-48GB", {"L40S"}, {"NVIDIA L40S"}, A::ada, {8, 9}, 142, 48, std::nullopt));
   m.push_back(model("L4-24GB", {"L4"}, {"NVIDIA L4"}, A::ada, {8, 9}, 58, 24, std::nullopt));
+  m.push_back(fractional_l4(8, 3, {"g6f.large", "g6f.xlarge"}));
+  m.push_back(fractional_l4(4, 6, {"g6f.2xlarge"}));
+  m.push_back(fractional_l4(2, 12, {"g6f.4xlarge", "gr6f.4xlarge"}));
   m.push_back(model("A10G-24GB", {"A10G"}, {"NVIDIA A10G"}, A::ampere, {8, 6}, 80, 24, std::nullopt));
   m.push_back(model("T4-16GB", {"T4"}, {"Tesla T4"}, A::turing, {7, 5}, 40, 16, std::nullopt));
   m.push_back(model("V100-SXM2-16GB", {"V100", "V100-16GB", "V100-PCIE-16GB"},

@@ -8,7 +8,10 @@ bool GpuModel::is_unconfirmed(std::string_view field) const {
   return std::find(unconfirmed.begin(), unconfirmed.end(), field) != unconfirmed.end();
 }
 
+bool mps_supported(const GpuModel& model) { return !model.fraction || model.fraction->mps_inside; }
+
 int mps_client_limit(const GpuModel& model, CudaVersion cuda) {
+  if (!mps_supported(model)) return 0;
   if (!is_volta_or_newer(model.arch)) return 16;
   return cuda >= CudaVersion{13, 1} ? 60 : 48;
 }
@@ -19,10 +22,10 @@ int mps_client_limit_in_instance(const GpuModel& model, const MigProfile& profil
   return std::max(1, whole * profile.compute_slices / model.mig->compute_slices);
 }
 
-bool mps_isolates_memory(const GpuModel& model) { return is_volta_or_newer(model.arch); }
+bool mps_isolates_memory(const GpuModel& model) { return mps_supported(model) && is_volta_or_newer(model.arch); }
 
 bool mps_static_sm_partitions(const GpuModel& model, CudaVersion cuda) {
-  return is_volta_or_newer(model.arch) && cuda >= CudaVersion{13, 1};
+  return mps_supported(model) && is_volta_or_newer(model.arch) && cuda >= CudaVersion{13, 1};
 }
 
 }  // namespace gpupack

@@ -11,6 +11,17 @@
 
 namespace gpupack {
 
+// An AWS fractional GPU (EC2 G6f/Gr6f): a fixed share of one physical GPU that the hypervisor hands to the
+// instance as an NVIDIA vGPU. Kubernetes sees it as one whole `nvidia.com/gpu` whatever its size; its compute
+// is the physical GPU's SMs, time-shared by the hypervisor, so its share is 1/denominator of them.
+// Facts and sources: docs/fractional-gpus.md.
+struct GpuFraction {
+  int denominator = 1;                      // 8 for 1/8 of the physical GPU
+  std::string of_model;                     // the physical GPU's catalog name, e.g. "L4-24GB"
+  std::vector<std::string> instance_types;  // EC2 instance types that carry this fraction, e.g. "g6f.large"
+  bool mps_inside = false;                  // AWS does not document MPS inside the vGPU guest: not allowed
+};
+
 struct GpuModel {
   std::string name;                     // canonical, e.g. "H100-SXM5-80GB"
   std::vector<std::string> aliases;     // short names users type, e.g. "H100-80GB"
@@ -22,12 +33,18 @@ struct GpuModel {
   std::optional<MigGeometry> mig;  // absent when the model has no MIG
   // Fields whose values were not seen in real output ("sm_count", "nvml_names", ...).
   std::vector<std::string> unconfirmed;
+  std::optional<GpuFraction> fraction = std::nullopt;  // present only for fractional GPUs
 
   bool supports_mig() const { return mig.has_value(); }
+  bool is_fractional() const { return fraction.has_value(); }
+  // The share of the physical GPU's compute this model gets: 1 for a whole GPU, 1/8 for a 1/8 fraction.
+  double compute_fraction() const { return fraction ? 1.0 / fraction->denominator : 1.0; }
   bool is_unconfirmed(std::string_view field) const;
 };
 
-// MPS clients per device: 16 before Volta; 48 from Volta up to CUDA 13.0; 60 from CUDA 13.1.
+// Whether an MPS server may run on this model: not inside a fractional GPU whose provider does not document it.
+bool mps_supported(const GpuModel& model);
+// MPS clients per device (0 where MPS is not supported): 16 before Volta; 48 from Volta up to CUDA 13.0; 60 from CUDA 13.1.
 int mps_client_limit(const GpuModel& model, CudaVersion cuda);
 // Under MIG, MPS runs inside each instance and its client limit shrinks in proportion to the instance's
 // share of the compute slices (rounded down, at least 1).

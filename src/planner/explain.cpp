@@ -112,6 +112,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
                                               : ""});
     }
     case GpuMode::mps: {
+      if (!mps_supported(model)) return "MPS is not documented inside an AWS fractional GPU (vGPU guest)";
       const SliceEvaluation e = predict_with(Sharing::mps, whole, c.clients, ctx.calibration());
       return join_nonempty(
           {trust_problem(c), worst_slo_miss(c, e),

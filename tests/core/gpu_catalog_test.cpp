@@ -103,4 +103,42 @@ TEST(GpuCatalog, SpecsOfWellKnownModels) {
   EXPECT_EQ(catalog().get("P100").arch, Architecture::pascal);
 }
 
+// AWS fractional L4s (docs/fractional-gpus.md): 1/8 (3 GB, g6f.large and g6f.xlarge), 1/4 (6 GB, g6f.2xlarge),
+// 1/2 (12 GB, g6f.4xlarge and gr6f.4xlarge); no MIG, no MPS inside the vGPU guest.
+TEST(GpuCatalog, FractionalL4RowsMatchTheDocumentedSizes) {
+  struct Expected {
+    const char* alias;
+    const char* name;
+    int denominator;
+    double memory_gib;
+    std::vector<std::string> instance_types;
+  };
+  const Expected rows[] = {{"L4-1/8", "L4-3Q", 8, 3, {"g6f.large", "g6f.xlarge"}},
+                           {"L4-1/4", "L4-6Q", 4, 6, {"g6f.2xlarge"}},
+                           {"L4-1/2", "L4-12Q", 2, 12, {"g6f.4xlarge", "gr6f.4xlarge"}}};
+  const GpuModel& l4 = catalog().get("L4");
+  int fractional = 0;
+  for (const auto& m : catalog().models()) fractional += m.is_fractional() ? 1 : 0;
+  EXPECT_EQ(fractional, 3);
+  for (const auto& row : rows) {
+    const GpuModel& m = catalog().get(row.alias);
+    EXPECT_EQ(m.name, row.name);
+    ASSERT_TRUE(m.fraction.has_value()) << row.name;
+    EXPECT_EQ(m.fraction->denominator, row.denominator);
+    EXPECT_EQ(m.fraction->of_model, l4.name);
+    EXPECT_EQ(m.fraction->instance_types, row.instance_types);
+    EXPECT_DOUBLE_EQ(m.memory_gib, row.memory_gib);
+    EXPECT_DOUBLE_EQ(m.compute_fraction() * m.sm_count, static_cast<double>(l4.sm_count) / row.denominator);
+    EXPECT_EQ(m.arch, l4.arch);
+    EXPECT_FALSE(m.supports_mig());
+    EXPECT_FALSE(mps_supported(m));
+    EXPECT_EQ(mps_client_limit(m, {13, 1}), 0);
+    EXPECT_FALSE(mps_isolates_memory(m));
+    for (const auto& type : row.instance_types) EXPECT_EQ(catalog().get(type).name, row.name) << type;
+  }
+  EXPECT_FALSE(l4.is_fractional());
+  EXPECT_TRUE(mps_supported(l4));
+  EXPECT_DOUBLE_EQ(l4.compute_fraction(), 1.0);
+}
+
 }  // namespace gpupack

@@ -14,7 +14,7 @@ expect_out "^P100-PCIE-16GB .* 16 +no$"
 
 run catalog --format json
 expect_rc 0
-expect_json '.models | length == 21'
+expect_json '.models | length == 24'
 expect_json '.models[] | select(.name == "H100-SXM5-80GB") | .sm_count == 132 and .mig.profiles[6].sms == 132'
 expect_json '.models[] | select(.name == "P100-PCIE-16GB") | .mps.client_limits == [{"min_cuda":"1.0","clients":16}]'
 expect_json '.models[] | select(.name == "H200-SXM-141GB") | .mps.client_limits[1] == {"min_cuda":"13.1","clients":60}'
