@@ -22,6 +22,7 @@
 #include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
+#include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
 #include "mps/mps_control.hpp"
 #include "verify/verify_driver.hpp"
@@ -105,10 +106,14 @@ void print_table(std::ostream& out, const VerifyReport& r) {
                      r.duration_s, r.warmup_s, r.tolerance * 100);
   for (const auto& n : r.notes) out << "note: " << n << '\n';
   for (const auto& a : r.alone) {
+    if (a.source == "profile") {
+      out << fmt::format("alone: {} not run (the plan's profile predicts every replica)\n", a.workload);
+      continue;
+    }
     out << fmt::format("alone: {} p99 {} ms (spread {}), {} req/s ({})\n", a.workload, num(a.p99_ms.mean()), spread(a.p99_ms),
                        num(a.req_per_s.mean(), 1), a.source);
   }
-  Table t({"replica", "slice", "p99 pred", "p99 meas", "err", "spread", "req/s pred", "req/s meas", "err", "spread", "SLO", "verdict"});
+  Table t({"replica", "slice", "predicted by", "p99 pred", "p99 meas", "err", "spread", "req/s pred", "req/s meas", "err", "spread", "SLO", "verdict"});
   bool plain = false;
   for (const auto& v : r.replicas) {
     plain = plain || !v.reports;
@@ -119,7 +124,8 @@ void print_table(std::ostream& out, const VerifyReport& r) {
       verdict += " (no client report: memory, crashes, GPU activity only";
       verdict += v.gpu_seen ? ")" : "; never seen on the GPU)";
     }
-    t.add({v.workload + "-" + std::to_string(v.replica), v.slice, num(v.predicted_p99_ms), num(v.p99_ms.mean()), pct(v.p99_error),
+    const std::string by = v.prediction_source == "none" ? "-" : v.prediction_source + (v.extrapolated ? " (extrapolated)" : "");
+    t.add({v.workload + "-" + std::to_string(v.replica), v.slice, by, num(v.predicted_p99_ms), num(v.p99_ms.mean()), pct(v.p99_error),
            spread(v.p99_ms), num(v.predicted_req_per_s, 1), num(v.req_per_s.mean(), 1), pct(v.throughput_error), spread(v.req_per_s),
            slo, verdict});
   }
@@ -143,13 +149,9 @@ void print_table(std::ostream& out, const VerifyReport& r) {
 }
 
 int run_verify_command(const VerifyArgs& a, std::ostream& out) {
-  const std::string text = read_input_file(a.plan);
-  nlohmann::json plan_json;
-  try {
-    plan_json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(a.plan + ": not a plan JSON (gpupack plan --format json): " + e.what());
-  }
+  // The one bounded reader and JSON parser of the io layer: every bad plan (1e999 included) is exit 2.
+  const nlohmann::json plan_json = parse_json_document(read_input_file(a.plan), a.plan + ": not a plan JSON",
+                                                       "give the output of `gpupack plan --format json`");
   const RenderPlan plan = render_plan_from_json(plan_json);
   SetupRequest request;
   request.runs = parse_runs(a.runs);

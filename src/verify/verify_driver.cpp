@@ -29,7 +29,8 @@ class RunCounter {
 };
 
 // Each reporting workload alone on the device of its first replica's slice, without MPS and its limits:
-// the p99 alone that the plan's inflation multiplies, and the throughput its slice share scales.
+// the p99 alone that the plan's inflation multiplies, and the throughput its slice share scales. Not for
+// a workload whose every replica the plan's profile predicts (its figures are used as they are).
 std::vector<AloneFigures> solo_runs(const VerifySetup& setup, const DriverOptions& options, RunCounter& runs) {
   std::vector<AloneFigures> out;
   for (const auto& name : workloads_of(setup)) {
@@ -46,7 +47,14 @@ std::vector<AloneFigures> solo_runs(const VerifySetup& setup, const DriverOption
         }
       }
     }
-    if (options.solo && first->reports) {
+    // A workload the plan's profile predicts fully (every replica here) needs no solo run.
+    bool profiled = true;
+    for (const auto& s : setup.slices) {
+      for (const auto& r : s.replicas) profiled = profiled && (r.workload != name || r.fully_profiled());
+    }
+    if (profiled && first->reports) {
+      a.source = "profile";
+    } else if (options.solo && first->reports) {
       SliceSetup alone;
       alone.gpu_id = home->gpu_id;
       alone.slice_id = home->slice_id;

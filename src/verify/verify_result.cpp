@@ -26,6 +26,21 @@ std::optional<double> scaled(const std::optional<double>& v, double factor) {
   return v ? std::optional<double>(*v * factor) : std::nullopt;
 }
 
+// A replica's predictions: the plan's profile figures where it has them, else the plan's inflation (p99)
+// and slice throughput (req/s) x what the workload did alone.
+void predict(ReplicaVerdict& v, const ReplicaSetup& r, const SliceSetup& slice, const AloneFigures* alone) {
+  const auto alone_p99 = alone ? scaled(alone->p99_ms.mean(), r.predicted_p99_inflation) : std::nullopt;
+  const auto alone_req = alone ? scaled(alone->req_per_s.mean(), slice.predicted_throughput) : std::nullopt;
+  v.predicted_p99_ms = r.profile_p99_ms ? r.profile_p99_ms : alone_p99;
+  v.predicted_req_per_s = r.profile_req_per_s ? r.profile_req_per_s : alone_req;
+  if (r.profile_p99_ms || r.profile_req_per_s) {
+    v.prediction_source = "profile";
+    v.extrapolated = r.extrapolated;
+  } else if (v.predicted_p99_ms || v.predicted_req_per_s) {
+    v.prediction_source = "inflation x solo";
+  }
+}
+
 // A replica that ended by itself: a crash (non-zero) or a program that stopped before the window's end.
 std::optional<std::string> ended_problem(const ReplicaRun& r) {
   if (!r.exit_code || !r.ended_early) return std::nullopt;
@@ -109,10 +124,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
                                          static_cast<double>(*v.peak_memory_bytes) / 1048576.0,
                                          static_cast<double>(v.memory_limit_bytes) / 1048576.0));
       }
-      if (const AloneFigures* a = alone_of(alone, v.workload); a && setup_r.reports) {
-        v.predicted_p99_ms = scaled(a->p99_ms.mean(), setup_r.predicted_p99_inflation);
-        v.predicted_req_per_s = scaled(a->req_per_s.mean(), slice.predicted_throughput);
-      }
+      if (setup_r.reports) predict(v, setup_r, slice, alone_of(alone, v.workload));
       v.p99_error = error_of(v.p99_ms.mean(), v.predicted_p99_ms);
       v.throughput_error = error_of(v.req_per_s.mean(), v.predicted_req_per_s);
       if (v.p99_error && std::fabs(*v.p99_error) > tolerance) {
@@ -191,6 +203,8 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"slice", r.slice},
                              {"reports", r.reports},
                              {"predicted_p99_ms", opt(r.predicted_p99_ms)},
+                             {"prediction_source", r.prediction_source},
+                             {"extrapolated", r.extrapolated},
                              {"p99_ms", measured_json(r.p99_ms)},
                              {"p99_error", opt(r.p99_error)},
                              {"predicted_req_per_s", opt(r.predicted_req_per_s)},

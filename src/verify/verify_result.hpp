@@ -26,7 +26,9 @@ struct Measured {
 // What a workload does alone on a whole GPU (the solo runs), the base of the predictions.
 struct AloneFigures {
   std::string workload;
-  std::string source;  // "solo run" or "none" (--no-solo, or it does not report)
+  // "solo run"; "profile": not run, the plan's profile predicts every replica of it; "none" (--no-solo, or
+  // it does not report)
+  std::string source;
   Measured p99_ms, req_per_s;
 };
 
@@ -35,6 +37,10 @@ struct ReplicaVerdict {
   int replica = 0;
   bool reports = true;
   std::optional<double> predicted_p99_ms, predicted_req_per_s;
+  // "profile": the plan's profile predictions (a figure the profile leaves out: inflation x solo);
+  // "inflation x solo": the plan's inflation and slice throughput x the solo run; "none": no prediction.
+  std::string prediction_source = "none";
+  bool extrapolated = false;  // the plan's profile prediction lies outside what the profile measured
   Measured p99_ms, req_per_s;
   std::optional<double> p99_error, throughput_error;  // (measured - predicted) / predicted
   std::optional<double> slo_ms;

@@ -14,10 +14,18 @@ namespace {
 
 using Key = std::tuple<std::string, std::string, int>;  // gpu id, workload, replica
 
-// The plan's predictions that render does not read: per placement its p99 inflation, per slice its
-// per-client throughput. Absent fields read as "no inflation" / "as alone" (older plans).
+// A placement's absolute predictions from a workload profile (prediction_source "profile").
+struct ProfilePrediction {
+  std::optional<double> p99_ms, req_per_s;
+  bool extrapolated = false;
+};
+
+// The plan's predictions that render does not read: per placement its p99 inflation (and its profile's
+// predictions where it has them), per slice its per-client throughput. Absent fields read as "no
+// inflation" / "as alone" / "no profile" (older plans).
 struct Predictions {
   std::map<Key, double> p99_inflation;
+  std::map<Key, ProfilePrediction> profile;
   std::map<std::pair<std::string, std::string>, double> slice_throughput;
 };
 
@@ -26,14 +34,33 @@ double number_or(const nlohmann::json& j, const char* key, double fallback) {
   return it != j.end() && it->is_number() ? it->get<double>() : fallback;
 }
 
+std::optional<double> positive_number(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number() || !(it->get<double>() > 0)) return std::nullopt;
+  return it->get<double>();
+}
+
+// Only a profile's predictions are taken as they are: a synthetic predicted_p99_ms is the scenario's
+// p99_alone_ms (or half the SLO) x the inflation, which the solo run measures better.
+std::optional<ProfilePrediction> profile_prediction(const nlohmann::json& placement) {
+  const auto source = placement.find("prediction_source");
+  if (source == placement.end() || *source != "profile") return std::nullopt;
+  const auto extrapolated = placement.find("extrapolated");
+  ProfilePrediction p{positive_number(placement, "predicted_p99_ms"), positive_number(placement, "predicted_req_per_s"),
+                      extrapolated != placement.end() && *extrapolated == true};
+  if (!p.p99_ms && !p.req_per_s) return std::nullopt;
+  return p;
+}
+
 Predictions read_predictions(const nlohmann::json& plan) {
   Predictions p;
   if (const auto it = plan.find("placements"); it != plan.end() && it->is_array()) {
     for (const auto& pl : *it) {
       if (!pl.is_object() || !pl.contains("workload") || !pl.contains("gpu") || !pl.contains("replica")) continue;
       if (!pl["workload"].is_string() || !pl["gpu"].is_string() || !pl["replica"].is_number_integer()) continue;
-      p.p99_inflation[{pl["gpu"].get<std::string>(), pl["workload"].get<std::string>(), pl["replica"].get<int>()}] =
-          number_or(pl, "predicted_p99_inflation", 1.0);
+      const Key key{pl["gpu"].get<std::string>(), pl["workload"].get<std::string>(), pl["replica"].get<int>()};
+      p.p99_inflation[key] = number_or(pl, "predicted_p99_inflation", 1.0);
+      if (const auto profile = profile_prediction(pl)) p.profile[key] = *profile;
     }
   }
   if (const auto it = plan.find("gpus"); it != plan.end() && it->is_array()) {
@@ -157,6 +184,11 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const RenderPlan& plan,
         r.memory_limit_bytes = c.memory_limit_bytes;
         const auto inf = predictions.p99_inflation.find({gpu.id, c.workload, c.replica});
         r.predicted_p99_inflation = inf == predictions.p99_inflation.end() ? 1.0 : inf->second;
+        if (const auto pp = predictions.profile.find({gpu.id, c.workload, c.replica}); pp != predictions.profile.end()) {
+          r.profile_p99_ms = pp->second.p99_ms;
+          r.profile_req_per_s = pp->second.req_per_s;
+          r.extrapolated = pp->second.extrapolated;
+        }
         if (const auto slo = request.slo_ms.find(c.workload); slo != request.slo_ms.end()) r.slo_ms = slo->second;
         s.replicas.push_back(std::move(r));
       }

@@ -26,9 +26,15 @@ struct ReplicaSetup {
   std::map<std::string, std::string> env;  // rendered limits and CUDA_VISIBLE_DEVICES
   std::uint64_t memory_limit_bytes = 0;
   double predicted_p99_inflation = 1;      // the plan's predicted p99 / p99 alone
+  // The plan's absolute predictions from the workload's profile (prediction_source "profile";
+  // docs/plan-schema.md): used as they are, without the solo runs. None for a synthetic prediction.
+  std::optional<double> profile_p99_ms, profile_req_per_s;
+  bool extrapolated = false;               // the plan's prediction lies outside what the profile measured
   std::optional<double> slo_ms;            // p99 target (from --scenario)
   bool extra = false;                      // added by --search, not placed by the plan
   std::string name() const { return workload + "-" + std::to_string(replica); }
+  // Both figures come from the profile: the solo runs add nothing to this replica's predictions.
+  bool fully_profiled() const { return profile_p99_ms && profile_req_per_s; }
 };
 
 struct SliceSetup {

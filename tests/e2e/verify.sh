@@ -85,6 +85,23 @@ expect_rc 0
 expect_out 'fast-2 +gpu0/s0'
 expect_out 'every SLO met'
 
+# A plan with profile predictions for fast (gpupack plan --profiles): they are fast's predictions as they
+# are, fast gets no solo run (2 runs of batch alone, then 2 of the plan: "run 4" is the last), batch keeps
+# inflation x its solo run.
+jq '(.placements[] | select(.workload == "fast")) += {predicted_p99_ms: 16.5, predicted_req_per_s: 100,
+  prediction_source: "profile", extrapolated: true}' "$WORK/plan.json" >"$WORK/profiled.json"
+run verify "$WORK/profiled.json" "${COMMON[@]:1}" --run fast="$FAST" --run batch="$BATCH" --tolerance 100 --format json
+expect_rc 0
+expect_json '[.alone[] | {workload, source}] == [{"workload":"batch","source":"solo run"},{"workload":"fast","source":"profile"}]'
+expect_json '[.replicas[] | select(.workload == "fast") | .predicted_p99_ms == 16.5 and .predicted_req_per_s == 100 and .prediction_source == "profile" and .extrapolated and .slo_met] | all'
+expect_json '.replicas[] | select(.workload == "batch") | .prediction_source == "inflation x solo" and .extrapolated == false'
+expect_err 'run 4: the plan'
+run verify "$WORK/profiled.json" "${COMMON[@]:1}" --run fast="$FAST" --run batch="$BATCH" --tolerance 100 --repeat 1
+expect_rc 0
+expect_out 'fast-0 +gpu0/s0 +profile \(extrapolated\) +16.50 +17.00'
+expect_out 'alone: fast not run'
+expect_nothing_left
+
 # An SLO breach: exit 1, the replica's verdict says so.
 run verify "${COMMON[@]}" --run fast="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=40 sh $CLIENT" --run batch="$BATCH" --repeat 1 --tolerance 10
 expect_rc 1
@@ -166,6 +183,11 @@ GPUPACK_GPU_BACKEND="fake:$WORK/no-gpus.json" run verify "${COMMON[@]}" --run fa
 expect_usage_error 'GPU gpu0 \(index 0 on node node-0, H100-SXM5-80GB\) is not here'
 run verify "$WORK/s.yaml" --run fast="$FAST"
 expect_usage_error 'not a plan JSON'
+# A number out of range is the plan's fault (exit 2), not an internal error (70).
+sed -E 's/("predicted_p99_inflation": *)[0-9.eE+-]+/\1 1e999/' "$WORK/plan.json" >"$WORK/huge.json"
+grep -q 1e999 "$WORK/huge.json" || fail "the plan has no predicted_p99_inflation to replace"
+run verify "$WORK/huge.json" --run fast="$FAST" --run batch="$BATCH"
+expect_usage_error 'huge.json: not a plan JSON: JSON value out of range'
 run verify "$WORK/plan.json" --run fast="$FAST" --run batch="$BATCH" --search fast
 expect_usage_error '--search fast: needs --scenario'
 expect_nothing_left

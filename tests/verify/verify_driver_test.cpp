@@ -83,6 +83,69 @@ TEST_F(VerifyDriverTest, SoloRunsThenRepeatsOfThePlanPredictFromWhatEachWorkload
   EXPECT_NE(world_.spawned.back().env.at("GPUPACK_REPORT").find(dir_.path() + "/run-6/"), std::string::npos);
 }
 
+TEST_F(VerifyDriverTest, ProfilePredictionsAreTheReplicasPredictionsAndSkipTheSoloRunsOfTheirWorkload) {
+  world_.latency_scales = true;  // 2 ms x the clients running: fast-0 and batch together measure 4 ms
+  VerifySetup s = setup(1);
+  ReplicaSetup& fast = s.slices[0].replicas[0];
+  fast.profile_p99_ms = 4.2;      // the plan's profile: 4.2 ms beside batch, 100 req/s (one every 10 ms)
+  fast.profile_req_per_s = 100;
+  fast.extrapolated = true;
+  fast.slo_ms = 4.1;              // the profile predicted a breach; the measured 4 ms keeps the SLO
+  const VerifyReport r = verify(s);
+  // Only batch runs alone (2 solo runs), then 2 repeats of 2 processes.
+  EXPECT_EQ(world_.spawned.size(), 2u + 2u * 2);
+  ASSERT_EQ(r.alone.size(), 2u);
+  EXPECT_EQ(r.alone[0].source, "profile");
+  EXPECT_TRUE(r.alone[0].p99_ms.runs.empty());
+  EXPECT_EQ(r.alone[1].source, "solo run");
+  const ReplicaVerdict& f = r.replicas[0];
+  EXPECT_EQ(f.prediction_source, "profile");
+  EXPECT_TRUE(f.extrapolated);
+  EXPECT_DOUBLE_EQ(*f.predicted_p99_ms, 4.2);
+  EXPECT_DOUBLE_EQ(*f.predicted_req_per_s, 100);
+  EXPECT_DOUBLE_EQ(*f.p99_ms.mean(), 4);
+  EXPECT_NEAR(*f.p99_error, -0.2 / 4.2, 1e-9);
+  EXPECT_EQ(f.slo_met, true);
+  EXPECT_TRUE(f.problems.empty()) << f.problems.front();
+  // batch has no profile: inflation x its solo p99 (2 ms alone, inflation 1).
+  const ReplicaVerdict& b = r.replicas[1];
+  EXPECT_EQ(b.prediction_source, "inflation x solo");
+  EXPECT_FALSE(b.extrapolated);
+  EXPECT_DOUBLE_EQ(*b.predicted_p99_ms, 2);
+  const auto j = to_json(r);
+  EXPECT_EQ(j["replicas"][0]["prediction_source"], "profile");
+  EXPECT_EQ(j["replicas"][0]["extrapolated"], true);
+  EXPECT_EQ(j["replicas"][1]["prediction_source"], "inflation x solo");
+  EXPECT_EQ(j["alone"][0]["source"], "profile");
+}
+
+TEST_F(VerifyDriverTest, AProfiledReplicaMeasuredOverItsSloBreaksIt) {
+  world_.latency_scales = true;
+  world_.scripts["fast-0"].latency_ms = 3;  // 6 ms beside batch
+  VerifySetup s = setup(1);
+  ReplicaSetup& fast = s.slices[0].replicas[0];
+  fast.profile_p99_ms = 4.2;
+  fast.profile_req_per_s = 100;
+  fast.slo_ms = 5;
+  const VerifyReport broken = verify(s);
+  EXPECT_EQ(world_.spawned.size(), 2u + 2u * 2);  // batch alone twice, then the plan twice
+  EXPECT_EQ(broken.replicas[0].slo_met, false);
+  EXPECT_NEAR(*broken.replicas[0].p99_error, 6 / 4.2 - 1, 1e-9);
+  EXPECT_FALSE(broken.ok());
+}
+
+TEST_F(VerifyDriverTest, AProfileThatLeavesOutAFigureStillGetsTheSoloRunForIt) {
+  VerifySetup s = setup(1);
+  s.slices[0].replicas[0].profile_p99_ms = 3;  // no req/s from the profile
+  options_.repeat = 1;
+  const VerifyReport r = verify(s);
+  EXPECT_EQ(r.alone[0].source, "solo run");
+  EXPECT_EQ(r.replicas[0].prediction_source, "profile");
+  EXPECT_DOUBLE_EQ(*r.replicas[0].predicted_p99_ms, 3);
+  ASSERT_TRUE(r.replicas[0].predicted_req_per_s.has_value());
+  EXPECT_DOUBLE_EQ(*r.replicas[0].predicted_req_per_s, *r.alone[0].req_per_s.mean());  // slice throughput 1
+}
+
 TEST_F(VerifyDriverTest, TheDensitySearchFindsTheMostReplicasThatKeepTheSlo) {
   world_.latency_scales = true;  // every fast replica: 1.2 ms x the clients running; SLO 5 ms: 4 clients fit
   for (int i = 0; i < 8; ++i) world_.scripts["fast-" + std::to_string(i)].latency_ms = 1.2;

@@ -119,5 +119,33 @@ TEST(VerifySetup, MigSlicesMapToExistingInstancesOnly) {
   EXPECT_EQ(s.slices[0].replicas[0].env.at("CUDA_VISIBLE_DEVICES"), "MIG-abcd");
 }
 
+TEST(VerifySetup, ProfilePredictionsOfThePlanReachTheirReplicasSyntheticOnesDoNot) {
+  auto json = testing::mps_test_plan();
+  for (auto& p : json["placements"]) {
+    if (p["workload"] == "fast") {
+      p["predicted_p99_ms"] = 12.5;
+      p["predicted_req_per_s"] = 80.0;
+      p["prediction_source"] = "profile";
+      p["extrapolated"] = p["replica"] == 2;
+    } else {
+      p["predicted_p99_ms"] = 9.0;  // p99_alone_ms x inflation: the solo run measures it better
+      p["predicted_req_per_s"] = nullptr;
+      p["prediction_source"] = "synthetic";
+      p["extrapolated"] = false;
+    }
+  }
+  const VerifySetup s = build_setup(json, render_plan_from_json(json), runs(), one_h100());
+  const auto& replicas = s.slices.at(0).replicas;
+  ASSERT_EQ(replicas.size(), 4u);
+  EXPECT_FALSE(replicas[0].profile_p99_ms.has_value());  // batch
+  EXPECT_FALSE(replicas[0].fully_profiled());
+  EXPECT_DOUBLE_EQ(*replicas[1].profile_p99_ms, 12.5);
+  EXPECT_DOUBLE_EQ(*replicas[1].profile_req_per_s, 80);
+  EXPECT_TRUE(replicas[1].fully_profiled());
+  EXPECT_FALSE(replicas[1].extrapolated);
+  EXPECT_TRUE(replicas[3].extrapolated);
+  EXPECT_DOUBLE_EQ(replicas[1].predicted_p99_inflation, 1.74);
+}
+
 }  // namespace
 }  // namespace gpupack::verify
