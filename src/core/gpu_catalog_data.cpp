@@ -256,15 +256,17 @@ GpuModel model(std::string name, Fields aliases, Fields nvml, Architecture arch,
                   std::move(mig), std::move(unconfirmed)};
 }
 
-// An AWS fractional L4 (docs/fractional-gpus.md): 1/denominator of the L4's 58 SMs, time-shared by the
-// hypervisor, and the memory of its NVIDIA vGPU profile (L4-3Q: 3 GB). Its name is that profile, as the guest's
-// driver reports it; no MIG, and no MPS (AWS does not document MPS inside the vGPU guest).
+// An AWS fractional L4 (docs/fractional-gpus.md): the memory of its NVIDIA vGPU profile (L4-3Q: 3 GB) and, as
+// its SM count, its share of the L4's 58 SMs rounded down (1/8: 7.25 -> 7), so every compute scale of the
+// planner treats it as the smaller GPU it is. Its name is the vGPU profile, as the guest's driver reports it.
+// No MIG, and no MPS (AWS does not document MPS inside the vGPU guest).
 GpuModel fractional_l4(int denominator, double memory_gib, Fields instance_types) {
+  constexpr int kL4Sms = 58;
   const std::string profile = "L4-" + std::to_string(static_cast<int>(memory_gib)) + "Q";
   Fields aliases{"L4-1/" + std::to_string(denominator)};
   aliases.insert(aliases.end(), instance_types.begin(), instance_types.end());
-  GpuModel m = model(profile, std::move(aliases), {"NVIDIA " + profile}, Architecture::ada, {8, 9}, 58, memory_gib,
-                     std::nullopt, {"nvml_names", "sm_count"});
+  GpuModel m = model(profile, std::move(aliases), {"NVIDIA " + profile}, Architecture::ada, {8, 9},
+                     kL4Sms / denominator, memory_gib, std::nullopt, {"nvml_names"});
   m.fraction = GpuFraction{denominator, "L4-24GB", std::move(instance_types), false};
   return m;
 }

@@ -110,8 +110,7 @@ SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_
   s.compute_share = 1.0;
   s.mps_client_limit = mps_client_limit(model, cuda);
   s.mps_isolates_memory = mps_isolates_memory(model);
-  // A fractional GPU gets only its share of the physical GPU's SMs.
-  s.compute_scale = static_cast<double>(reference_sms) / (model.sm_count * model.compute_fraction());
+  s.compute_scale = static_cast<double>(reference_sms) / model.sm_count;
   s.context_overhead = overhead;
   return s;
 }

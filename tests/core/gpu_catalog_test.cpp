@@ -128,7 +128,8 @@ TEST(GpuCatalog, FractionalL4RowsMatchTheDocumentedSizes) {
     EXPECT_EQ(m.fraction->of_model, l4.name);
     EXPECT_EQ(m.fraction->instance_types, row.instance_types);
     EXPECT_DOUBLE_EQ(m.memory_gib, row.memory_gib);
-    EXPECT_DOUBLE_EQ(m.compute_fraction() * m.sm_count, static_cast<double>(l4.sm_count) / row.denominator);
+    EXPECT_DOUBLE_EQ(m.compute_fraction(), 1.0 / row.denominator);
+    EXPECT_EQ(m.sm_count, l4.sm_count / row.denominator);  // the share of the L4's 58 SMs, rounded down
     EXPECT_EQ(m.arch, l4.arch);
     EXPECT_FALSE(m.supports_mig());
     EXPECT_FALSE(mps_supported(m));
