@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/gpu_catalog.hpp"
 #include "render/quoting.hpp"
 #include "render/targets.hpp"
 
@@ -30,6 +31,13 @@ std::string gpu_type_name(const std::string& model) {
   return out;
 }
 
+// Whether a GPU of the plan is an AWS fractional GPU (docs/fractional-gpus.md).
+bool is_fractional(const std::string& model) {
+  static const GpuCatalog catalog = builtin_catalog();
+  const GpuModel* m = catalog.find(model);
+  return m != nullptr && m->is_fractional();
+}
+
 }  // namespace
 
 TargetOutput render_node_template_target(const RenderPlan& plan) {
@@ -37,8 +45,9 @@ TargetOutput render_node_template_target(const RenderPlan& plan) {
   // Per GPU type: the most clients any one GPU of it serves; the strategy from the plan's modes.
   std::map<std::string, int> clients_per_type;
   std::map<std::string, int> gpus_per_node;
-  bool mps = false, time_slicing = false;
+  bool mps = false, time_slicing = false, fractional = false;
   for (const auto& gpu : plan.gpus) {
+    fractional = fractional || is_fractional(gpu.model);
     int clients = 0;
     for (const auto& s : gpu.slices) clients += static_cast<int>(s.clients.size());
     auto& c = clients_per_type[gpu_type_name(gpu.model)];
@@ -54,10 +63,13 @@ TargetOutput render_node_template_target(const RenderPlan& plan) {
 
   Json sharing = Json::object();
   for (const auto& [type, n] : clients_per_type) sharing[type] = {{"sharedClientsPerGpu", n}};
-  const Json api = {{"gpu",
-                     {{"sharingStrategy", use_mps ? "GPU_SHARING_STRATEGY_MPS" : "GPU_SHARING_STRATEGY_TIME_SLICING"},
-                      {"defaultSharedClientsPerGpu", default_clients},
-                      {"sharingConfiguration", sharing}}}};
+  Json api = {{"gpu",
+               {{"sharingStrategy", use_mps ? "GPU_SHARING_STRATEGY_MPS" : "GPU_SHARING_STRATEGY_TIME_SLICING"},
+                {"defaultSharedClientsPerGpu", default_clients},
+                {"sharingConfiguration", sharing}}}};
+  // Fractional GPUs are an instance constraint; the minimum GPU count stays unset, since a minimum of 1
+  // makes the template consider full GPUs only (Cast AI's fractional-GPU documentation).
+  if (fractional) api["constraints"] = {{"gpu", {{"manufacturers", {"NVIDIA"}}, {"fractionalGPUs", "ENABLED"}}}};
   out.files.push_back({"node-template/node-template.json", api.dump(2) + "\n", 0644});
 
   std::string tf = fmt::format(
@@ -69,6 +81,10 @@ TargetOutput render_node_template_target(const RenderPlan& plan) {
     tf += fmt::format("    {} = {{\n      shared_clients_per_gpu = {}\n    }}\n", hcl_string(type), n);
   }
   tf += "  }\n}\n";
+  if (fractional) {
+    tf += "# Fractional GPUs (AWS G6f): min_count stays unset; a minimum of 1 would exclude them.\n"
+          "constraints {\n  gpu {\n    manufacturers   = [\"NVIDIA\"]\n    fractional_gpus = \"enabled\"\n  }\n}\n";
+  }
   out.files.push_back({"node-template/gpu.tf", tf, 0644});
 
   std::string readme = fmt::format(
@@ -83,6 +99,11 @@ TargetOutput render_node_template_target(const RenderPlan& plan) {
       "pods keep requesting nvidia.com/gpu: 1 (pre-Volta GPUs under MPS need hostIPC: true). Equal slices only:\n"
       "per-client limits of the plan are not expressed here (use the mps or gpupack-agent targets).",
       default_clients, use_mps ? "mps" : "time-slicing");
+  if (fractional) {
+    readme += "\nFractional GPUs (AWS G6f): the template enables the instance constraint Fractional GPUs and leaves\n"
+              "the minimum GPU count unset (a minimum of 1 would exclude them); each fraction is one nvidia.com/gpu,\n"
+              "time-sliced as above.";
+  }
   out.readme.push_back(readme);
   return out;
 }

@@ -56,6 +56,31 @@ run plan "$WORK/eighth.yaml"
 expect_rc 0
 expect_out "^gpu0 +L4-3Q +g6f-node-0 "
 
+# The node-template target on a 1/8 L4 fleet: the Fractional GPUs instance constraint, no minimum GPU count,
+# time-slicing; golden files in tests/render/golden/fractional-node-template (regenerate with UPDATE_GOLDEN=1
+# bash tests/e2e/fractional.sh build/gpupack, and review the diff like code).
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+GOLDEN="$ROOT/tests/render/golden/fractional-node-template"
+run plan "$ROOT/tests/render/data/fractional-l4.yaml" --format json -o "$WORK/fractional.json"
+expect_rc 0
+run render "$WORK/fractional.json" --target node-template -o "$WORK/node-template"
+expect_rc 0
+if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+  rm -rf "$GOLDEN"
+  cp -r "$WORK/node-template" "$GOLDEN"
+fi
+diff -r "$GOLDEN" "$WORK/node-template" >"$WORK/golden.diff" || fail "node-template differs from $GOLDEN: $(head -40 "$WORK/golden.diff")"
+jq -e '.constraints.gpu.fractionalGPUs == "ENABLED" and (.constraints.gpu | has("minCount") | not)
+  and .gpu.sharingStrategy == "GPU_SHARING_STRATEGY_TIME_SLICING"' "$WORK/node-template/node-template/node-template.json" \
+  >/dev/null || fail "node-template.json lacks the fractional constraint or time-slicing"
+grep -q 'fractional_gpus = "enabled"' "$WORK/node-template/node-template/gpu.tf" || fail "gpu.tf lacks fractional_gpus"
+if grep -Eq '^ *min_count *=' "$WORK/node-template/node-template/gpu.tf"; then fail "gpu.tf sets min_count"; fi
+# Pods keep requesting one nvidia.com/gpu, whatever the fraction's size.
+run render "$WORK/fractional.json" --target k8s-workloads -o "$WORK/workloads"
+expect_rc 0
+grep -rqE 'nvidia.com/gpu: "?1"?$' "$WORK/workloads" || fail "workloads do not request nvidia.com/gpu: 1"
+if grep -rqE 'nvidia.com/gpu: "?([2-9]|[0-9]{2,})' "$WORK/workloads"; then fail "a workload requests more than 1 GPU"; fi
+
 # Bad input: a fraction that does not exist.
 run plan "$WORK/eighth.yaml" --gpu L4-1/16
 expect_usage_error "unknown GPU model 'L4-1/16'"
