@@ -59,8 +59,11 @@ void Agent::start_supervisors() {
 }
 
 void Agent::start(int port_override) {
+  // The whole file is checked before any directory, lock or daemon is touched, as at reload: a bad file
+  // (device_plugin section included) is an input error (exit 2), never an MPS or internal one.
   config_ = load_node_config(config_path_);
   check_against_devices(config_, deps_.gpu.devices());
+  check_device_plugins(config_);
   prepare_slots();
   auto [host, port] = split_address(config_.metrics_address);
   start_supervisors();

@@ -156,6 +156,7 @@ void ChildGroup::pump(std::chrono::milliseconds wait) {
       owners.emplace_back(&c, false);
     }
   }
+  wait = std::max(wait, std::chrono::milliseconds(0));  // never poll()'s negative: "forever"
   if (!fds.empty()) {
     ::poll(fds.data(), fds.size(), static_cast<int>(wait.count()));
   } else if (wait.count() > 0) {
@@ -218,8 +219,10 @@ void ChildGroup::send_all(const std::string& line) {
 
 void ChildGroup::wait_for(std::chrono::milliseconds duration) {
   const auto end = Clock::now() + duration;
-  while (Clock::now() < end) {
-    pump(std::min(std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()), std::chrono::milliseconds(20)));
+  // One reading of the clock per turn: read twice, a preemption between the two made the rest negative,
+  // and poll() waits forever on a negative timeout (a loaded machine hung the grid this way).
+  for (auto now = Clock::now(); now < end; now = Clock::now()) {
+    pump(std::min(std::chrono::duration_cast<std::chrono::milliseconds>(end - now), std::chrono::milliseconds(20)));
   }
 }
 
