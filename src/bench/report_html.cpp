@@ -215,7 +215,7 @@ std::string sm_share_part(const BenchResults& r) {
   const measure::ComputeDemand d = measure::demand_from_sweep(r.sm_share_curve, kSweepTolerance);
   return render_line_chart(chart) + "<table><tr><th>active threads</th><th>req/s</th><th>p50 ms</th><th>p99 ms</th></tr>" + rows +
          "</table>" +
-         fmt::format("<p>Compute demand: {:.0f}% (the smallest share, with every larger one, whose req/s and p50 stay within "
+         fmt::format("<p>Compute demand: {:.0f}% (the smallest share whose req/s and p50 stay within "
                      "{:.0f}% and p99 within {:.0f}% of the largest share's; gpupack profile --sweep repeats it).</p>",
                      d.share * 100, kSweepTolerance * 100, d.p99_limit.value_or(0) * 100);
 }

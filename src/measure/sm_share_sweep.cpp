@@ -130,8 +130,12 @@ ComputeDemand judge_sweep(std::vector<SmSharePoint>& curve, const DemandRule& ru
   if (const auto p99_spread = spread_of(top).p99_ms) d.p99_limit = std::max(rule.p99_tolerance, 2 * *p99_spread);
   const std::size_t top_runs = std::max<std::size_t>(1, top.runs.size());
   curve.front().verdict = ShareVerdict{true, true, "the reference (" + std::to_string(top_runs) + (top_runs == 1 ? " run)" : " runs)")};
+  // The demand is the smallest share that passes. A larger share that failed while a smaller one passes is
+  // reported, not trusted: on an H100 one process's req/s and p50 vary 10-15% between starts (see
+  // docs/results/README.md), more than the tolerance, so such a failure is far more often noise than a
+  // program that runs better on fewer SMs. Its verdict says so; --repeat-all re-measures every share.
   int smallest = curve.front().pct;
-  bool chain = true;
+  bool larger_failed = false;
   for (std::size_t i = 1; i < curve.size(); ++i) {
     SmSharePoint& p = curve[i];
     bool fails = false;
@@ -141,11 +145,10 @@ ComputeDemand judge_sweep(std::vector<SmSharePoint>& curve, const DemandRule& ru
                                     check("p99", p.p99_ms, top.p99_ms, *d.p99_limit, true, fails)}) {
       if (!part.empty()) why += (why.empty() ? "" : ", ") + part;
     }
-    const bool counted = chain && !fails;
-    if (!fails && !chain) why += "; a larger share failed, so it does not count";
-    chain = counted;
-    if (counted) smallest = p.pct;
-    p.verdict = ShareVerdict{!fails, counted, why};
+    if (!fails && larger_failed) why += "; a larger share failed: likely noise (--repeat-all re-measures every share)";
+    larger_failed = larger_failed || fails;
+    if (!fails) smallest = p.pct;
+    p.verdict = ShareVerdict{!fails, !fails, why};
   }
   d.share = smallest / 100.0;
   return d;

@@ -60,9 +60,8 @@ SmSharePoint point_from_runs(int pct, std::vector<SweepRun> runs);
 std::vector<SmSharePoint> run_sweep(const SteadyOptions& base, const SweepOptions& options, const SweepDeps& deps);
 
 // Sorts the curve largest share first, sets each point's verdict and returns the demand: the smallest
-// share that passes with every larger share passing too. A failing share above a passing one breaks
-// the chain: a program that needs 100% at 50% but seems fine at 25% is more likely noisy than helped by
-// fewer SMs, and planning it small would break its SLO.
+// share that passes. A failing share above a passing one is reported in the passing one's verdict as
+// likely noise (one process varies 10-15% between starts on an H100, more than the tolerance).
 ComputeDemand judge_sweep(std::vector<SmSharePoint>& curve, const DemandRule& rule);
 // The same rule on a copy, with the default p99 tolerance (gpupack bench --sweep).
 ComputeDemand demand_from_sweep(const std::vector<SmSharePoint>& curve, double tolerance);

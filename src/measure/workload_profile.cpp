@@ -196,7 +196,7 @@ std::string plan_entry_yaml(const WorkloadProfile& p) {
     << "    memory: " << format_size(p.memory.with_headroom_bytes) << "\n"
     << "    compute: " << format_ratio(c.share);
   if (c.method == "sweep") {
-    y << "  # smallest MPS thread share (every larger one too) with req/s and p50 within " << format_ratio(c.tolerance.value_or(0) * 100)
+    y << "  # smallest MPS thread share with req/s and p50 within " << format_ratio(c.tolerance.value_or(0) * 100)
       << "% and p99 within " << format_ratio(c.p99_limit.value_or(c.tolerance.value_or(0)) * 100) << "% of the largest share";
   } else if (c.method == "gpm") {
     y << "  # GPM SM activity over the window";

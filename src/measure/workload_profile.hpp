@@ -60,7 +60,7 @@ struct SweepRun {
 // The compute-demand rule's verdict on one share (docs/profile.md, "Compute demand").
 struct ShareVerdict {
   bool pass = false;     // its own req/s, p50 and p99 are within the limits
-  bool counted = false;  // it passes and so does every larger share: the demand is the smallest counted share
+  bool counted = false;  // it passes (the same as pass since the rule has no chain): the demand is the smallest counted share
   std::string why;       // each figure against its limit, e.g. "req/s -12.3% (limit -10%), p50 +16% (limit +10%)"
 };
 

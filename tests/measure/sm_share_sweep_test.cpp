@@ -68,35 +68,36 @@ TEST(SmShareSweep, NoisyP99OfALaunchBoundProgramDoesNotInflateItsDemand) {
   EXPECT_EQ(all[3].verdict->why, "req/s -12.6% over the limit -10.0%, p50 +14.5% over the limit +10.0%, p99 +19.5% (limit +164.8%)");
 }
 
-TEST(SmShareSweep, AFailingLargerShareBreaksTheChain) {
+TEST(SmShareSweep, AFailingLargerShareAboveAPassingOneIsReportedAsNoise) {
   // mlp-b8, the 6 s sweep with a second run at 100%: 25% keeps up on its own (req/s -7.3%, p50 +7.2%), 12% fails
-  // on req/s and p50, but 50% failed too (req/s -13.5%): the demand stays at the whole GPU.
+  // on req/s and p50, and 50% failed too (req/s -13.5%): the demand is 25%, and 25%'s verdict names the
+  // failure above it as likely noise.
   std::vector<SmSharePoint> curve = {point_from_runs(100, {kMlp6s100, kMlp10s100}), point_from_runs(50, {kMlp6s50}),
                                      point_from_runs(25, {kMlp6s25}), point_from_runs(12, {kMlp6s12})};
   const ComputeDemand d = judge_sweep(curve, {});
-  EXPECT_DOUBLE_EQ(d.share, 1.0);
+  EXPECT_DOUBLE_EQ(d.share, 0.25);
   EXPECT_NEAR(*d.p99_limit, 2 * (0.24352 - 0.191) / ((0.24352 + 0.191) / 2), 1e-12);  // 48%
   EXPECT_FALSE(curve[1].verdict->pass);
   EXPECT_NE(curve[1].verdict->why.find("req/s -13.5% over the limit"), std::string::npos) << curve[1].verdict->why;
   EXPECT_TRUE(curve[2].verdict->pass) << curve[2].verdict->why;
-  EXPECT_FALSE(curve[2].verdict->counted);
-  EXPECT_NE(curve[2].verdict->why.find("a larger share failed"), std::string::npos);
+  EXPECT_TRUE(curve[2].verdict->counted);
+  EXPECT_NE(curve[2].verdict->why.find("a larger share failed: likely noise"), std::string::npos);
   EXPECT_FALSE(curve[3].verdict->pass);
   EXPECT_EQ(curve[3].verdict->why.find("req/s -43.5% over the limit -10.0%, p50 +84.1% over the limit +10.0%"), 0u) << curve[3].verdict->why;
-  // Without the failing 50% point the same figures give 25%.
-  curve.erase(curve.begin() + 1);
-  EXPECT_DOUBLE_EQ(judge_sweep(curve, {}).share, 0.25);
 }
 
-TEST(SmShareSweep, AMiddleShareFailingHidesTheSmallerOnesThatPass) {
+TEST(SmShareSweep, TheDemandIsTheSmallestPassingShare) {
   std::vector<SmSharePoint> curve = {point(100, 1000, 5), point(50, 1000, 5), point(25, 850, 5), point(12, 1000, 5)};
-  EXPECT_DOUBLE_EQ(judge_sweep(curve, {}).share, 0.50);
+  EXPECT_DOUBLE_EQ(judge_sweep(curve, {}).share, 0.12);
   EXPECT_TRUE(curve[1].verdict->counted);
   EXPECT_FALSE(curve[2].verdict->pass);
   EXPECT_TRUE(curve[3].verdict->pass);
-  EXPECT_FALSE(curve[3].verdict->counted);
+  EXPECT_TRUE(curve[3].verdict->counted);
   EXPECT_TRUE(curve[0].verdict->counted);
   EXPECT_EQ(curve[0].verdict->why, "the reference (1 run)");
+  // A program that falls behind below 50% keeps 50%.
+  std::vector<SmSharePoint> steep = {point(100, 1000, 5), point(50, 1000, 5), point(25, 700, 5), point(12, 400, 5)};
+  EXPECT_DOUBLE_EQ(judge_sweep(steep, {}).share, 0.50);
 }
 
 TEST(SmShareSweep, TheP99LimitIsTheLargerOfTheToleranceAndTwiceTheSpread) {
