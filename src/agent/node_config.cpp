@@ -12,6 +12,7 @@
 #include "core/units.hpp"
 #include "io/yaml_fields.hpp"
 #include "mps/mps_control.hpp"
+#include "io/input_file.hpp"
 
 namespace gpupack {
 
@@ -120,11 +121,8 @@ NodeConfig parse_node_config(const std::string& yaml_text, const std::string& so
 }
 
 NodeConfig load_node_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read the node config " + path + " (give one with --config; see docs/node-config.md)");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_node_config(s.str(), path);
+  // Bounded like every input file (docs/cli.md): --config /dev/zero is one line, not a gigabyte read.
+  return parse_node_config(read_input_file(path), path);
 }
 
 void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices) {

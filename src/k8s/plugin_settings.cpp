@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "io/yaml_fields.hpp"
+#include "io/input_file.hpp"
 
 namespace gpupack::k8s {
 
@@ -97,11 +98,7 @@ PluginSettings parse_plugin_settings(const std::string& yaml_text, const std::st
 }
 
 PluginSettings load_plugin_settings(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read the node config " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_plugin_settings(text.str(), path);
+  return parse_plugin_settings(read_input_file(path), path);
 }
 
 }  // namespace gpupack::k8s

@@ -47,6 +47,12 @@ for args in "plan /dev/zero" "plan --calibration /dev/zero" "render /dev/zero -o
   run $args
   expect_usage_error '/dev/zero is larger than 4MiB, the limit for input files'
 done
+# The node config too (the agent and `gpupack mps` read it before touching any GPU or daemon).
+for args in "agent --config /dev/zero --port 0" "mps up --config /dev/zero"; do
+  # shellcheck disable=SC2086
+  GPUPACK_GPU_BACKEND="fake:$(dirname "$0")/../fakes/machines/two-gpus.json" run $args
+  expect_usage_error '/dev/zero is larger than 4MiB, the limit for input files'
+done
 head -c $((5 * 1024 * 1024)) /dev/zero | tr '\0' '#' >"$WORK/big.yaml"
 run plan "$WORK/big.yaml"
 expect_usage_error 'big.yaml is larger than 4MiB'
