@@ -33,6 +33,11 @@ std::vector<int> foreign_mps_processes() {
   return pids;
 }
 
+bool is_nvidia_mps_control(const std::string& control_binary) {
+  const auto slash = control_binary.rfind('/');
+  return control_binary.substr(slash == std::string::npos ? 0 : slash + 1) == "nvidia-cuda-mps-control";
+}
+
 MpsSession::MpsSession(const MpsSessionOptions& options, std::string temp_dir)
     : temp_dir_(std::move(temp_dir)), paths_{temp_dir_ + "/pipe", temp_dir_ + "/log"} {
   MpsDaemonOptions daemon_options;
@@ -43,7 +48,7 @@ MpsSession::MpsSession(const MpsSessionOptions& options, std::string temp_dir)
 }
 
 std::unique_ptr<MpsSession> MpsSession::start(const MpsSessionOptions& options, std::string& why_not) {
-  if (options.check_foreign_daemons) {
+  if (options.check_foreign_daemons && is_nvidia_mps_control(options.control_binary)) {
     if (const auto pids = foreign_mps_processes(); !pids.empty()) {
       why_not = "an MPS daemon not started by gpupack already runs (pid " + std::to_string(pids.front()) +
                 ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to measure MPS";

@@ -54,5 +54,9 @@ class MpsSession {
 
 // Pids of MPS control daemons or servers that are not ours (from /proc): while one runs, it owns the GPU.
 std::vector<int> foreign_mps_processes();
+// Whether a control program is NVIDIA's own (by file name): only then can another MPS daemon on this machine
+// own the GPU that ours would serve. A fake control program (tests, --mps-control) never meets a real
+// daemon, and checking for one would see the fakes of tests that run beside it.
+bool is_nvidia_mps_control(const std::string& control_binary);
 
 }  // namespace gpupack::bench

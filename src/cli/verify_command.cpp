@@ -168,7 +168,7 @@ int run_verify_command(const VerifyArgs& a, std::ostream& out) {
     if (mps && !os.runner.find_program(a.mps_control)) {
       throw InputError("--mps-control " + a.mps_control + ": not found; the plan has MPS slices, which need nvidia-cuda-mps-control");
     }
-    if (mps) {
+    if (mps && bench::is_nvidia_mps_control(a.mps_control)) {
       if (const auto pids = bench::foreign_mps_processes(); !pids.empty()) {
         std::cerr << "gpupack verify: an MPS daemon not started by gpupack already runs (pid " << pids.front()
                   << ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to verify MPS slices\n";
