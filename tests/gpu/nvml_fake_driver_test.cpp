@@ -3,6 +3,7 @@
 // function or says NOT_SUPPORTED. The structs the fakes receive are the nvml.h layouts of nvml_api.hpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -73,7 +74,7 @@ Return utilization_info(Device d, ProcessesUtilizationInfoV1* info) {
   drv.last_seen_asked = info->lastSeenTimeStamp;
   const auto n = static_cast<unsigned>(drv.rows.size());
   if (!info->procUtilArray || info->processSamplesCount < n) return info->processSamplesCount = n, kErrorInsufficientSize;
-  std::memcpy(info->procUtilArray, drv.rows.data(), n * sizeof(ProcessUtilizationInfoV1));
+  std::copy(drv.rows.begin(), drv.rows.end(), info->procUtilArray);  // memcpy from an empty vector's null data() is UB
   return info->processSamplesCount = n, kSuccess;
 }
 Return older_utilization(Device d, ProcessUtilizationSample* out, unsigned* n, unsigned long long last_seen) {
