@@ -11,3 +11,11 @@ if ! python3 -c 'import torch, torchvision; assert torch.cuda.is_available()' 2>
 fi
 CLIENTS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../examples/clients" && pwd)
 export CLIENTS
+
+# gpu0_catalog_model GPUPACK: the catalog model of GPU 0 from `gpupack gpus` (exits 1 when it has none).
+gpu0_catalog_model() {
+  local model
+  model=$("$1" gpus --format json | jq -r '.devices[0].model // empty')
+  [ -n "$model" ] || { echo "GPU 0 is not a catalog model" >&2; exit 1; }
+  echo "$model"
+}

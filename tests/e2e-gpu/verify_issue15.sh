@@ -20,16 +20,8 @@ export TMPDIR="$WORK/tmp"
 mkdir -p "$TMPDIR"
 DATA="$(cd "$(dirname "${BASH_SOURCE[0]}")/../planner/data" && pwd)"
 
-# The profiles were measured on an H100 SXM; on another model the planner scales them (and says so).
-name=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0)
-case "$name" in
-  *H200*NVL*) model=H200-NVL-141GB ;;
-  *H200*) model=H200-SXM-141GB ;;
-  *H100*PCIe*) model=H100-PCIE-80GB ;;
-  *H100*NVL*) model=H100-NVL-94GB ;;
-  *H100*) model=H100-SXM5-80GB ;;
-  *) echo "GPU '$name' is not mapped to a catalog model in this test" >&2; exit 1 ;;
-esac
+# The catalog model of GPU 0, as gpupack itself maps the NVML product name (the same mapping plan uses).
+model=$(gpu0_catalog_model "$GPUPACK") || exit 1
 sed "s/model: H100-SXM5-80GB/model: $model/; s|profile: profiles-h100|profile: $DATA/profiles-h100|" \
   "$DATA/issue15-one-h100.yaml" >"$RESULTS/scenario.yaml"
 

@@ -20,18 +20,8 @@ WINDOW=${VERIFY_WINDOW:-10}
 export TMPDIR="$WORK/tmp"  # gpupack's scratch (private MPS directories): leftovers are easy to find
 mkdir -p "$TMPDIR"
 
-# The catalog model of GPU 0.
-name=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0)
-case "$name" in
-  *H200*NVL*) model=H200-NVL-141GB ;;
-  *H200*) model=H200-SXM-141GB ;;
-  *H100*PCIe*) model=H100-PCIE-80GB ;;
-  *H100*NVL*) model=H100-NVL-94GB ;;
-  *H100*) model=H100-SXM5-80GB ;;
-  *A100*80GB*) model=A100-SXM4-80GB ;;
-  *A100*) model=A100-SXM4-40GB ;;
-  *) echo "GPU '$name' is not mapped to a catalog model in this test" >&2; exit 1 ;;
-esac
+# The catalog model of GPU 0, as gpupack itself maps the NVML product name (the same mapping plan uses).
+model=$(gpu0_catalog_model "$GPUPACK") || exit 1
 
 cat >"$RESULTS/scenario.yaml" <<EOF
 fleet:
