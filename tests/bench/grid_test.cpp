@@ -189,7 +189,7 @@ TEST_F(GridTest, MalformedLinesAreCountedNeverFatal) {
 }
 
 TEST_F(GridTest, ACopyEndingByItselfCutsTheWindow) {
-  ::setenv("FAKE_CLIENT_REQUESTS", "60", 1);  // 0.12 s of requests alone, then exit 0
+  ::setenv("FAKE_CLIENT_REQUESTS", "300", 1);  // 0.6 s of requests alone, then exit 0
   BenchOptions o = options({1});
   o.window_s = 30;
   o.parts = {Part::client};
@@ -199,7 +199,10 @@ TEST_F(GridTest, ACopyEndingByItselfCutsTheWindow) {
   EXPECT_LT(c.window_s, 5);
   ASSERT_EQ(c.copies.size(), 1u);
   EXPECT_FALSE(c.copies[0].stopped);
-  EXPECT_NEAR(*c.copies[0].req_per_s, 500, 60);
+  // The window ends when gpupack sees the exit, which a loaded machine (sanitizers, -j) delays by up to a
+  // tenth of a second or so: the rate is at most the copy's 500 req/s and not far below it.
+  EXPECT_LT(*c.copies[0].req_per_s, 560);
+  EXPECT_GT(*c.copies[0].req_per_s, 300);
 }
 
 TEST_F(GridTest, NeighbourUncappedAndCapped) {
