@@ -89,12 +89,21 @@ struct PlanSummary {
   std::optional<double> cost_per_hour;           // of the used GPUs, when the fleet has prices
   std::optional<double> one_per_gpu_cost_per_hour;  // placing each replica on a GPU of its own
   bool exact = false;  // the GPU count was proven optimal by exhaustive search
+  std::optional<double> lower_bound_cost_per_hour;  // no plan costs less; only when the plan chose GPU types
+};
+
+// Why a workload went to its GPU type, on a fleet of priced `count: auto` types (planner/type_choice.hpp).
+struct GpuTypeChoice {
+  int workload = 0;     // index into Scenario::workloads
+  int fleet_entry = 0;  // the type chosen (index into Scenario::fleet)
+  std::string why;      // its price per replica on each type, and why this one
 };
 
 struct Plan {
   std::vector<PlanGpu> gpus;  // used GPUs only
   std::vector<Unplaced> unplaced;
   PlanSummary summary;
+  std::vector<GpuTypeChoice> gpu_types;  // one per workload when the plan chose GPU types, else empty
 };
 
 }  // namespace gpupack
