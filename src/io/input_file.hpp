@@ -9,10 +9,16 @@
 
 namespace gpupack {
 
+class Filesystem;
+
 // The largest input file gpupack reads: far above any honest scenario, plan or calibration (the
 // largest plan the planner makes within its documented limits is well under 1 MiB).
 inline constexpr std::size_t kMaxInputFileBytes = 4 * 1024 * 1024;
 
+// Reads through the Env's file system (os/env.hpp), so that tests can read from an in-memory one.
+std::string read_input_file(const Filesystem& fs, const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
+
+// The same through the real file system, for callers that have no Env yet.
 std::string read_input_file(const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
 
 }  // namespace gpupack

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace gpupack {
 
@@ -74,6 +75,20 @@ std::optional<std::string> PosixFilesystem::read_file(const std::string& path) c
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+BoundedRead PosixFilesystem::read_bounded(const std::string& path, std::size_t max_bytes) const {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {std::nullopt, errno};
+  std::string text;
+  char chunk[64 * 1024];
+  while (in && text.size() <= max_bytes) {
+    in.read(chunk, sizeof chunk);
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) return {std::nullopt, errno};
+  if (text.size() > max_bytes + 1) text.resize(max_bytes + 1);
+  return {std::move(text), 0};
 }
 
 void PosixFilesystem::write_file(const std::string& path, const std::string& content) {

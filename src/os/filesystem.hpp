@@ -1,6 +1,8 @@
 #pragma once
-// The file-system operations the MPS layer and the agent need, behind an interface so that tests can
+// The file-system operations gpupack needs (the files part of the Env seam, os/env.hpp), behind an
+// interface so that tests can run on an in-memory file system (tests/fakes/memory_filesystem.hpp) or
 // provoke what is hard to provoke for real (a directory owned by someone else, a lock held elsewhere).
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,6 +18,13 @@ struct FileInfo {
   // Identity of the file, as /proc/locks names a locked one ("<major>:<minor>:<inode>").
   unsigned device_major = 0, device_minor = 0;
   std::uint64_t inode = 0;
+};
+
+// What a bounded read found: the text (at most max_bytes + 1 bytes: one byte past the limit says the file
+// is larger), or no text and the errno value that stopped the open or the read.
+struct BoundedRead {
+  std::optional<std::string> text;
+  int error = 0;
 };
 
 // An exclusive advisory lock, released when destroyed.
@@ -34,6 +43,9 @@ class Filesystem {
   virtual void set_mode(const std::string& path, unsigned mode) = 0;
   virtual void set_owner(const std::string& path, unsigned uid, unsigned gid) = 0;
   virtual std::optional<std::string> read_file(const std::string& path) const = 0;
+  // Reads in chunks and stops one byte past `max_bytes`: a device or pipe (/dev/zero) has no size to ask.
+  // io/input_file.hpp turns the result into the user's one-line error.
+  virtual BoundedRead read_bounded(const std::string& path, std::size_t max_bytes) const = 0;
   // Replaces the file atomically (temporary file + rename), mode 0644 whatever the umask.
   virtual void write_file(const std::string& path, const std::string& content) = 0;
   virtual bool remove(const std::string& path) = 0;
@@ -51,6 +63,7 @@ class PosixFilesystem : public Filesystem {
   void set_mode(const std::string& path, unsigned mode) override;
   void set_owner(const std::string& path, unsigned uid, unsigned gid) override;
   std::optional<std::string> read_file(const std::string& path) const override;
+  BoundedRead read_bounded(const std::string& path, std::size_t max_bytes) const override;
   void write_file(const std::string& path, const std::string& content) override;
   bool remove(const std::string& path) override;
   std::unique_ptr<FileLock> try_lock(const std::string& path) override;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "fakes/memory_filesystem.hpp"
 #include "fakes/temp_dir.hpp"
 
 namespace gpupack {
@@ -35,6 +36,22 @@ TEST(InputFile, RefusesDevZeroAfterTheLimit) {
 
 TEST(InputFile, NamesAMissingFileEscaped) {
   EXPECT_EQ(error_of("/nonexistent/a\x1b[2Jb"), "cannot read /nonexistent/a\\x1b[2Jb: No such file or directory");
+}
+
+// The same reader over the Env's file system: an in-memory one gives the same messages.
+TEST(InputFile, ReadsThroughTheFilesystemItIsGiven) {
+  testing::MemoryFilesystem fs;
+  fs.files["/in/s.yaml"] = std::string(1000, 'x');
+  fs.unreadable.insert("/in/secret.yaml");
+  fs.files["/in/secret.yaml"] = "x";
+  EXPECT_EQ(read_input_file(fs, "/in/s.yaml", 1000).size(), 1000u);
+  EXPECT_THROW(read_input_file(fs, "/in/s.yaml", 999), InputError);
+  try {
+    read_input_file(fs, "/in/secret.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "cannot read /in/secret.yaml: Permission denied");
+  }
 }
 
 }  // namespace gpupack

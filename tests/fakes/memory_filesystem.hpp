@@ -1,0 +1,88 @@
+#pragma once
+// A file system that lives in memory: files, directories with their modes, owners and locks, so that a
+// test of a reader or writer needs no temporary directory and can provoke a missing or unreadable file.
+#include <cerrno>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "os/filesystem.hpp"
+
+namespace gpupack::testing {
+
+class MemoryFilesystem : public Filesystem {
+ public:
+  std::map<std::string, std::string> files;  // path -> content
+  std::map<std::string, unsigned> dirs;      // path -> mode
+  std::map<std::string, unsigned> owner_of;  // path -> uid (0 unless set)
+  std::set<std::string> unreadable;          // reads fail with EACCES
+  std::set<std::string> read_only;           // writes fail, writable() is false
+  unsigned uid = 1000;
+
+  FileInfo stat(const std::string& path) const override {
+    FileInfo info;
+    const auto dir = dirs.find(path);
+    info.exists = dir != dirs.end() || files.count(path);
+    if (!info.exists) return info;
+    info.is_dir = dir != dirs.end();
+    info.mode = info.is_dir ? dir->second : 0644;
+    const auto owner = owner_of.find(path);
+    info.uid = owner != owner_of.end() ? owner->second : uid;
+    return info;
+  }
+  void make_dirs(const std::string& path, unsigned mode) override {
+    for (auto slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+      dirs.emplace(path.substr(0, slash), 0755);
+    }
+    dirs[path] = mode;
+  }
+  void set_mode(const std::string& path, unsigned mode) override {
+    if (dirs.count(path)) dirs[path] = mode;
+  }
+  void set_owner(const std::string& path, unsigned owner, unsigned /*gid*/) override { owner_of[path] = owner; }
+  std::optional<std::string> read_file(const std::string& path) const override {
+    const auto it = files.find(path);
+    if (it == files.end() || unreadable.count(path)) return std::nullopt;
+    return it->second;
+  }
+  BoundedRead read_bounded(const std::string& path, std::size_t max_bytes) const override {
+    if (unreadable.count(path)) return {std::nullopt, EACCES};
+    if (dirs.count(path)) return {std::nullopt, EISDIR};
+    const auto it = files.find(path);
+    if (it == files.end()) return {std::nullopt, ENOENT};
+    return {it->second.substr(0, max_bytes + 1), 0};
+  }
+  void write_file(const std::string& path, const std::string& content) override {
+    if (read_only.count(path)) throw std::runtime_error("cannot write " + path + ": Permission denied");
+    files[path] = content;
+  }
+  bool remove(const std::string& path) override { return files.erase(path) > 0; }
+  std::unique_ptr<FileLock> try_lock(const std::string& path) override {
+    if (locked_->count(path)) return nullptr;
+    files.emplace(path, "");
+    return std::make_unique<Lock>(locked_, path);
+  }
+  unsigned effective_uid() const override { return uid; }
+  bool writable(const std::string& path) const override { return !read_only.count(path); }
+
+ private:
+  // Shared with the locks, so that a lock released after the file system is gone touches nothing freed.
+  class Lock : public FileLock {
+   public:
+    Lock(std::shared_ptr<std::set<std::string>> locked, std::string path)
+        : locked_(std::move(locked)), path_(std::move(path)) {
+      locked_->insert(path_);
+    }
+    ~Lock() override { locked_->erase(path_); }
+
+   private:
+    std::shared_ptr<std::set<std::string>> locked_;
+    std::string path_;
+  };
+  std::shared_ptr<std::set<std::string>> locked_ = std::make_shared<std::set<std::string>>();
+};
+
+}  // namespace gpupack::testing
