@@ -139,6 +139,37 @@ Activity activity(const PredictionInput& c, int slice_sms) {
   return {c.replicas * std::min(cap, *p->sm_active * to_slice), c.replicas * p->dram_bw.value_or(0) * to_slice};
 }
 
+// The MPS launch path: every client's kernel launches go through one MPS server and the GPU's work
+// distributor, so with N clients each launch also waits behind the others' (iGniter's t_sched, which grows
+// with the number of co-located models). A client spends its launch-bound share (1 - SM activity) there.
+// Measured on an H100 with summed SM activity below 1 (no SM contention): resnet18-b1 kept 0.87 of its
+// capped req/s among 4 MPS clients, 0.81 among 7 and 0.78 as one of 8 copies; mlp-b8 0.89 among 4; the
+// GEMM job (long kernels, SM activity 0.85) all of it. 1 + 0.05 x (N - 1) x (1 - SM activity) is within
+// 7% of each (docs/decisions.md). A profile with an MPS co-location grid gives its own coefficient.
+constexpr double kMpsLaunchCostPerClient = 0.05;
+
+double launch_bound_share(const ProfileFacts& p) { return 1 - std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0); }
+
+// The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
+// their SM contention, per other client and per unit of launch-bound share; else the measured default.
+double launch_cost_per_client(const ProfileFacts& p) {
+  const ProfileGridPoint* one = nullptr;
+  const ProfileGridPoint* most = nullptr;
+  for (const auto& g : p.grid) {
+    if (g.mode != "mps") continue;
+    if (g.k == 1) one = &g;
+    if (g.k > 1 && (!most || g.k > most->k)) most = &g;
+  }
+  const double w = launch_bound_share(p);
+  if (!one || !most || one->aggregate_req_per_s <= 0 || most->aggregate_req_per_s <= 0 || w < 0.05) {
+    return kMpsLaunchCostPerClient;
+  }
+  const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
+  const double contention = std::max(1.0, most->k * p.sm_active.value_or(0.0));
+  const double slowdown = 1 / (kept * contention);
+  return std::clamp((slowdown - 1) / ((most->k - 1) * w), 0.0, 0.5);
+}
+
 bool copies_of_one(const std::vector<PredictionInput>& clients) {
   for (const auto& c : clients) {
     if (c.workload != clients.front().workload || c.replicas != 1) return false;
@@ -167,6 +198,8 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
     dram_sum += a.dram;
   }
   const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
+  int slice_clients = 0;  // processes on the slice: every replica is one
+  for (const auto& c : clients) slice_clients += c.replicas;
   std::vector<ClientPrediction> out;
   for (const auto& c : clients) {
     const ProfileFacts* p = c.workload->profile.get();
@@ -182,13 +215,21 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
     }
     if (!f) {
       f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
-      if (sharing == Sharing::mps && clients.size() > 1) {
+      if (sharing == Sharing::mps && slice_clients > 1) {
         // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the clients' measured
         // activities sum past 1; everyone then runs that much slower (the larger of the two binds).
         const double contention = std::max({1.0, sm_sum, dram_sum});
         pred.notes.push_back("slice SM activity " + num(sm_sum) + ", DRAM " + num(dram_sum) +
                              (contention > 1 ? ": contention x" + num(contention) : ": no contention"));
         scale(*f, 1.0 / contention);
+        // The launch path binds instead where it costs more than the contention (req/s only: in the
+        // measured mixes p99 stayed inside its range alone).
+        const double launch = 1 + launch_cost_per_client(*p) * (slice_clients - 1) * launch_bound_share(*p);
+        if (launch > contention) {
+          f->req *= contention / launch;
+          pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" + num(launch) +
+                               " req/s slowdown");
+        }
       } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
         // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.
         f->req *= slice_throughput;
