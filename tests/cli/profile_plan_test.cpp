@@ -146,7 +146,8 @@ TEST(ProfilePlan, EightCopiesUnderMpsWithinThirtyPercentOfMeasured) {
   EXPECT_LT(std::abs(mlp / 2.4 - 1), 0.10);
 }
 
-TEST(ProfilePlan, GridInterpolatesAndMarksCopiesBeyondItAsExtrapolated) {
+// A launch-bound "cnn" measured on an H100 (132 SMs): 0.1 SM activity, 500 req/s and p99 4 ms alone.
+Workload cnn_with_grid(std::vector<ProfileGridPoint> grid) {
   Workload w;
   w.name = "cnn";
   auto facts = std::make_shared<ProfileFacts>();
@@ -154,8 +155,13 @@ TEST(ProfilePlan, GridInterpolatesAndMarksCopiesBeyondItAsExtrapolated) {
   facts->sm_active = 0.1;
   facts->req_per_s = 500;
   facts->p99_ms = 4;
-  facts->grid = {{"mps", 1, 500, 4.0}, {"mps", 4, 1800, 6.0}, {"mps", 8, 3100, 10.0}};
+  facts->grid = std::move(grid);
   w.profile = facts;
+  return w;
+}
+
+TEST(ProfilePlan, GridInterpolatesAndMarksCopiesBeyondItAsExtrapolated) {
+  const Workload w = cnn_with_grid({{"mps", 1, 500, 4.0}, {"mps", 4, 1800, 6.0}, {"mps", 8, 3100, 10.0}});
   auto at = [&](int k) {
     std::vector<PredictionInput> in(static_cast<size_t>(k), PredictionInput{&w, 1, 0.1, 100, 1.0});
     return predict_slice(Sharing::mps, 132, 1.0, in).at(0);
@@ -272,20 +278,8 @@ TEST(ProfilePlan, ThreeResnetsAndAnMlpWithinTheTargetsOfTheH100Run) {
 // A profile with an MPS grid brings its own launch-path coefficient: 8 copies kept 0.75 of one copy's req/s
 // each without SM contention (8 x 0.1 busy), i.e. 1/0.75 - 1 = 1/3 over 7 others x 0.9 launch-bound share.
 TEST(ProfilePlan, LaunchPathCoefficientComesFromTheProfilesOwnGrid) {
-  Workload w;
-  w.name = "cnn";
-  auto facts = std::make_shared<ProfileFacts>();
-  facts->gpu_sms = 132;
-  facts->sm_active = 0.1;
-  facts->req_per_s = 500;
-  facts->p99_ms = 4;
-  facts->grid = {{"mps", 1, 500, 4.0}, {"mps", 8, 3000, 6.0}};
-  w.profile = facts;
-  Workload other = w;
-  other.name = "other";
-  auto without_grid = std::make_shared<ProfileFacts>(*facts);
-  without_grid->grid.clear();  // without a grid: the measured default, 0.05
-  other.profile = without_grid;
+  const Workload w = cnn_with_grid({{"mps", 1, 500, 4.0}, {"mps", 8, 3000, 6.0}});
+  const Workload other = cnn_with_grid({});  // without a grid: the measured default, 0.05
   const std::vector<PredictionInput> in{{&w, 1, 0.1, 100, 1.0}, {&other, 1, 0.1, 100, 1.0},
                                         {&other, 1, 0.1, 100, 1.0}};
   const auto preds = predict_slice(Sharing::mps, 132, 1.0, in);
