@@ -5,15 +5,16 @@
 #include <string>
 
 #include "bench/options.hpp"
+#include "core/errors.hpp"
 #include "bench/progress.hpp"
 #include "bench/results.hpp"
 
 namespace gpupack::bench {
 
 // No usable GPU or driver here (the info worker said so): exit 3.
-class DeviceUnavailable : public std::runtime_error {
+class DeviceUnavailable : public UnavailableError {
  public:
-  using std::runtime_error::runtime_error;
+  using UnavailableError::UnavailableError;
 };
 
 // `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`).

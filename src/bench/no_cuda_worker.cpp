@@ -2,7 +2,7 @@
 #include <ostream>
 
 #include "bench/worker.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 
 namespace gpupack::bench {
 
@@ -11,7 +11,7 @@ bool built_with_cuda() { return false; }
 int run_worker(const WorkerRequest&, std::istream&, std::ostream& out) {
   out << R"json({"error": "gpupack was built without CUDA (nvcc was not found at build time)", "unavailable": true})json"
       << '\n';
-  return exit_code::unavailable;
+  return exit_code_for(ErrorKind::unavailable);
 }
 
 }  // namespace gpupack::bench

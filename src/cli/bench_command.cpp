@@ -13,7 +13,7 @@
 #include "bench/worker.hpp"
 #include "cli/bench_views.hpp"
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "core/errors.hpp"
 #include "measure/sm_share_sweep.hpp"
 

@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "os/env.hpp"
+
 namespace gpupack {
 
 struct CommandContext {
   std::ostream& out;
   std::function<int()> action;
+  Env env;  // the one real Env (os/env.hpp), made in main; commands pass it, or its parts, down
 };
 
 enum class OutputFormat { table, json, mig_parted, yaml };

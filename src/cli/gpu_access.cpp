@@ -2,18 +2,18 @@
 
 #include <iostream>
 
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "cli/table.hpp"
 
 namespace gpupack {
 
-int with_gpu_backend(const std::function<int(GpuBackend&)>& body) {
+int with_gpu_backend(const Env& env, const std::function<int(GpuBackend&)>& body) {
   std::unique_ptr<GpuBackend> backend;
   try {
-    backend = open_gpu_backend();
+    backend = open_gpu_backend(env.vars.get("GPUPACK_GPU_BACKEND").value_or(""), env.fs);
   } catch (const GpuUnavailable& e) {
     std::cerr << "gpupack: no GPU available: " << e.what() << '\n';
-    return exit_code::unavailable;
+    return exit_code_for(ErrorKind::unavailable);
   }
   return body(*backend);
 }

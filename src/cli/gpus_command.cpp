@@ -5,12 +5,11 @@
 #include <ostream>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/json_views.hpp"
 #include "cli/table.hpp"
 #include "core/gpu_catalog.hpp"
-#include "os/clock.hpp"
 
 namespace gpupack {
 
@@ -139,12 +138,11 @@ void print_tables(std::ostream& out, const std::vector<GpuDeviceInfo>& devices) 
   }
 }
 
-int list_gpus(std::ostream& out, OutputFormat format, double interval_seconds) {
-  return with_gpu_backend([&](GpuBackend& backend) {
+int list_gpus(std::ostream& out, const Env& env, OutputFormat format, double interval_seconds) {
+  return with_gpu_backend(env, [&](GpuBackend& backend) {
     auto devices = backend.devices();
     if (interval_seconds > 0) {
-      SystemClock clock;
-      clock.sleep_for(std::chrono::milliseconds(static_cast<long>(interval_seconds * 1000)));
+      env.clock.sleep_for(std::chrono::milliseconds(static_cast<long>(interval_seconds * 1000)));
       devices = backend.devices();
     }
     if (format == OutputFormat::json) {
@@ -174,7 +172,7 @@ void register_gpus_command(CLI::App& app, CommandContext& ctx) {
                   "Read the GPUs twice this many seconds apart and show GPM activity and per-process utilisation over it")
       ->check(CLI::Range(0.0, 60.0))
       ->capture_default_str();
-  cmd->callback([&ctx, format, interval] { ctx.action = [&ctx, format, interval] { return list_gpus(ctx.out, *format, *interval); }; });
+  cmd->callback([&ctx, format, interval] { ctx.action = [&ctx, format, interval] { return list_gpus(ctx.out, ctx.env, *format, *interval); }; });
 }
 
 }  // namespace gpupack

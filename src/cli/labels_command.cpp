@@ -5,7 +5,7 @@
 
 #include "agent/device_plugin_targets.hpp"
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/node_support.hpp"
 #include "k8s/node_labels.hpp"
@@ -16,11 +16,11 @@ namespace {
 
 int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat format, bool write) {
   const NodeConfig config = load_node_config(config_path);
-  const k8s::PluginSettings settings = k8s::load_plugin_settings(config_path);
-  return with_gpu_backend([&](GpuBackend& gpu) {
+  const DevicePluginSettings& settings = config.device_plugin;  // node.yaml is read once
+  return with_gpu_backend(ctx.env, [&](GpuBackend& gpu) {
     const auto devices = gpu.devices();
     check_against_devices(config, devices);
-    const auto plan = plan_device_plugins(config, settings, devices);
+    const auto plan = plan_device_plugins(config, devices);
     if (format == OutputFormat::json) {
       ctx.out << nlohmann::ordered_json(plan.labels).dump(2) << '\n';
     } else {

@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"
 
@@ -55,7 +55,8 @@ int run(int argc, char** argv) {
   CLI::App app{kDescription, "gpupack"};
   app.set_version_flag("--version", "gpupack 0.1.0");
   app.require_subcommand(1);
-  CommandContext ctx{std::cout, {}};
+  SystemEnv system;
+  CommandContext ctx{std::cout, {}, system.env()};
   register_catalog_command(app, ctx);
   register_mig_command(app, ctx);
   register_plan_command(app, ctx);
@@ -98,9 +99,9 @@ int main(int argc, char** argv) {
     return run(argc, argv);
   } catch (const gpupack::InputError& e) {
     std::cerr << "gpupack: " << one_line_message(e.what()) << '\n';
-    return gpupack::exit_code::usage;
+    return gpupack::exit_code_for(gpupack::ErrorKind::input);
   } catch (const std::exception& e) {
     std::cerr << "gpupack: internal error: " << e.what() << '\n';
-    return gpupack::exit_code::internal;
+    return gpupack::exit_code_for(gpupack::ErrorKind::internal);
   }
 }

@@ -3,7 +3,7 @@
 #include <ostream>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "cli/json_views.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"

@@ -5,8 +5,7 @@
 
 #include <string>
 
-#include "os/clock.hpp"
-#include "os/filesystem.hpp"
+#include "os/env.hpp"
 #include "os/proc_reader.hpp"
 #include "os/process_runner.hpp"
 
@@ -14,10 +13,13 @@ namespace gpupack {
 
 inline constexpr const char* kDefaultNodeConfig = "/etc/gpupack/node.yaml";
 
+// The Env's files and clock (os/env.hpp) and the real processes and /proc.
 struct LocalServices {
+  explicit LocalServices(Env e) : env(e), fs(e.fs), clock(e.clock) {}
+  Env env;
+  Filesystem& fs;
+  Clock& clock;
   PosixProcessRunner runner;
-  PosixFilesystem fs;
-  SystemClock clock;
   LinuxProcReader proc;
 };
 

@@ -9,7 +9,7 @@
 #include "bench/interrupt.hpp"
 #include "bench/mps_session.hpp"
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/node_support.hpp"
 #include "cli/table.hpp"
@@ -162,13 +162,13 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   return p;
 }
 
-int profile(const ProfileArgs& a) {
+int profile(const ProfileArgs& a, const Env& env) {
   // Bad input fails before anything runs.
   if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
   std::optional<nlohmann::json> colocation;
   if (!a.colocation.empty()) colocation = read_colocation(a.colocation);
-  return with_gpu_backend([&](GpuBackend& gpu) {
-    LocalServices os;
+  return with_gpu_backend(env, [&](GpuBackend& gpu) {
+    LocalServices os(env);
     const ScratchDir scratch("gpupack-profile");
     const bench::InterruptGuard guard;
     WorkloadProfile p;
@@ -229,7 +229,7 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("command", a->command, "The program and its arguments (after --)")->required();
   cmd->callback([&ctx, a, cmd] {
     if (cmd->count("--sweep") > 0 && a->sweep.empty()) a->sweep = "100,50,25,12";
-    ctx.action = [a] { return profile(*a); };
+    ctx.action = [&ctx, a] { return profile(*a, ctx.env); };
   });
 }
 

@@ -8,7 +8,7 @@
 #include "agent/admission.hpp"
 #include "agent/admission_slots.hpp"
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/node_support.hpp"
 #include "core/units.hpp"
@@ -34,15 +34,15 @@ sigset_t forwarded_signals() {
   return set;
 }
 
-int run_client(const RunArgs& a) {
+int run_client(const RunArgs& a, const Env& env) {
   RunRequest req;
   if (!a.gpu.empty()) req.gpu = a.gpu;
   if (a.sm != 0) req.sm_percent = a.sm;
   if (!a.mem.empty()) req.memory_bytes = parse_size(a.mem);
   if (!a.tenant.empty()) req.tenant = a.tenant;
   const NodeConfig config = load_node_config(a.config);
-  return with_gpu_backend([&](GpuBackend& gpu) {
-    LocalServices os;
+  return with_gpu_backend(env, [&](GpuBackend& gpu) {
+    LocalServices os(env);
     const auto devices = gpu.devices();
     check_against_devices(config, devices);
     auto mps_running = [&](const std::string& target) {
@@ -116,7 +116,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--tenant", a->tenant, "Tenant the client belongs to (GPUs reserved for a tenant admit only it)");
   cmd->add_flag("-v,--verbose", a->verbose, "Say where the client runs and with which environment");
   cmd->add_option("command", a->command, "The program and its arguments (after --)")->required();
-  cmd->callback([&ctx, a] { ctx.action = [a] { return run_client(*a); }; });
+  cmd->callback([&ctx, a] { ctx.action = [&ctx, a] { return run_client(*a, ctx.env); }; });
 }
 
 }  // namespace gpupack

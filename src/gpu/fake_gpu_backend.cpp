@@ -1,7 +1,5 @@
 #include "gpu/fake_gpu_backend.hpp"
 
-#include <fstream>
-
 #include "core/errors.hpp"
 
 namespace gpupack {
@@ -152,14 +150,18 @@ FakeGpuBackend::FakeGpuBackend(const json& machine) {
   }
 }
 
-std::unique_ptr<FakeGpuBackend> FakeGpuBackend::from_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read the fake GPU machine " + path);
+std::unique_ptr<FakeGpuBackend> FakeGpuBackend::from_file(const Filesystem& fs, const std::string& path) {
+  const auto text = fs.read_file(path);
+  if (!text) throw InputError("cannot read the fake GPU machine " + path);
   try {
-    return std::make_unique<FakeGpuBackend>(json::parse(in));
+    return std::make_unique<FakeGpuBackend>(json::parse(*text));
   } catch (const json::parse_error& e) {
     throw InputError("fake GPU machine " + path + " is not valid JSON: " + e.what());
   }
+}
+
+std::unique_ptr<FakeGpuBackend> FakeGpuBackend::from_file(const std::string& path) {
+  return from_file(PosixFilesystem{}, path);
 }
 
 std::vector<GpuDeviceInfo> FakeGpuBackend::devices() {

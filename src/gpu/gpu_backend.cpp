@@ -1,16 +1,12 @@
 #include "gpu/gpu_backend.hpp"
 
-#include <cstdlib>
-
 #include "gpu/fake_gpu_backend.hpp"
 #include "gpu/nvml_gpu_backend.hpp"
 
 namespace gpupack {
 
-std::unique_ptr<GpuBackend> open_gpu_backend() {
-  const char* choice = std::getenv("GPUPACK_GPU_BACKEND");
-  const std::string value = choice ? choice : "";
-  if (value.rfind("fake:", 0) == 0) return FakeGpuBackend::from_file(value.substr(5));
+std::unique_ptr<GpuBackend> open_gpu_backend(const std::string& choice, const Filesystem& fs) {
+  if (choice.rfind("fake:", 0) == 0) return FakeGpuBackend::from_file(fs, choice.substr(5));
   return std::make_unique<NvmlGpuBackend>();
 }
 

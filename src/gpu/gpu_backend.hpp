@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
+
 namespace gpupack {
 
 // NVML GPM activity over the interval between two samples (Hopper and newer), each 0..1. Absent where GPM
@@ -72,14 +74,16 @@ class GpuBackend {
 };
 
 // No GPU layer here: NVML missing or failing. The CLI maps it to exit code 3.
-class GpuUnavailable : public std::runtime_error {
+class GpuUnavailable : public UnavailableError {
  public:
-  explicit GpuUnavailable(const std::string& message) : std::runtime_error(message) {}
+  explicit GpuUnavailable(const std::string& message) : UnavailableError(message) {}
 };
 
-// The backend gpupack commands use: GPUPACK_GPU_BACKEND=fake:<machine.json> selects the fake (tests,
-// demos), anything else NVML. Throws GpuUnavailable when NVML cannot be loaded.
-std::unique_ptr<GpuBackend> open_gpu_backend();
+// The backend gpupack commands use. `choice` is the value of GPUPACK_GPU_BACKEND, which the CLI reads
+// once through the Env: "fake:<machine.json>" selects the fake (tests, demos; the file read through
+// `fs`), anything else NVML. Throws GpuUnavailable when NVML cannot be loaded.
+class Filesystem;
+std::unique_ptr<GpuBackend> open_gpu_backend(const std::string& choice, const Filesystem& fs);
 
 
 // Finds a device by UUID or by index ("0", "1"); nullptr when none matches.

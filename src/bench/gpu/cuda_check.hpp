@@ -6,12 +6,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/errors.hpp"
+
 namespace gpupack::bench::gpu {
 
 // No usable driver or device: the worker exits 3 (unavailable) instead of 1.
-class CudaUnavailable : public std::runtime_error {
+class CudaUnavailable : public UnavailableError {
  public:
-  using std::runtime_error::runtime_error;
+  using UnavailableError::UnavailableError;
 };
 
 inline void cuda_check(cudaError_t status, const char* what) {

@@ -6,7 +6,7 @@
 #include "bench/gpu/cuda_check.hpp"
 #include "bench/gpu/worker_modes.hpp"
 #include "bench/worker.hpp"
-#include "cli/exit_codes.hpp"
+#include "core/exit_codes.hpp"
 
 namespace gpupack::bench {
 
@@ -67,10 +67,10 @@ int run_worker(const WorkerRequest& request, std::istream& in, std::ostream& out
     return exit_code::ok;
   } catch (const CudaUnavailable& e) {
     out << Json{{"error", e.what()}, {"unavailable", true}}.dump() << std::endl;
-    return exit_code::unavailable;
+    return exit_code_for(ErrorKind::unavailable);
   } catch (const std::exception& e) {
     out << Json{{"error", e.what()}}.dump() << std::endl;
-    return exit_code::negative;
+    return exit_code_for(ErrorKind::negative);
   }
 }
 
