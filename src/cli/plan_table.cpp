@@ -8,6 +8,7 @@
 #include "cli/plan_views.hpp"
 #include "cli/table.hpp"
 #include "core/units.hpp"
+#include "planner/type_choice.hpp"
 
 namespace gpupack {
 
@@ -24,18 +25,38 @@ std::string pct(double v) { return fixed(100 * v, "%.0f%%"); }
 // Table rows are printed for this many GPUs; the rest are counted (JSON has all of them).
 constexpr size_t kTableGpus = 40;
 
-void print_comparison(std::ostream& out, const std::vector<ModeOutcome>& comparison) {
-  out << "Modes compared (each mode alone on this fleet; GPUS NEEDED: with as many GPUs of the first model as it "
-         "takes):\n";
-  Table t({"MODE", "GPUS USED", "PLACED", "UNPLACED", "SLO MISSES", "GPUS NEEDED", "WORST P99 (SLO)", "THROUGHPUT",
-           "WHAT BREAKS"});
+std::string dollars(const std::optional<double>& v) { return v ? fixed(*v, "$%.2f") : "-"; }
+
+// A comparison row's name: the chosen plan, a mode alone, or (on a fleet of priced types) one type alone.
+std::string row_name(const Scenario& scenario, const ModeOutcome& m) {
+  if (m.only_entry) return "only " + scenario.fleet[static_cast<size_t>(*m.only_entry)].model.name;
+  return m.mode ? std::string(to_string(*m.mode)) : "chosen (per GPU)";
+}
+
+void print_comparison(std::ostream& out, const Scenario& scenario, const std::vector<ModeOutcome>& comparison) {
+  out << (chooses_gpu_types(scenario)
+              ? "Modes and GPU types compared (each mode alone on the cheapest mix of types, then every workload on "
+                "one type; all on as many GPUs as needed):\n"
+              : "Modes compared (each mode alone on this fleet; GPUS NEEDED: with as many GPUs of the first model as "
+                "it takes):\n");
+  Table t({"MODE", "GPUS USED", "PLACED", "UNPLACED", "SLO MISSES", "GPUS NEEDED", "COST/H", "WORST P99 (SLO)",
+           "THROUGHPUT", "WHAT BREAKS"});
   for (const ModeOutcome& m : comparison) {
-    t.add({m.mode ? std::string(to_string(*m.mode)) : "chosen (per GPU)", std::to_string(m.gpus_used),
-           std::to_string(m.placed), std::to_string(m.unplaced), std::to_string(m.slo_misses),
-           m.gpus_needed ? std::to_string(*m.gpus_needed) : "-", times(m.worst_p99_inflation), pct(m.throughput),
-           m.breaks});
+    t.add({row_name(scenario, m), std::to_string(m.gpus_used), std::to_string(m.placed), std::to_string(m.unplaced),
+           std::to_string(m.slo_misses), m.gpus_needed ? std::to_string(*m.gpus_needed) : "-",
+           dollars(m.cost_per_hour), times(m.worst_p99_inflation), pct(m.throughput), m.breaks});
   }
   t.print(out);
+}
+
+// Per workload, the GPU type it went to and why (a fleet of priced `count: auto` types).
+void print_gpu_types(std::ostream& out, const Scenario& scenario, const Plan& plan) {
+  if (plan.gpu_types.empty()) return;
+  out << "\nGPU types chosen (price per replica-hour when a GPU is full of the workload):\n";
+  for (const GpuTypeChoice& c : plan.gpu_types) {
+    out << "  " << scenario.workloads[static_cast<size_t>(c.workload)].name << " -> "
+        << scenario.fleet[static_cast<size_t>(c.fleet_entry)].model.name << ": " << c.why << "\n";
+  }
 }
 
 std::string slice_name(const GpuModel& model, const PlanSlice& s) {
@@ -133,6 +154,10 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
         << "/h";
   }
   out << "\n";
+  if (s.cost_per_hour && s.lower_bound_cost_per_hour) {
+    out << "  cost: " << fixed(*s.cost_per_hour, "$%.2f") << "/h; no plan costs less than "
+        << fixed(*s.lower_bound_cost_per_hour, "$%.2f") << "/h (lower bound)\n";
+  }
   // Risks that follow from the modes chosen.
   std::map<std::string, int> risks;
   for (const PlanGpu& g : plan.gpus) {
@@ -174,9 +199,11 @@ void print_plan_table(std::ostream& out, const Scenario& scenario, const Plan& p
   for (size_t i = 0; i < scenario.fleet.size(); ++i) {
     out << (i ? ", " : "") << (scenario.elastic ? std::string("as many as needed") : std::to_string(scenario.fleet[i].count))
         << " x " << scenario.fleet[i].model.name;
+    if (chooses_gpu_types(scenario)) out << " at " << dollars(scenario.fleet[i].cost_per_hour) << "/h";
   }
   out << " (CUDA " << scenario.cuda.to_string() << ")\n\n";
-  print_comparison(out, comparison);
+  print_comparison(out, scenario, comparison);
+  print_gpu_types(out, scenario, plan);
   print_gpus(out, scenario, plan, explain);
   print_summary(out, scenario, plan);
   print_unplaced(out, scenario, plan);

@@ -103,7 +103,7 @@ struct Plan {
   std::vector<PlanGpu> gpus;  // used GPUs only
   std::vector<Unplaced> unplaced;
   PlanSummary summary;
-  std::vector<GpuTypeChoice> gpu_types;  // one per workload when the plan chose GPU types, else empty
+  std::vector<GpuTypeChoice> gpu_types;  // per workload and type it runs on, when the plan chose GPU types
 };
 
 }  // namespace gpupack

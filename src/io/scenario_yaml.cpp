@@ -137,15 +137,39 @@ class Reader {
   std::string source_;
 };
 
-FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCatalog& catalog) {
+// A node prefix from a model name ("L4-3Q" -> "l4-3q"): the default of a `count: auto` entry, so that the
+// nodes of different GPU types never share a name.
+std::string node_prefix_of(const std::string& model) {
+  std::string s;
+  for (char c : model) {
+    const bool alnum = std::isalnum(static_cast<unsigned char>(c)) != 0;
+    if (alnum) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!s.empty() && s.back() != '-') s += '-';
+  }
+  while (!s.empty() && s.back() == '-') s.pop_back();
+  return s.empty() ? "node" : s.substr(0, 50);
+}
+
+// One fleet entry; `as_needed` is set when its count is `auto` (as many GPUs of it as the plan needs).
+FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCatalog& catalog, bool& as_needed) {
   if (!n.IsMap()) r.fail(n, "each fleet entry must be a map with 'model' and 'count'");
   r.check_keys(n, kFleetKeys, "a fleet entry");
   if (!n["model"]) r.fail(n, "a fleet entry needs 'model'");
   FleetEntry f;
   const YAML::Node model = n["model"];
   f.model = r.located(model, [&] { return catalog.get(r.scalar(model, "model")); });
-  if (n["count"]) f.count = static_cast<int>(r.integer(n["count"], "count", 1, kMaxFleetGpus));
+  as_needed = n["count"] && n["count"].IsScalar() && n["count"].Scalar() == "auto";
+  if (n["count"] && !as_needed) {
+    if (!n["count"].IsScalar() || n["count"].Scalar().find_first_not_of("0123456789+-") != std::string::npos) {
+      r.fail(n["count"], "'count' must be a whole number or 'auto' (as many as the plan needs), got '" +
+                             quote_input(r.scalar(n["count"], "count")) + "'");
+    }
+    f.count = static_cast<int>(r.integer(n["count"], "count", 1, kMaxFleetGpus));
+  }
   if (n["node_prefix"]) f.node_prefix = r.name(n["node_prefix"], "node_prefix");
+  else if (as_needed) f.node_prefix = node_prefix_of(f.model.name);
+  // One fractional GPU per instance (one G6f instance carries one fraction).
+  if (f.model.is_fractional()) f.gpus_per_node = 1;
   if (n["gpus_per_node"]) f.gpus_per_node = static_cast<int>(r.integer(n["gpus_per_node"], "gpus_per_node", 1, 64));
   if (n["cost_per_hour"]) f.cost_per_hour = r.number(n["cost_per_hour"], "cost_per_hour", 0, 1e6);
   if (n["cpu_cores"]) f.cpu_cores = r.number(n["cpu_cores"], "cpu_cores", 0, 4096);
@@ -216,6 +240,31 @@ void check_nesting(std::string_view text, std::string_view source) {
   }
 }
 
+// A fleet of `count: auto` entries (docs/fractional-gpus.md, "Choosing the cheapest GPU types"): all of
+// its entries are auto (a fixed count beside them would be a second kind of fleet to plan), each model once,
+// and with two or more types every entry has a price (the choice between types is by price).
+void check_priced_types(const Reader& r, const YAML::Node& nodes, const std::vector<FleetEntry>& fleet,
+                        int as_needed) {
+  for (size_t i = 0; i < fleet.size(); ++i) {
+    const YAML::Node n = nodes[i];
+    const std::string& name = fleet[i].model.name;
+    if (static_cast<size_t>(as_needed) != fleet.size()) {
+      if (!(n["count"] && n["count"].Scalar() == "auto")) {
+        r.fail(n["count"] ? n["count"] : n, "fleet entry " + name +
+                                                 ": give every entry 'count: auto' or none (a fleet is either the "
+                                                 "GPUs you have or the GPU types to choose from)");
+      }
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (fleet[j].model.name == name) r.fail(n, "fleet entry " + name + ": GPU type listed twice in a 'count: auto' fleet");
+    }
+    if (fleet.size() > 1 && !fleet[i].cost_per_hour) {
+      r.fail(n, "fleet entry " + name + " has no 'cost_per_hour': with 'count: auto' on several GPU types every "
+                "entry needs its price per GPU and hour (a number > 0) to choose between them");
+    }
+  }
+}
+
 }  // namespace
 
 Scenario parse_scenario_yaml(std::string_view text, std::string_view source, const GpuCatalog& catalog) {
@@ -236,14 +285,20 @@ Scenario parse_scenario_yaml(std::string_view text, std::string_view source, con
   if (const YAML::Node fleet = root["fleet"]) {
     if (!fleet.IsSequence() || fleet.size() == 0) r.fail(fleet, "'fleet' must be a non-empty list");
     long gpus = 0;
+    int as_needed = 0;
     for (const auto& f : fleet) {
-      s.fleet.push_back(parse_fleet_entry(r, f, catalog));
+      bool entry_as_needed = false;
+      s.fleet.push_back(parse_fleet_entry(r, f, catalog, entry_as_needed));
+      as_needed += entry_as_needed ? 1 : 0;
+      if (entry_as_needed) continue;
       gpus += s.fleet.back().count;
       if (gpus > kMaxFleetGpus) {
         r.fail(f, "the fleet has more than " + std::to_string(kMaxFleetGpus) +
                       " GPUs in all, the most gpupack plans at once; plan a large fleet in parts (per node pool)");
       }
     }
+    if (as_needed > 0) check_priced_types(r, fleet, s.fleet, as_needed);
+    s.elastic = as_needed > 0;
   }
   const YAML::Node workloads = root["workloads"];
   if (!workloads) r.fail(root, "the scenario needs 'workloads'");

@@ -46,6 +46,7 @@ class Checker {
       }
     }
     if (p_.summary.gpus_used != static_cast<int>(p_.gpus.size())) fail("summary.gpus_used differs from the GPUs");
+    check_cost();
     if (p_.unplaced.empty() && p_.summary.lower_bound_gpus > p_.summary.gpus_used) {
       fail("lower bound " + std::to_string(p_.summary.lower_bound_gpus) + " above the GPUs used");
     }
@@ -54,6 +55,26 @@ class Checker {
 
  private:
   void fail(const std::string& message) { errors_.push_back(message); }
+
+  // The summary's cost is the used GPUs' prices, and no lower bound on cost lies above it.
+  void check_cost() {
+    double cost = 0;
+    bool priced = true;
+    for (const PlanGpu& g : p_.gpus) {
+      if (g.fleet_entry < 0 || g.fleet_entry >= static_cast<int>(s_.fleet.size())) return;
+      const auto& price = s_.fleet[static_cast<size_t>(g.fleet_entry)].cost_per_hour;
+      priced = priced && price.has_value();
+      cost += price.value_or(0);
+    }
+    const auto& stated = p_.summary.cost_per_hour;
+    if (priced && !p_.gpus.empty() && (!stated || std::abs(*stated - cost) > 1e-6 * std::max(1.0, cost))) {
+      fail("summary.cost_per_hour differs from the prices of the used GPUs");
+    }
+    const auto& bound = p_.summary.lower_bound_cost_per_hour;
+    if (bound && stated && p_.unplaced.empty() && *bound > *stated + 1e-6 * std::max(1.0, *stated)) {
+      fail("lower bound on cost above the plan's cost");
+    }
+  }
 
   // Host CPU cores the profiled replicas on a node use, against the fleet's cpu_cores (when stated).
   void add_host_cpu(const PlanGpu& g) {

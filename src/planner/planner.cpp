@@ -1,6 +1,8 @@
 #include "planner/planner.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "planner/exact_search.hpp"
@@ -9,6 +11,8 @@
 #include "planner/lower_bound.hpp"
 #include "planner/plan_context.hpp"
 #include "planner/policy.hpp"
+#include "planner/priced_plan.hpp"
+#include "planner/type_choice.hpp"
 #include "planner/unplaced_reason.hpp"
 
 namespace gpupack {
@@ -20,6 +24,7 @@ const std::vector<GpuMode>& all_gpu_modes() {
 }
 
 Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
+  if (chooses_gpu_types(scenario)) return make_priced_plan(scenario, options);
   const PlanContext ctx(scenario, policy_for(options.forced), options.calibration);
   PackResult packed = greedy_pack(ctx);
   const int bound = lower_bound_gpus(ctx);
@@ -93,6 +98,38 @@ ModeOutcome outcome_of(const Scenario& scenario, const Plan& plan) {
   return o;
 }
 
+// Rows of a priced fleet: every workload on one type alone, with what that costs against the chosen mix.
+template <typename Progress>
+void compare_types(const Scenario& scenario, const PlanOptions& options, std::vector<ModeOutcome>& out,
+                   const Progress& progress) {
+  const ModeOutcome& chosen = out.front();
+  PlanOptions o = options;
+  o.explain = false;
+  o.exact = false;
+  for (int e = 0; e < static_cast<int>(scenario.fleet.size()); ++e) {
+    const std::string& model = scenario.fleet[static_cast<size_t>(e)].model.name;
+    progress("only " + model);
+    const Scenario alone = on_one_type(scenario, e);
+    const Plan plan = make_plan(alone, o);
+    ModeOutcome outcome = outcome_of(alone, plan);
+    outcome.gpus_needed = outcome.unplaced == 0 ? std::optional<int>(outcome.gpus_used) : std::nullopt;
+    outcome.cost_per_hour = plan.summary.cost_per_hour;
+    outcome.only_entry = e;
+    if (outcome.unplaced > 0) {
+      outcome.breaks = std::to_string(outcome.unplaced) + " replicas fit no " + model;
+    } else if (outcome.cost_per_hour && chosen.cost_per_hour) {
+      const double more = *outcome.cost_per_hour - *chosen.cost_per_hour;
+      char amount[32];
+      std::snprintf(amount, sizeof amount, "$%.2f/h", std::abs(more));
+      outcome.breaks = "every workload on " + model + ": " +
+                       (more > 1e-9    ? std::string(amount) + " more than the chosen mix"
+                        : more < -1e-9 ? std::string(amount) + " less than the chosen mix"
+                                       : std::string("the same cost as the chosen mix"));
+    }
+    out.push_back(std::move(outcome));
+  }
+}
+
 }  // namespace
 
 std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const Plan& chosen, const PlanOptions& options) {
@@ -103,7 +140,9 @@ std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const Plan& cho
   for (GpuMode m : all_gpu_modes()) modes.push_back(m);
   // Plans to make: each forced mode on the fleet, and every mode (the chosen one too) on an unlimited fleet
   // of the first model unless the fleet already is one.
-  const int total = static_cast<int>(modes.size()) * (scenario.elastic ? 1 : 2) - 1;
+  const bool types = chooses_gpu_types(scenario);
+  const int total = static_cast<int>(modes.size()) * (scenario.elastic ? 1 : 2) - 1 +
+                    (types ? static_cast<int>(scenario.fleet.size()) : 0);
   int done = 0;
   const auto progress = [&](const std::string& what) {
     if (options.progress) options.progress(what, done++, total);
@@ -114,9 +153,12 @@ std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const Plan& cho
     o.forced = mode;
     o.explain = false;
     o.exact = false;
+    o.type_search_budget /= 4;  // seven plans instead of one
     const std::string name = mode ? std::string(to_string(*mode)) : "chosen";
     if (mode) progress("mode " + name);
-    ModeOutcome outcome = outcome_of(scenario, mode ? make_plan(scenario, o) : chosen);
+    const Plan planned = mode ? make_plan(scenario, o) : Plan{};
+    ModeOutcome outcome = outcome_of(scenario, mode ? planned : chosen);
+    outcome.cost_per_hour = mode ? planned.summary.cost_per_hour : chosen.summary.cost_per_hour;
     if (scenario.elastic) {
       outcome.gpus_needed = outcome.unplaced == 0 ? std::optional<int>(outcome.gpus_used) : std::nullopt;
     } else {
@@ -128,6 +170,7 @@ std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const Plan& cho
     outcome.breaks = mode ? mode_breaks(*mode) : "";
     out.push_back(std::move(outcome));
   }
+  if (types) compare_types(scenario, options, out, progress);
   return out;
 }
 
