@@ -138,6 +138,7 @@ Json plan_json(const Scenario& scenario, const Plan& plan, const std::vector<Mod
                {"compute_utilisation", s.compute_utilisation},
                {"cost_per_hour", optional_number(s.cost_per_hour)},
                {"one_replica_per_gpu_cost_per_hour", optional_number(s.one_per_gpu_cost_per_hour)},
+               {"lower_bound_cost_per_hour", optional_number(s.lower_bound_cost_per_hour)},
                {"context_overhead_bytes", scenario.context_overhead_bytes},
                {"cuda", scenario.cuda.to_string()}};
   Json modes = Json::array();
@@ -150,7 +151,16 @@ Json plan_json(const Scenario& scenario, const Plan& plan, const std::vector<Mod
                      {"gpus_needed", optional_int(m.gpus_needed)},
                      {"worst_p99_inflation", m.worst_p99_inflation},
                      {"throughput", m.throughput},
-                     {"breaks", m.breaks}});
+                     {"breaks", m.breaks},
+                     {"cost_per_hour", optional_number(m.cost_per_hour)},
+                     {"gpu_type", m.only_entry ? Json(scenario.fleet[static_cast<size_t>(*m.only_entry)].model.name)
+                                               : Json(nullptr)}});
+  }
+  Json gpu_types = Json::array();
+  for (const GpuTypeChoice& c : plan.gpu_types) {
+    gpu_types.push_back({{"workload", scenario.workloads[static_cast<size_t>(c.workload)].name},
+                         {"model", scenario.fleet[static_cast<size_t>(c.fleet_entry)].model.name},
+                         {"why", c.why}});
   }
   // Moved in, not listed in braces: an initializer list copies, and the gpus and placements of a plan of
   // 10,000 replicas took a fifth of `gpupack plan --format json` to copy.
@@ -161,6 +171,7 @@ Json plan_json(const Scenario& scenario, const Plan& plan, const std::vector<Mod
   out["unplaced"] = std::move(unplaced);
   out["summary"] = std::move(summary);
   out["comparison"] = std::move(modes);
+  out["gpu_types"] = std::move(gpu_types);
   out["model"] = calibration_json(calibration);
   return out;
 }
