@@ -18,8 +18,8 @@ namespace {
 using namespace gpupack;
 using Clock = std::chrono::steady_clock;
 
-k8s::PluginSettings settings_for(const std::string& dir) {
-  k8s::PluginSettings s;
+DevicePluginSettings settings_for(const std::string& dir) {
+  DevicePluginSettings s;
   s.enabled = true;
   s.plugin_dir = dir;
   return s;

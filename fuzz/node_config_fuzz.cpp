@@ -1,10 +1,10 @@
-// libFuzzer target: any bytes as the agent's node.yaml (src/agent/node_config.cpp). The parser must
+// libFuzzer target: any bytes as node.yaml (src/contract/node_config_reader.cpp). The parser must
 // return a config or throw InputError (exit 2); any other exception is a crash here (exit 70 there).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "agent/node_config.hpp"
+#include "contract/node_config.hpp"
 #include "core/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -52,8 +52,8 @@ Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devi
       refuse("reserved for tenant '" + *c.tenant + "'" + (request.tenant ? ", not '" + *request.tenant + "'" : " (give --tenant)"));
       continue;
     }
-    if (request.sm_percent && c.mode != SharingMode::mps) {
-      refuse(std::string("--sm needs MPS; this target is in mode ") + to_string(c.mode));
+    if (request.sm_percent && c.mode != Sharing::mps) {
+      refuse("--sm needs MPS; this target is in mode " + std::string(to_string(c.mode)));
       continue;
     }
     if (request.sm_percent && c.limits.sm_percent && *request.sm_percent > *c.limits.sm_percent) {
@@ -71,7 +71,7 @@ Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devi
       refuse("needs " + format_size(*mem) + " but " + format_size(*free) + " is free");
       continue;
     }
-    if (c.mode == SharingMode::mps && !mps_running(t.uuid())) {
+    if (c.mode == Sharing::mps && !mps_running(t.uuid())) {
       refuse("its MPS daemon is not running (start it with gpupack mps up or gpupack agent)");
       continue;
     }
@@ -98,8 +98,8 @@ Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devi
   a.admitted = true;
   a.target_uuid = t.uuid();
   a.clients = t.config->clients;
-  a.reason = "runs on " + name_of(t) + " (" + to_string(t.config->mode) + ")";
-  if (t.config->mode == SharingMode::mps) {
+  a.reason = "runs on " + name_of(t) + " (" + std::string(to_string(t.config->mode)) + ")";
+  if (t.config->mode == Sharing::mps) {
     // The daemon was started with CUDA_VISIBLE_DEVICES=<target>; clients must not set it themselves.
     const MpsPaths p = mps_paths_for(config, a.target_uuid);
     a.env["CUDA_MPS_PIPE_DIRECTORY"] = p.pipe_dir;
@@ -108,7 +108,7 @@ Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devi
       a.env["CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"] = std::to_string(*sm);
     }
     const auto mem = request.memory_bytes ? request.memory_bytes : t.config->limits.memory_bytes;
-    if (mem) a.env["CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"] = "0=" + mps_limit_text(*mem);
+    if (mem) a.env["CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"] = pinned_limit_env(*mem);
   } else {
     a.env["CUDA_VISIBLE_DEVICES"] = a.target_uuid;
   }

@@ -14,34 +14,6 @@
 
 namespace gpupack {
 
-std::optional<std::uint64_t> pinned_limit_device0(const std::string& value) {
-  std::string v = value;
-  if (const auto comma = v.find(','); comma != std::string::npos) v = v.substr(0, comma);
-  if (const auto eq = v.find('='); eq != std::string::npos) {
-    if (v.substr(0, eq) != "0") return std::nullopt;
-    v = v.substr(eq + 1);
-  }
-  if (v.empty()) return std::nullopt;
-  std::uint64_t unit = 1;
-  switch (v.back()) {
-    case 'K': case 'k': unit = 1ull << 10; break;
-    case 'M': case 'm': unit = 1ull << 20; break;
-    case 'G': case 'g': unit = 1ull << 30; break;
-    case 'T': case 't': unit = 1ull << 40; break;
-    default: break;
-  }
-  if (unit != 1) v.pop_back();
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 12) return std::nullopt;
-  return std::stoull(v) * unit;
-}
-
-std::optional<double> active_thread_ratio(const std::string& value) {
-  char* end = nullptr;
-  const double pct = std::strtod(value.c_str(), &end);
-  if (value.empty() || end != value.c_str() + value.size() || !(pct > 0 && pct <= 100)) return std::nullopt;
-  return pct / 100.0;
-}
-
 Agent::Agent(AgentDeps deps, std::string config_path, std::string version)
     : deps_(deps), config_path_(std::move(config_path)), version_(std::move(version)) {}
 
@@ -85,7 +57,7 @@ NodeSnapshot Agent::build_snapshot(const std::vector<GpuDeviceInfo>& devices) co
     SharingSnapshot sh;
     sh.gpu_uuid = t.device->uuid;
     sh.target_uuid = t.uuid();
-    sh.mode = to_string(t.config->mode);
+    sh.mode = std::string(to_string(t.config->mode));
     sh.clients_limit = t.config->clients;
     sh.clients_admitted = AdmissionSlots(deps_.fs, AdmissionSlots::dir_for(config_, sh.target_uuid), t.config->clients).held(locks);
     sh.sm_percent = t.config->limits.sm_percent;

@@ -91,10 +91,4 @@ class Agent {
   HealthReport health_;
 };
 
-// Bytes of device 0 in a CUDA_MPS_PINNED_DEVICE_MEM_LIMIT value ("0=1G,1=512M" or "2G"); none when absent
-// or malformed.
-std::optional<std::uint64_t> pinned_limit_device0(const std::string& value);
-// CUDA_MPS_ACTIVE_THREAD_PERCENTAGE ("50", "12.5") as a share of the SMs; none when malformed or out of (0, 100].
-std::optional<double> active_thread_ratio(const std::string& value);
-
 }  // namespace gpupack

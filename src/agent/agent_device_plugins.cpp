@@ -12,13 +12,13 @@ namespace gpupack {
 
 void Agent::start_device_plugins(bool reloading) {
   try {
-    const k8s::PluginSettings settings = k8s::load_plugin_settings(config_path_);
+    const DevicePluginSettings& settings = config_.device_plugin;
     if (!settings.enabled) {
       if (device_plugins_) log("device plugins: no device_plugin section any more; stopping them");
       device_plugins_.reset();
       return;
     }
-    DevicePluginPlan plan = plan_device_plugins(config_, settings, deps_.gpu.devices());
+    DevicePluginPlan plan = plan_device_plugins(config_, deps_.gpu.devices());
     if (!settings.features_file.empty()) {
       try {
         k8s::write_features_file(settings.features_file, plan.labels);
@@ -47,8 +47,7 @@ void Agent::start_device_plugins(bool reloading) {
 }
 
 void Agent::check_device_plugins(const NodeConfig& next) const {
-  const k8s::PluginSettings settings = k8s::load_plugin_settings(config_path_);
-  if (settings.enabled) plan_device_plugins(next, settings, deps_.gpu.devices());
+  if (next.device_plugin.enabled) plan_device_plugins(next, deps_.gpu.devices());
 }
 
 void Agent::refresh_pod_allocations() {

@@ -9,21 +9,8 @@
 
 namespace gpupack {
 
-namespace {
-
-k8s::Sharing sharing(SharingMode mode) {
-  switch (mode) {
-    case SharingMode::exclusive: return k8s::Sharing::exclusive;
-    case SharingMode::time_slicing: return k8s::Sharing::time_slicing;
-    case SharingMode::mps: return k8s::Sharing::mps;
-  }
-  return k8s::Sharing::exclusive;
-}
-
-}  // namespace
-
-std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, const k8s::PluginSettings& settings,
-                                                    const std::vector<GpuDeviceInfo>& devices) {
+std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices) {
+  const DevicePluginSettings& settings = config.device_plugin;
   std::vector<k8s::ShareTarget> out;
   std::set<std::string> sliced;
   for (const auto& r : resolve_targets(config, devices)) {
@@ -41,11 +28,11 @@ std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, co
         throw InputError("device plugin: the profile of MIG instance " + r.mig->uuid + " is unknown, so it cannot be named");
       }
     }
-    t.sharing = sharing(r.config->mode);
+    t.sharing = r.config->mode;
     t.clients = r.config->clients;
     t.sm_percent = r.config->limits.sm_percent;
     t.memory_bytes = r.config->limits.memory_bytes;
-    if (t.sharing == k8s::Sharing::mps) {
+    if (t.sharing == Sharing::mps) {
       t.mps_pipe_dir = mps_paths_for(config, t.uuid()).pipe_dir;
       if (const auto it = settings.mps_slices.find(r.config->ref); it != settings.mps_slices.end()) {
         t.mps_slices = it->second;
@@ -63,10 +50,10 @@ std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, co
   return out;
 }
 
-DevicePluginPlan plan_device_plugins(const NodeConfig& config, const k8s::PluginSettings& settings,
-                                     const std::vector<GpuDeviceInfo>& devices) {
+DevicePluginPlan plan_device_plugins(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices) {
+  const DevicePluginSettings& settings = config.device_plugin;
   DevicePluginPlan plan;
-  plan.targets = device_plugin_targets(config, settings, devices);
+  plan.targets = device_plugin_targets(config, devices);
   plan.resources = k8s::plan_resources(plan.targets, settings.gpupack_resources_only);
   plan.labels = k8s::node_labels(plan.targets, plan.resources, settings.cast_ai_labels);
   return plan;

@@ -8,14 +8,13 @@
 
 #include "agent/node_config.hpp"
 #include "k8s/device_plan.hpp"
-#include "k8s/plugin_settings.hpp"
 
 namespace gpupack {
 
 // Throws InputError when device_plugin.mps_slices names a GPU or instance that is not in gpus[] in mode
 // mps. check_against_devices must have passed.
-std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, const k8s::PluginSettings& settings,
-                                                    const std::vector<GpuDeviceInfo>& devices);
+// The device plugin's settings are the config's own section (config.device_plugin): node.yaml is read once.
+std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices);
 
 // Everything the agent and `gpupack labels` derive from the config: targets, the resources advertised
 // (without nvidia.com/* when device_plugin.resources is gpupack-only) and the node labels.
@@ -24,7 +23,6 @@ struct DevicePluginPlan {
   std::vector<k8s::PluginResource> resources;
   std::map<std::string, std::string> labels;
 };
-DevicePluginPlan plan_device_plugins(const NodeConfig& config, const k8s::PluginSettings& settings,
-                                     const std::vector<GpuDeviceInfo>& devices);
+DevicePluginPlan plan_device_plugins(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices);
 
 }  // namespace gpupack

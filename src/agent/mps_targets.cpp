@@ -2,8 +2,6 @@
 
 namespace gpupack {
 
-std::string mps_limit_text(std::uint64_t bytes) { return std::to_string(bytes / (1024 * 1024)) + "M"; }
-
 std::vector<ResolvedTarget> resolve_targets(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices) {
   std::vector<ResolvedTarget> out;
   for (const auto& g : config.gpus) {
@@ -23,7 +21,7 @@ std::vector<ResolvedTarget> resolve_targets(const NodeConfig& config, const std:
 std::vector<MpsTarget> mps_targets(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices, unsigned server_uid) {
   std::vector<MpsTarget> out;
   for (const auto& t : resolve_targets(config, devices)) {
-    if (t.config->mode != SharingMode::mps) continue;
+    if (t.config->mode != Sharing::mps) continue;
     MpsTarget m;
     m.gpu_uuid = t.device->uuid;
     m.target_uuid = t.uuid();
@@ -34,7 +32,7 @@ std::vector<MpsTarget> mps_targets(const NodeConfig& config, const std::vector<G
     o.daemon.owner_uid = config.uid;
     o.active_thread_percentage = t.config->limits.sm_percent;
     // The daemon sees only this GPU (or instance), as its device 0.
-    if (t.config->limits.memory_bytes) o.pinned_mem_limits = {{0, mps_limit_text(*t.config->limits.memory_bytes)}};
+    if (t.config->limits.memory_bytes) o.pinned_mem_limits = {{0, mps_memory_text(*t.config->limits.memory_bytes)}};
     o.server_uid = config.uid.value_or(server_uid);
     out.push_back(std::move(m));
   }

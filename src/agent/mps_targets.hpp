@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "agent/node_config.hpp"
+#include "contract/client_limits.hpp"
 #include "mps/mps_supervisor.hpp"
 
 namespace gpupack {
@@ -28,8 +29,5 @@ struct ResolvedTarget {
   std::string uuid() const { return mig ? mig->uuid : device->uuid; }
 };
 std::vector<ResolvedTarget> resolve_targets(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices);
-
-// "<MiB>M", the control program's and CUDA_MPS_PINNED_DEVICE_MEM_LIMIT's syntax (rounded down to MiB).
-std::string mps_limit_text(std::uint64_t bytes);
 
 }  // namespace gpupack

@@ -1,124 +1,15 @@
 #include "agent/node_config.hpp"
 
-#include <yaml-cpp/yaml.h>
-
-#include <fstream>
 #include <map>
-#include <set>
-#include <sstream>
 
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
+#include "contract/mps_layout.hpp"
 #include "core/units.hpp"
-#include "io/yaml_fields.hpp"
 #include "mps/mps_control.hpp"
 #include "io/input_file.hpp"
 
 namespace gpupack {
-
-namespace {
-
-class Reader : public YamlFields {
- public:
-  using YamlFields::YamlFields;
-
-  ClientLimits limits(const YAML::Node& node, const std::string& where) const {
-    ClientLimits l;
-    if (!node || node.IsNull()) return l;
-    only_keys(node, where, {"sm_percent", "memory"});
-    if (node["sm_percent"]) l.sm_percent = in_range(node, "sm_percent", where, 1, 100, 100);
-    l.memory_bytes = size(node, "memory", where);
-    return l;
-  }
-
-  SharingMode mode(const YAML::Node& node, const std::string& where) const {
-    const std::string m = get<std::string>(node, "mode", where).value_or("exclusive");
-    if (m == "exclusive") return SharingMode::exclusive;
-    if (m == "time-slicing") return SharingMode::time_slicing;
-    if (m == "mps") return SharingMode::mps;
-    fail(where + ".mode", "'" + m + "' is not a sharing mode (accepted: exclusive, time-slicing, mps)");
-  }
-
-  void target(const YAML::Node& node, const std::string& where, const char* ref_key, SharingTarget& t) const {
-    const auto ref = get<std::string>(node, ref_key, where);
-    if (!ref || ref->empty()) fail(where + "." + ref_key, "is required");
-    t.ref = *ref;
-    t.mode = mode(node, where);
-    // 60 is the highest MPS client limit of any CUDA version; the device check tightens it per GPU.
-    t.clients = in_range(node, "clients", where, 1, 60, 1);
-    if (t.mode == SharingMode::exclusive && t.clients != 1) fail(where + ".clients", "must be 1 in mode exclusive");
-    t.tenant = get<std::string>(node, "tenant", where);
-    t.limits = limits(node["limits"], where + ".limits");
-    if (t.mode != SharingMode::mps && t.limits.sm_percent) {
-      fail(where + ".limits.sm_percent", "SM limits need mode mps (time-slicing and exclusive cannot enforce them)");
-    }
-  }
-
-};
-
-}  // namespace
-
-const char* to_string(SharingMode mode) {
-  switch (mode) {
-    case SharingMode::exclusive: return "exclusive";
-    case SharingMode::time_slicing: return "time-slicing";
-    case SharingMode::mps: return "mps";
-  }
-  return "?";
-}
-
-NodeConfig parse_node_config(const std::string& yaml_text, const std::string& source) {
-  Reader r(source);
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(source + ": not valid YAML: " + e.what());
-  }
-  if (!root || root.IsNull()) throw InputError(source + ": the file is empty (see docs/node-config.md)");
-  r.only_keys(root, "", {"version", "mps_root", "uid", "metrics_address", "control_binary", "check_interval_seconds", "gpus",
-                          "device_plugin"});  // device_plugin: parsed by k8s/plugin_settings
-  if (r.get<int>(root, "version", "").value_or(1) != 1) r.fail("version", "only version 1 is known");
-  NodeConfig c;
-  c.mps_root = r.get<std::string>(root, "mps_root", "").value_or(c.mps_root);
-  if (c.mps_root.empty() || c.mps_root[0] != '/') r.fail("mps_root", "must be an absolute path");
-  if (root["uid"]) c.uid = static_cast<unsigned>(r.in_range(root, "uid", "", 0, 2147483647, 0));
-  c.metrics_address = r.get<std::string>(root, "metrics_address", "").value_or(c.metrics_address);
-  try {
-    split_address(c.metrics_address);
-  } catch (const InputError& e) {
-    r.fail("metrics_address", e.what());
-  }
-  c.control_binary = r.get<std::string>(root, "control_binary", "").value_or(c.control_binary);
-  c.check_interval_seconds = r.get<double>(root, "check_interval_seconds", "").value_or(c.check_interval_seconds);
-  if (c.check_interval_seconds < 0.05 || c.check_interval_seconds > 3600) {
-    r.fail("check_interval_seconds", "must be between 0.05 and 3600");
-  }
-  const YAML::Node gpus = root["gpus"];
-  if (!gpus || !gpus.IsSequence() || gpus.size() == 0) r.fail("gpus", "must list at least one GPU");
-  std::set<std::string> seen;
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const std::string where = "gpus[" + std::to_string(i) + "]";
-    r.only_keys(gpus[i], where, {"gpu", "mode", "clients", "tenant", "limits", "mig"});
-    GpuConfig g;
-    r.target(gpus[i], where, "gpu", g);
-    if (!seen.insert(g.ref).second) r.fail(where + ".gpu", "'" + g.ref + "' is listed twice");
-    const YAML::Node mig = gpus[i]["mig"];
-    if (mig && !mig.IsNull()) {
-      if (!mig.IsSequence()) r.fail(where + ".mig", "must be a list of instances");
-      for (std::size_t j = 0; j < mig.size(); ++j) {
-        const std::string mwhere = where + ".mig[" + std::to_string(j) + "]";
-        r.only_keys(mig[j], mwhere, {"instance", "mode", "clients", "tenant", "limits"});
-        SharingTarget t;
-        r.target(mig[j], mwhere, "instance", t);
-        if (!seen.insert(t.ref).second) r.fail(mwhere + ".instance", "'" + t.ref + "' is listed twice");
-        g.mig.push_back(t);
-      }
-    }
-    c.gpus.push_back(g);
-  }
-  return c;
-}
 
 NodeConfig load_node_config(const std::string& path) {
   // Bounded like every input file (docs/cli.md): --config /dev/zero is one line, not a gigabyte read.
@@ -156,7 +47,7 @@ void check_against_devices(const NodeConfig& config, const std::vector<GpuDevice
                        (known.empty() ? "none" : known) + ")");
     }
     const GpuModel* model = catalog.find(d->name);
-    if (g.mode == SharingMode::mps && model) {
+    if (g.mode == Sharing::mps && model) {
       // Clients over the limit fail at context creation (error 808). The CUDA 13.0 limit (48 on Volta+)
       // is the safe one: the node's CUDA may be older than 13.1, which raises it to 60.
       const int limit = mps_client_limit(*model, {13, 0});
@@ -187,20 +78,8 @@ bool mig_matches(const MigInstanceInfo& instance, const std::string& ref) {
 }
 
 MpsPaths mps_paths_for(const NodeConfig& config, const std::string& target_uuid) {
-  const std::string base = config.mps_root + "/" + target_uuid;
-  return {base + "/pipe", base + "/log"};
-}
-
-std::pair<std::string, int> split_address(const std::string& address) {
-  const auto colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
-    throw InputError("'" + address + "' is not host:port");
-  }
-  const std::string port = address.substr(colon + 1);
-  if (port.find_first_not_of("0123456789") != std::string::npos || port.size() > 5 || std::stoi(port) > 65535) {
-    throw InputError("'" + address + "' has an invalid port");
-  }
-  return {address.substr(0, colon), std::stoi(port)};
+  MpsDirectories d = mps_directories(agent_mps_layout(config.mps_root), target_uuid);
+  return {std::move(d.pipe_dir), std::move(d.log_dir)};
 }
 
 }  // namespace gpupack

@@ -4,6 +4,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "contract/client_limits.hpp"
+
 namespace gpupack::k8s {
 
 namespace {
@@ -15,9 +17,6 @@ std::string join(const std::vector<std::string>& items) {
   for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
   return out;
 }
-
-// "<MiB>M" as CUDA_MPS_PINNED_DEVICE_MEM_LIMIT expects it, for device 0 of the container's view.
-std::string pinned_limit(std::uint64_t bytes) { return "0=" + std::to_string(bytes >> 20) + "M"; }
 
 ContainerAllocation answer(const std::vector<const PluginDevice*>& devices, bool cdi) {
   ContainerAllocation a;
@@ -45,7 +44,7 @@ ContainerAllocation answer(const std::vector<const PluginDevice*>& devices, bool
     const std::string& pipe = devices.front()->pipe_dir;
     a.envs["CUDA_MPS_PIPE_DIRECTORY"] = pipe;
     a.envs["CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"] = std::to_string(std::min(pct, 100));
-    if (memory > 0) a.envs["CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"] = pinned_limit(memory);
+    if (memory > 0) a.envs["CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"] = pinned_limit_env(memory);
     a.mounts.push_back({pipe, pipe, false});
     // MPS clients and server exchange memory handles through POSIX shared memory.
     a.mounts.push_back({"/dev/shm", "/dev/shm", false});

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "k8s/allocation.hpp"
-#include "render/cdi_spec.hpp"
+#include "contract/cdi_spec.hpp"
 
 namespace gpupack::k8s {
 

@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
-#include "render/resource_names.hpp"
+#include "contract/resource_names.hpp"
 
 namespace gpupack::k8s {
 
@@ -87,15 +87,6 @@ void add_mps(Builder& b, const ShareTarget& t) {
 
 }  // namespace
 
-const char* to_string(Sharing sharing) {
-  switch (sharing) {
-    case Sharing::exclusive: return "exclusive";
-    case Sharing::time_slicing: return "time-slicing";
-    case Sharing::mps: return "mps";
-  }
-  return "?";
-}
-
 std::string socket_name(const std::string& resource) {
   std::string s = resource;
   std::replace(s.begin(), s.end(), '/', '-');
@@ -107,6 +98,7 @@ std::vector<PluginResource> plan_resources(const std::vector<ShareTarget>& targe
   for (const auto& t : targets) {
     const std::string whole = t.mig_profile ? mig_resource_name(*t.mig_profile) : "nvidia.com/gpu";
     switch (t.sharing) {
+      case Sharing::streams:  // not a node sharing (node.yaml refuses it); served as exclusive
       case Sharing::exclusive:
         if (!gpupack_only) b.add(whole, t, base_device(t, t.uuid()));
         break;

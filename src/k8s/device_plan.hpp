@@ -16,12 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "k8s/plugin_settings.hpp"
+#include "contract/sharing.hpp"
+#include "contract/node_config.hpp"
 
 namespace gpupack::k8s {
-
-enum class Sharing { exclusive, time_slicing, mps };
-const char* to_string(Sharing sharing);
 
 struct ShareTarget {
   std::string gpu_uuid;

@@ -42,7 +42,7 @@ HealthTracker health_tracker_for(const std::vector<PluginResource>& resources) {
   return HealthTracker(gpus, migs);
 }
 
-DevicePlugins::DevicePlugins(std::vector<PluginResource> resources, PluginSettings settings, Log log)
+DevicePlugins::DevicePlugins(std::vector<PluginResource> resources, DevicePluginSettings settings, Log log)
     : resources_(std::move(resources)),
       settings_(std::move(settings)),
       log_(log ? std::move(log) : Log([](const std::string&) {})),

@@ -15,7 +15,7 @@
 #include "k8s/device_plan.hpp"
 #include "k8s/device_plugin_server.hpp"
 #include "k8s/health.hpp"
-#include "k8s/plugin_settings.hpp"
+#include "contract/node_config.hpp"
 #include "k8s/socket_watch.hpp"
 
 namespace gpupack::k8s {
@@ -24,7 +24,7 @@ class DevicePlugins {
  public:
   using Log = std::function<void(const std::string&)>;
 
-  DevicePlugins(std::vector<PluginResource> resources, PluginSettings settings, Log log = {});
+  DevicePlugins(std::vector<PluginResource> resources, DevicePluginSettings settings, Log log = {});
   ~DevicePlugins();
   DevicePlugins(const DevicePlugins&) = delete;
   DevicePlugins& operator=(const DevicePlugins&) = delete;
@@ -42,7 +42,7 @@ class DevicePlugins {
   void carry_health_from(const DevicePlugins& previous);
 
   const std::vector<PluginResource>& resources() const { return resources_; }
-  const PluginSettings& settings() const { return settings_; }
+  const DevicePluginSettings& settings() const { return settings_; }
   DevicePluginServer* server(const std::string& resource_name);
   std::uint64_t registrations() const { return registrations_.load(); }  // successful Register calls
 
@@ -53,7 +53,7 @@ class DevicePlugins {
   void reconcile();
 
   const std::vector<PluginResource> resources_;
-  const PluginSettings settings_;
+  const DevicePluginSettings settings_;
   const Log log_;
   std::vector<std::unique_ptr<DevicePluginServer>> servers_;
   // Per server, the kubelet.sock it registered with (inode and change time; empty: not registered). A

@@ -40,10 +40,10 @@ std::map<std::string, std::string> node_labels(const std::vector<ShareTarget>& t
     std::set<std::string> modes;
     std::map<std::string, int> per_target;
     for (const auto& d : r.devices) {
-      modes.insert(d.sharing == Sharing::exclusive ? "none" : to_string(d.sharing));
+      modes.insert(d.sharing == Sharing::exclusive ? std::string("none") : std::string(to_string(d.sharing)));
       ++per_target[d.target_uuid];
       ++per_gpu[d.gpu_uuid];
-      if (d.sharing != Sharing::exclusive) shared.insert(to_string(d.sharing));
+      if (d.sharing != Sharing::exclusive) shared.insert(std::string(to_string(d.sharing)));
     }
     int replicas = 0;
     for (const auto& [uuid, n] : per_target) replicas = std::max(replicas, n);

@@ -1,12 +1,12 @@
 // Target `cdi`: CDI specs, one per node, kind gpupack.io/gpu, written by the one CDI writer
-// (render/cdi_spec.hpp) with the lowest cdiVersion the content needs. A device per slice; on MPS slices
+// (contract/cdi_spec.hpp) with the lowest cdiVersion the content needs. A device per slice; on MPS slices
 // a device per client, carrying that client's MPS environment and the pipe directory mount. A MIG slice
 // carries the nodes the NVIDIA container toolkit injects for it: the parent's /dev/nvidia<N> and the
-// instance's /dev/nvidia-caps access nodes, whose minors follow from the placement (render/cdi_spec.hpp).
+// instance's /dev/nvidia-caps access nodes, whose minors follow from the placement (contract/cdi_spec.hpp).
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
-#include "render/cdi_spec.hpp"
+#include "contract/cdi_spec.hpp"
 #include "render/client_env.hpp"
 #include "render/names.hpp"
 #include "render/targets.hpp"
@@ -53,7 +53,7 @@ CdiDevice slice_device(const std::string& name, const RenderGpu& gpu, const Rend
   d.name = name;
   d.env.push_back("NVIDIA_VISIBLE_DEVICES=" + visible_device(gpu, slice));
   d.device_nodes = slice_device_nodes(gpu, slice, catalog);
-  if (client && slice.sharing == "mps") {
+  if (client && slice.sharing == Sharing::mps) {
     const MpsDaemonNames n = mps_daemon_names(gpu, slice);
     d.env.push_back("CUDA_MPS_PIPE_DIRECTORY=" + n.pipe_dir);
     for (const auto& [key, value] : mps_client_limits(*client)) d.env.push_back(key + "=" + value);
@@ -72,7 +72,7 @@ TargetOutput render_cdi_target(const RenderPlan& plan, const GpuCatalog& catalog
       if (gpu.node != node) continue;
       for (const auto& slice : gpu.slices) {
         const std::string base = to_dns1123_label(slice.profile ? gpu.id + "-" + slice.id : gpu.id);
-        if (slice.sharing == "mps") {
+        if (slice.sharing == Sharing::mps) {
           for (const auto& c : slice.clients) {
             devices.push_back(
                 slice_device(base + "-" + c.workload + "-" + std::to_string(c.replica), gpu, slice, &c, catalog));

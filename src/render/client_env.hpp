@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "contract/client_limits.hpp"
 #include "render/render_plan.hpp"
 #include "render/targets.hpp"
 
@@ -19,7 +20,7 @@ namespace gpupack {
 inline std::vector<std::pair<std::string, std::string>> mps_client_limits(const RenderClient& c) {
   std::vector<std::pair<std::string, std::string>> env;
   if (c.active_thread_percentage) env.emplace_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(*c.active_thread_percentage));
-  env.emplace_back("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "0=" + mps_memory_value(c.memory_limit_bytes));
+  env.emplace_back("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", pinned_limit_env(c.memory_limit_bytes));
   return env;
 }
 
@@ -28,7 +29,7 @@ inline std::vector<std::pair<std::string, std::string>> mps_client_limits(const 
 struct MpsDaemonDefaults {
   int active_thread_percentage = 100;
   std::uint64_t pinned_mem_limit_bytes = 0;
-  std::string pinned_mem_limit_text() const { return mps_memory_value(pinned_mem_limit_bytes); }
+  std::string pinned_mem_limit_text() const { return mps_memory_text(pinned_mem_limit_bytes); }
 };
 
 inline MpsDaemonDefaults mps_daemon_defaults(const RenderSlice& slice) {

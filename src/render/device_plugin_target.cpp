@@ -13,7 +13,7 @@
 #include <set>
 
 #include "render/node_labels.hpp"
-#include "render/resource_names.hpp"
+#include "contract/resource_names.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -29,7 +29,7 @@ struct PluginDeviceView {
   const RenderGpu* gpu = nullptr;
   const RenderSlice* slice = nullptr;  // null for a GPU the plan leaves without slices
   int clients() const { return slice ? static_cast<int>(slice->clients.size()) : 0; }
-  bool shared() const { return slice && (slice->sharing == "mps" || slice->sharing == "time-slicing") && clients() > 1; }
+  bool shared() const { return slice && is_shared_by_processes(slice->sharing) && clients() > 1; }
 };
 
 // One node's needs in the plugin's terms: per resource name, how many replicas each device gets.
@@ -94,7 +94,7 @@ NodeSharing node_sharing(const RenderPlan& plan, const GpuCatalog& catalog, cons
     if (gpu.slices.empty()) resources["nvidia.com/gpu"].push_back({&gpu, nullptr});
     for (const auto& slice : gpu.slices) {
       resources[slice.profile ? mig_resource_name(*slice.profile) : "nvidia.com/gpu"].push_back({&gpu, &slice});
-      if (slice.sharing == "mps" && slice.profile) {
+      if (slice.sharing == Sharing::mps && slice.profile) {
         add_problem(ns, fmt::format("GPU {} runs MPS inside MIG instance {}: the NVIDIA plugin refuses MPS on MIG",
                                     gpu.id, *slice.profile));
       }
@@ -104,7 +104,7 @@ NodeSharing node_sharing(const RenderPlan& plan, const GpuCatalog& catalog, cons
     int replicas = 1;
     for (const auto& d : devices) {
       if (!d.shared()) continue;
-      strategies.insert(d.slice->sharing);
+      strategies.insert(std::string(to_string(d.slice->sharing)));
       replicas = std::max(replicas, d.clients());
     }
     ns.replicas[resource] = replicas;
@@ -118,10 +118,10 @@ NodeSharing node_sharing(const RenderPlan& plan, const GpuCatalog& catalog, cons
         add_problem(ns, fmt::format("the plugin shares every device of {} on a node alike: {} is planned for {} "
                                     "client(s){}, not {} shared ones, so the node would advertise {} {} for {} planned",
                                     resource, device_label(d), d.clients(),
-                                    d.slice ? " (" + d.slice->sharing + ")" : std::string(" (no slice)"), replicas,
+                                    d.slice ? " (" + std::string(to_string(d.slice->sharing)) + ")" : std::string(" (no slice)"), replicas,
                                     advertised, resource, planned));
       }
-      if (d.shared() && d.slice->sharing == "mps") check_mps_limits(ns, d, replicas, catalog);
+      if (d.shared() && d.slice->sharing == Sharing::mps) check_mps_limits(ns, d, replicas, catalog);
     }
   }
   if (strategies.size() > 1) {
@@ -187,10 +187,10 @@ std::string resource_name(const RenderPlan& plan, const GpuCatalog& catalog, con
                           const RenderSlice& slice, const RenderClient& client) {
   const std::string pct = std::to_string(client.active_thread_percentage.value_or(100));
   if (slice.profile) {
-    return slice.sharing == "mps" ? "gpupack.io/mig-" + mig_resource_part(*slice.profile) + "-mps-" + pct
+    return slice.sharing == Sharing::mps ? "gpupack.io/mig-" + mig_resource_part(*slice.profile) + "-mps-" + pct
                                   : mig_resource_name(*slice.profile);
   }
-  if (slice.sharing == "mps" && !nvidia_plugin_problems(plan, catalog, gpu.node).empty()) return "gpupack.io/mps-" + pct;
+  if (slice.sharing == Sharing::mps && !nvidia_plugin_problems(plan, catalog, gpu.node).empty()) return "gpupack.io/mps-" + pct;
   return "nvidia.com/gpu";
 }
 

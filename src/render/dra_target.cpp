@@ -85,7 +85,7 @@ std::vector<std::string> selectors(const SliceClaim& c) {
 
 // Why the driver cannot give this slice what the plan says; empty when it can.
 std::string not_expressible(const RenderSlice& s) {
-  if (s.sharing != "mps" || s.clients.size() < 2) return "";
+  if (s.sharing != Sharing::mps || s.clients.size() < 2) return "";
   std::set<std::pair<int, std::uint64_t>> limits;
   for (const auto& c : s.clients) limits.insert({c.active_thread_percentage.value_or(100), c.memory_limit_bytes});
   if (limits.size() == 1) return "";
@@ -97,7 +97,7 @@ std::string not_expressible(const RenderSlice& s) {
 void emit_config(YAML::Emitter& y, const SliceClaim& c) {
   const RenderSlice& s = *c.slice;
   const bool mig = s.profile.has_value();
-  if ((s.sharing != "mps" && s.sharing != "time-slicing") || s.clients.size() < 2) return;
+  if ((s.sharing != Sharing::mps && s.sharing != Sharing::time_slicing) || s.clients.size() < 2) return;
   y << YAML::Key << "config" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "requests" << YAML::Value << YAML::Flow << YAML::BeginSeq << "gpu" << YAML::EndSeq;
   y << YAML::Key << "opaque" << YAML::Value << YAML::BeginMap << YAML::Key << "driver" << YAML::Value << kDriver;
@@ -105,7 +105,7 @@ void emit_config(YAML::Emitter& y, const SliceClaim& c) {
   y << YAML::Key << "apiVersion" << YAML::Value << kConfigApi;
   y << YAML::Key << "kind" << YAML::Value << (mig ? "MigDeviceConfig" : "GpuConfig");
   y << YAML::Key << "sharing" << YAML::Value << YAML::BeginMap;
-  if (s.sharing == "time-slicing") {
+  if (s.sharing == Sharing::time_slicing) {
     y << YAML::Key << "strategy" << YAML::Value << "TimeSlicing";
     // MigDeviceSharing has no timeSlicingConfig; a GPU gets the driver's default interval.
     if (!mig) {
@@ -225,8 +225,8 @@ TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog
       claims += claim_yaml(c);
       ++claim_count;
       nodes_used.insert(gpu.node);
-      uses_mps = uses_mps || (slice.sharing == "mps" && slice.clients.size() > 1);
-      uses_time_slicing = uses_time_slicing || (slice.sharing == "time-slicing" && slice.clients.size() > 1);
+      uses_mps = uses_mps || (slice.sharing == Sharing::mps && slice.clients.size() > 1);
+      uses_time_slicing = uses_time_slicing || (slice.sharing == Sharing::time_slicing && slice.clients.size() > 1);
       // One Deployment per workload on the slice: all its replicas there reference this one claim.
       std::map<std::string, std::pair<std::string, int>> per_workload;  // workload -> tenant, replicas
       for (const auto& cl : slice.clients) {
@@ -234,14 +234,14 @@ TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog
         tenant = cl.tenant;
         ++n;
       }
-      const bool host_ipc = slice.sharing == "mps" && !is_volta_or_newer(model.arch);
+      const bool host_ipc = slice.sharing == Sharing::mps && !is_volta_or_newer(model.arch);
       for (const auto& [workload, info] : per_workload) {
         require_label_value("tenant of workload " + workload, info.first);
         const std::string name = unique_name(to_dns1123_label(workload + "-" + c.name), deployment_names);
         deployments += deployment_yaml(name, workload, info.first, info.second, c, host_ipc);
         ++deployment_count;
       }
-      if (slice.sharing == "streams" && slice.clients.size() > 1) {
+      if (slice.sharing == Sharing::streams && slice.clients.size() > 1) {
         notes.push_back(fmt::format("  - node {}, {}: streams: its {} replicas are meant to run as one process; the "
                                     "claim carries no sharing config, so separate pods would time-slice it.",
                                     gpu.node, where, slice.clients.size()));

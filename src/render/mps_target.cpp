@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "contract/mps_layout.hpp"
 #include "render/client_env.hpp"
 #include "render/names.hpp"
 #include "render/quoting.hpp"
@@ -14,8 +15,6 @@ namespace gpupack {
 namespace {
 
 constexpr const char* kInstallRoot = "/etc/gpupack/mps";
-constexpr const char* kPipeRoot = "/var/run/gpupack/mps";
-constexpr const char* kLogRoot = "/var/log/gpupack/mps";
 
 // The MIG instance's ordinal among instances of the same profile on its GPU, in placement order: the
 // order in which `nvidia-smi -L` lists them is by GPU-instance id, which follows creation order, and
@@ -64,7 +63,7 @@ if [ -z "$uuid" ]; then
                               fmt::arg("gpu_c", comment_text(gpu.id)), fmt::arg("model_c", comment_text(gpu.model)),
                               fmt::arg("what_c", mig ? ", MIG instance " + comment_text(*slice.profile) : std::string()),
                               fmt::arg("name_q", shell_quote(n.name)), fmt::arg("index", gpu.index),
-                              fmt::arg("pipe_root", kPipeRoot), fmt::arg("log_root", kLogRoot),
+                              fmt::arg("pipe_root", rendered_mps_layout().pipe_root), fmt::arg("log_root", rendered_mps_layout().log_root),
                               fmt::arg("pct", mps_daemon_defaults(slice).active_thread_percentage),
                               fmt::arg("mem", mps_daemon_defaults(slice).pinned_mem_limit_text()));
   if (mig) {
@@ -136,7 +135,7 @@ while [ -n "$(daemon_pids)" ]; do
 done
 echo "gpupack-mps-stop $DAEMON: MPS control daemon stopped"
 )SH",
-                     fmt::arg("name_c", comment_text(n.name)), fmt::arg("name_q", shell_quote(n.name)), fmt::arg("pipe_root", kPipeRoot), fmt::arg("log_root", kLogRoot));
+                     fmt::arg("name_c", comment_text(n.name)), fmt::arg("name_q", shell_quote(n.name)), fmt::arg("pipe_root", rendered_mps_layout().pipe_root), fmt::arg("log_root", rendered_mps_layout().log_root));
 }
 
 std::string systemd_unit(const RenderGpu& gpu, const MpsDaemonNames& n) {
@@ -168,16 +167,12 @@ std::string client_env(const RenderClient& c, const MpsDaemonNames& n) {
 
 }  // namespace
 
-std::string mps_memory_value(std::uint64_t bytes) {
-  constexpr std::uint64_t kMiB = 1024 * 1024;
-  return std::to_string((bytes + kMiB - 1) / kMiB) + "M";
-}
-
 MpsDaemonNames mps_daemon_names(const RenderGpu& gpu, const RenderSlice& slice) {
   MpsDaemonNames n;
-  n.name = gpu.node + "-" + gpu.id + (slice.profile ? "-" + slice.id : std::string());
-  n.pipe_dir = std::string(kPipeRoot) + "/" + n.name;
-  n.log_dir = std::string(kLogRoot) + "/" + n.name;
+  n.name = rendered_mps_daemon_name(gpu.node, gpu.id, slice.profile ? std::optional(slice.id) : std::nullopt);
+  MpsDirectories d = mps_directories(rendered_mps_layout(), n.name);
+  n.pipe_dir = std::move(d.pipe_dir);
+  n.log_dir = std::move(d.log_dir);
   return n;
 }
 
@@ -186,7 +181,7 @@ TargetOutput render_mps_target(const RenderPlan& plan) {
   int daemons = 0;
   for (const auto& gpu : plan.gpus) {
     for (const auto& slice : gpu.slices) {
-      if (slice.sharing != "mps") continue;
+      if (slice.sharing != Sharing::mps) continue;
       ++daemons;
       const MpsDaemonNames n = mps_daemon_names(gpu, slice);
       const std::string dir = "mps/" + n.name + "/";

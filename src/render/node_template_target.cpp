@@ -53,8 +53,8 @@ TargetOutput render_node_template_target(const RenderPlan& plan) {
     auto& c = clients_per_type[gpu_type_name(gpu.model)];
     c = std::max(c, std::max(clients, 1));
     ++gpus_per_node[gpu.node];
-    mps = mps || gpu.mode.find("mps") != std::string::npos;
-    time_slicing = time_slicing || gpu.mode.find("time-slicing") != std::string::npos;
+    mps = mps || gpu.mode == GpuMode::mps || gpu.mode == GpuMode::mig_mps;
+    time_slicing = time_slicing || gpu.mode == GpuMode::time_slicing || gpu.mode == GpuMode::mig_time_slicing;
   }
   if (clients_per_type.empty() || (!mps && !time_slicing)) return out;
   const bool use_mps = mps;  // MPS wins when a plan has both: it is the one with memory limits

@@ -78,8 +78,6 @@ std::string profile_of(const GpuModel& model, const std::string& path, const std
   return model.mig->profiles[static_cast<size_t>(index)].name;
 }
 
-const std::set<std::string> kSharing{"exclusive", "time-slicing", "mps", "streams"};
-const std::set<std::string> kModes{"exclusive", "time-slicing", "mps", "mig", "mig+mps", "mig+time-slicing"};
 constexpr long long kMaxBytes = 1LL << 50;  // 1 PiB: far above any GPU
 
 }  // namespace
@@ -105,9 +103,10 @@ RenderPlan render_plan_from_json(const json& plan, const GpuCatalog& catalog) {
     require_dns1123_label(path + ".node", gpu.node);
     const GpuModel& model = model_field(gpus[i], path, catalog);
     gpu.model = model.name;
-    gpu.mode = string_field(gpus[i], path, "mode");
-    if (!kModes.count(gpu.mode)) bad(path + ".mode", "one of exclusive, time-slicing, mps, mig, mig+mps, mig+time-slicing");
-    if (gpu.mode.rfind("mig", 0) == 0 && !model.supports_mig()) bad(path + ".mode", "a mode without MIG: " + model.name + " has no MIG");
+    const auto mode = parse_gpu_mode(string_field(gpus[i], path, "mode"));
+    if (!mode) bad(path + ".mode", "one of " + std::string(kGpuModeNames));
+    gpu.mode = *mode;
+    if (is_mig(gpu.mode) && !model.supports_mig()) bad(path + ".mode", "a mode without MIG: " + model.name + " has no MIG");
     if (gpu_index_by_id.count(gpu.id)) bad(path + ".id", "a unique GPU id ('" + gpu.id + "' repeats)");
     if (!per_node_count.count(gpu.node)) out.nodes.push_back(gpu.node);
     gpu.index = per_node_count[gpu.node]++;
@@ -135,8 +134,9 @@ RenderPlan render_plan_from_json(const json& plan, const GpuCatalog& catalog) {
       if (slices[k].contains("start") && slices[k].at("start").is_number_integer()) {
         s.mig_start = static_cast<int>(int_field(slices[k], spath, "start", 0, 16));
       }
-      s.sharing = string_field(slices[k], spath, "sharing");
-      if (!kSharing.count(s.sharing)) bad(spath + ".sharing", "one of exclusive, time-slicing, mps, streams");
+      const auto sharing = parse_sharing(string_field(slices[k], spath, "sharing"));
+      if (!sharing) bad(spath + ".sharing", "one of " + std::string(kSharingNames));
+      s.sharing = *sharing;
       s.memory_bytes = static_cast<std::uint64_t>(int_field(slices[k], spath, "memory_bytes", 1, kMaxBytes));
       gpu.slices.push_back(std::move(s));
     }

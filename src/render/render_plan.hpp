@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "contract/sharing.hpp"
 #include "core/gpu_catalog.hpp"
 
 namespace gpupack {
@@ -24,7 +25,7 @@ struct RenderSlice {
   std::string id;                   // unique within its GPU, script-safe
   std::optional<std::string> profile;  // MIG profile; none for a whole GPU
   std::optional<int> mig_start;
-  std::string sharing;              // exclusive | time-slicing | mps | streams
+  Sharing sharing = Sharing::exclusive;
   std::uint64_t memory_bytes = 0;
   std::vector<RenderClient> clients;
 };
@@ -40,7 +41,7 @@ struct RenderGpu {
   std::string node;   // DNS-1123 label
   int index = 0;      // index of this GPU on its node (order of appearance)
   std::string model;  // catalog model name
-  std::string mode;   // exclusive | time-slicing | mps | mig | mig+mps | mig+time-slicing
+  GpuMode mode = GpuMode::exclusive;
   std::vector<RenderMigInstance> mig;
   std::vector<RenderSlice> slices;
 

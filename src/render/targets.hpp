@@ -44,7 +44,4 @@ TargetOutput render_cdi_target(const RenderPlan& plan, const GpuCatalog& catalog
 TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog);
 
 
-// "1536M": a byte count as whole MiB (rounded up), the unit MPS limits accept.
-std::string mps_memory_value(std::uint64_t bytes);
-
 }  // namespace gpupack

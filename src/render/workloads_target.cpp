@@ -34,7 +34,9 @@ struct DeploymentInfo {
 std::string node_sharing_value(const RenderPlan& plan, const std::string& node) {
   std::set<std::string> kinds;
   for (const auto& gpu : plan.gpus) {
-    if (gpu.node == node && gpu.mode != "exclusive") kinds.insert(gpu.mode == "mig+mps" || gpu.mode == "mig+time-slicing" ? "mig" : gpu.mode);
+    if (gpu.node == node && gpu.mode != GpuMode::exclusive) {
+      kinds.insert(is_mig(gpu.mode) ? std::string("mig") : std::string(to_string(gpu.mode)));
+    }
   }
   if (kinds.empty()) return "";
   return kinds.size() == 1 ? *kinds.begin() : "mixed";
@@ -55,7 +57,7 @@ TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& c
         auto& d = deployments[{c.workload, gpu.node, resource_name(plan, catalog, gpu, slice, c)}];
         ++d.replicas;
         d.tenant = c.tenant;
-        d.host_ipc = d.host_ipc || (pre_volta && slice.sharing == "mps");
+        d.host_ipc = d.host_ipc || (pre_volta && slice.sharing == Sharing::mps);
       }
     }
   }

@@ -165,8 +165,8 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const RenderPlan& plan,
       s.gpu_index = static_cast<int>(device.index);
       s.mig_profile = slice.profile;
       s.device_uuid = slice.profile ? mig_uuid(gpu, slice, device) : device.uuid;
-      s.sharing = slice.sharing;
-      if (slice.sharing == "mps") s.mps = mps_daemon_defaults(slice);
+      s.sharing = std::string(to_string(slice.sharing));
+      if (slice.sharing == Sharing::mps) s.mps = mps_daemon_defaults(slice);
       const auto tp = predictions.slice_throughput.find({gpu.id, slice.id});
       s.predicted_throughput = tp == predictions.slice_throughput.end() ? 1.0 : tp->second;
       for (const auto& c : slice.clients) {
@@ -192,7 +192,7 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const RenderPlan& plan,
         if (const auto slo = request.slo_ms.find(c.workload); slo != request.slo_ms.end()) r.slo_ms = slo->second;
         s.replicas.push_back(std::move(r));
       }
-      if (slice.sharing == "streams" && s.replicas.size() > 1) {
+      if (slice.sharing == Sharing::streams && s.replicas.size() > 1) {
         setup.notes.push_back(fmt::format("slice {}: a streams group runs as one process per replica here", s.name()));
       }
       if (!s.replicas.empty()) setup.slices.push_back(std::move(s));

@@ -177,13 +177,6 @@ TEST_F(AgentTest, RefusesToStartOnAnUnknownGpuOrAForeignPipeDirectory) {
   EXPECT_THROW(foreign.start(0), MpsError);
 }
 
-TEST(PinnedLimit, ReadsDeviceZerosLimit) {
-  EXPECT_EQ(pinned_limit_device0("0=1G,1=512M"), 1ull << 30);
-  EXPECT_EQ(pinned_limit_device0("512M"), 512ull << 20);
-  EXPECT_EQ(pinned_limit_device0("1=512M"), std::nullopt);
-  EXPECT_EQ(pinned_limit_device0("0=lots"), std::nullopt);
-}
-
 // A fake kubelet PodResourcesLister: one container holding the first MPS slice of GPU 0.
 class OnePodLister final : public v1::PodResourcesLister::Service {
  public:

@@ -47,13 +47,13 @@ gpus:
   EXPECT_EQ(c.uid, 1000u);
   EXPECT_EQ(c.metrics_address, "0.0.0.0:9500");
   ASSERT_EQ(c.gpus.size(), 2u);
-  EXPECT_EQ(c.gpus[0].mode, SharingMode::mps);
+  EXPECT_EQ(c.gpus[0].mode, Sharing::mps);
   EXPECT_EQ(c.gpus[0].clients, 4);
   EXPECT_EQ(c.gpus[0].tenant, "search");
   EXPECT_EQ(c.gpus[0].limits.sm_percent, 25);
   EXPECT_EQ(c.gpus[0].limits.memory_bytes, 16ull << 30);
   ASSERT_EQ(c.gpus[1].mig.size(), 2u);
-  EXPECT_EQ(c.gpus[1].mig[1].mode, SharingMode::time_slicing);
+  EXPECT_EQ(c.gpus[1].mig[1].mode, Sharing::time_slicing);
   EXPECT_NO_THROW(check_against_devices(c, two_gpus()));
 }
 

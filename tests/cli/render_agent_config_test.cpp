@@ -31,20 +31,20 @@ TEST(RenderAgentConfig, AgentParsesEveryRenderedNodeConfig) {
   const NodeConfig node0 = parse_node_config(file(o, "gpupack-agent/node-0/node.yaml").content, "node-0");
   ASSERT_EQ(node0.gpus.size(), 2u);
   EXPECT_EQ(node0.gpus[0].ref, "0");
-  EXPECT_EQ(node0.gpus[0].mode, SharingMode::mps);
+  EXPECT_EQ(node0.gpus[0].mode, Sharing::mps);
   EXPECT_EQ(node0.gpus[0].clients, 3);
   EXPECT_EQ(node0.gpus[0].limits.sm_percent, 50);
   EXPECT_EQ(node0.gpus[0].limits.memory_bytes, 8ull << 30);
   EXPECT_EQ(node0.gpus[0].tenant, "team-a");
   ASSERT_EQ(node0.gpus[1].mig.size(), 4u);
   EXPECT_EQ(node0.gpus[1].mig[0].ref, "3g.40gb@4");
-  EXPECT_EQ(node0.gpus[1].mig[0].mode, SharingMode::mps);
-  EXPECT_EQ(node0.gpus[1].mig[2].mode, SharingMode::time_slicing);
+  EXPECT_EQ(node0.gpus[1].mig[0].mode, Sharing::mps);
+  EXPECT_EQ(node0.gpus[1].mig[2].mode, Sharing::time_slicing);
   EXPECT_EQ(node0.gpus[1].mig[2].clients, 2);
-  EXPECT_EQ(node0.gpus[1].mig[1].mode, SharingMode::exclusive);
+  EXPECT_EQ(node0.gpus[1].mig[1].mode, Sharing::exclusive);
   EXPECT_EQ(node0.gpus[1].mig[1].clients, 1);
   const NodeConfig node1 = parse_node_config(file(o, "gpupack-agent/node-1/node.yaml").content, "node-1");
-  EXPECT_EQ(node1.gpus[0].mode, SharingMode::time_slicing);
+  EXPECT_EQ(node1.gpus[0].mode, Sharing::time_slicing);
   EXPECT_EQ(node1.gpus[0].clients, 3);
   EXPECT_FALSE(node1.gpus[0].limits.sm_percent.has_value());
 }

@@ -1,4 +1,4 @@
-// The agent's CDI spec: written by the one CDI writer (render/cdi_spec.hpp) from the devices it
+// The agent's CDI spec: written by the one CDI writer (contract/cdi_spec.hpp) from the devices it
 // advertises; a MIG device carries its parent's node and its GPU/compute instance access nodes.
 #include "k8s/cdi_spec.hpp"
 

@@ -42,7 +42,7 @@ class TwoResourcesSim : public ::testing::Test {
  protected:
   void SetUp() override {
     kubelet.start();
-    PluginSettings s;
+    DevicePluginSettings s;
     s.plugin_dir = dir.path();
     s.pod_resources_socket = kubelet.pod_resources_socket();
     plugins = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), s);

@@ -4,7 +4,7 @@
 
 #include "core/errors.hpp"
 #include "k8s/sample_node.hpp"
-#include "render/resource_names.hpp"
+#include "contract/resource_names.hpp"
 
 namespace gpupack::k8s {
 namespace {
@@ -112,7 +112,7 @@ TEST(DevicePlan, DeviceIdsLongerThanKubeletAcceptsAreAnError) {
 
 TEST(DevicePlan, SocketAndProfileNames) {
   EXPECT_EQ(socket_name("nvidia.com/mig-1g.10gb"), "gpupack-nvidia.com-mig-1g.10gb.sock");
-  EXPECT_EQ(mig_resource_part("1g.10gb+me"), "1g.10gb.me");  // render/resource_names.hpp, one rule for both
+  EXPECT_EQ(mig_resource_part("1g.10gb+me"), "1g.10gb.me");  // contract/resource_names.hpp, one rule for both
 }
 
 }  // namespace

@@ -26,8 +26,8 @@ namespace fs = std::filesystem;
 
 class DevicePluginSim : public ::testing::Test {
  protected:
-  PluginSettings settings(bool cdi = false) {
-    PluginSettings s;
+  DevicePluginSettings settings(bool cdi = false) {
+    DevicePluginSettings s;
     s.plugin_dir = dir.path();
     s.cdi = cdi;
     s.cdi_dir = dir / "cdi";
@@ -125,7 +125,7 @@ TEST_F(DevicePluginSim, CdiModeAnswersDeviceNamesFromTheWrittenSpec) {
   ASSERT_TRUE(kubelet.wait_for_registrations(kResources));
   std::ifstream in(dir / "cdi/gpupack.io-gpu.json");
   const auto spec = nlohmann::json::parse(in);
-  EXPECT_EQ(spec.at("cdiVersion"), "0.6.0");  // the lowest its annotations need (render/cdi_spec.hpp)
+  EXPECT_EQ(spec.at("cdiVersion"), "0.6.0");  // the lowest its annotations need (contract/cdi_spec.hpp)
   EXPECT_EQ(spec.at("kind"), "gpupack.io/gpu");
   std::set<std::string> names;
   for (const auto& d : spec.at("devices")) names.insert(d.at("name").get<std::string>());

@@ -25,7 +25,7 @@ class UmaskZero : public ::testing::Test {
 
 TEST_F(UmaskZero, PluginSocketsAre0700AndTheFeatureFile0644) {
   gpupack::testing::TempDir dir;
-  PluginSettings s;
+  DevicePluginSettings s;
   s.plugin_dir = dir.path();
   DevicePlugins plugins(plan_resources(gpupack::testing::sample_targets()), s);
   plugins.start();

@@ -7,7 +7,6 @@
 #include "fakes/temp_dir.hpp"
 #include "k8s/health.hpp"
 #include "k8s/node_labels.hpp"
-#include "k8s/plugin_settings.hpp"
 #include "k8s/sample_node.hpp"
 
 namespace gpupack::k8s {
@@ -60,64 +59,6 @@ TEST(NodeLabels, FeatureFileIsWrittenWhole) {
   s << in.rdbuf();
   EXPECT_NE(s.str().find("\na/b=c\ngpupack.io/gpu.count=2\n"), std::string::npos) << s.str();
   EXPECT_FALSE(std::filesystem::exists(dir / "features.d/.gpupack.tmp"));
-}
-
-TEST(PluginSettings, DefaultsWithoutTheSection) {
-  const auto s = parse_plugin_settings("gpus: [{gpu: '0'}]\n", "node.yaml");
-  EXPECT_EQ(s.plugin_dir, "/var/lib/kubelet/device-plugins");
-  EXPECT_EQ(s.cdi_dir, "/var/run/cdi");
-  EXPECT_FALSE(s.cdi);
-  EXPECT_EQ(s.policy, AllocationPolicy::packed);
-  EXPECT_FALSE(s.enabled);  // no section: no kubelet expected
-  EXPECT_TRUE(parse_plugin_settings("device_plugin: {cdi: false}\n", "node.yaml").enabled);
-  EXPECT_FALSE(parse_plugin_settings("device_plugin: {enabled: false}\n", "node.yaml").enabled);
-}
-
-TEST(PluginSettings, EveryField) {
-  const auto s = parse_plugin_settings(R"(
-device_plugin:
-  directory: /tmp/dp
-  pod_resources_socket: /tmp/pr.sock
-  cdi: true
-  cdi_directory: /tmp/cdi
-  allocation_policy: distributed
-  resources: gpupack-only
-  features_file: ""
-  cast_ai_labels: true
-  mps_slices:
-    "0": [{sm_percent: 50, memory: 40GiB}, {sm_percent: 25, count: 2}]
-)", "node.yaml");
-  EXPECT_EQ(s.plugin_dir, "/tmp/dp");
-  EXPECT_EQ(s.pod_resources_socket, "/tmp/pr.sock");
-  EXPECT_TRUE(s.cdi);
-  EXPECT_EQ(s.cdi_dir, "/tmp/cdi");
-  EXPECT_EQ(s.policy, AllocationPolicy::distributed);
-  EXPECT_TRUE(s.gpupack_resources_only);
-  EXPECT_TRUE(s.features_file.empty());
-  EXPECT_TRUE(s.cast_ai_labels);
-  ASSERT_EQ(s.mps_slices.at("0").size(), 2u);
-  EXPECT_EQ(s.mps_slices.at("0")[0].memory_bytes, 40ull << 30);
-  EXPECT_EQ(s.mps_slices.at("0")[1].count, 2);
-}
-
-TEST(PluginSettings, ErrorsNameTheField) {
-  const auto error = [](const std::string& yaml) {
-    try {
-      parse_plugin_settings(yaml, "node.yaml");
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_EQ(error("device_plugin: {directry: /x}"),
-            "node.yaml: device_plugin.directry: unknown field (accepted: allocation_policy, cast_ai_labels, cdi, "
-            "cdi_directory, directory, enabled, features_file, mps_slices, pod_resources_socket, resources)");
-  EXPECT_EQ(error("device_plugin: {directory: relative}"), "node.yaml: device_plugin.directory: must be an absolute path");
-  EXPECT_NE(error("device_plugin: {allocation_policy: random}").find("accepted: packed, distributed"), std::string::npos);
-  EXPECT_NE(error("device_plugin: {mps_slices: {'0': [{memory: 1GiB}]}}").find("mps_slices.0[0].sm_percent: is required"),
-            std::string::npos);
-  EXPECT_NE(error("device_plugin: {mps_slices: {'0': [{sm_percent: 101}]}}").find("out of range 1..100"), std::string::npos);
-  EXPECT_NE(error("device_plugin: {cdi: maybe}").find("device_plugin.cdi: has the wrong type"), std::string::npos);
 }
 
 TEST(Health, XidIsStickyLostComesBackApplicationXidsIgnored) {

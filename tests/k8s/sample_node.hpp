@@ -18,7 +18,7 @@ inline const std::string kMigB = "MIG-bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb";
 inline const std::string kMigC = "MIG-cccccccc-cccc-cccc-cccc-cccccccccccc";
 
 inline std::vector<k8s::ShareTarget> sample_targets() {
-  using k8s::Sharing;
+  using gpupack::Sharing;
   auto gpu = [](const std::string& uuid, unsigned index, Sharing s, int clients) {
     k8s::ShareTarget t;
     t.gpu_uuid = uuid;

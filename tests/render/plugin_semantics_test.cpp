@@ -7,9 +7,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/gpu_catalog.hpp"
-#include "render/cdi_spec.hpp"
+#include "contract/cdi_spec.hpp"
 #include "render/render_test_support.hpp"
-#include "render/resource_names.hpp"
+#include "contract/resource_names.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -26,10 +26,10 @@ RenderGpu whole_gpu(const std::string& id, const std::string& node, int index, c
   g.node = node;
   g.index = index;
   g.model = model;
-  g.mode = sharing;
+  g.mode = *parse_gpu_mode(sharing);
   RenderSlice s;
   s.id = "0";
-  s.sharing = sharing;
+  s.sharing = *parse_sharing(sharing);
   s.memory_bytes = memory;
   for (int i = 0; i < clients; ++i) {
     RenderClient c;
@@ -138,7 +138,7 @@ TEST(ResourceNames, MigProfilesReplacePlusWithDotAsNvidiaDoes) {
   EXPECT_EQ(mig_resource_part("3g.40gb"), "3g.40gb");
   // The device plugin target names a +me instance the same way.
   RenderGpu g = whole_gpu("gpu0", "n0", 0, "H100-80GB", 80 * kGiB, "exclusive", 1, 0, 8 * kGiB);
-  g.mode = "mig";
+  g.mode = GpuMode::mig;
   g.mig = {{"1g.10gb+me", 0, 1}};
   g.slices[0].id = "mig0";
   g.slices[0].profile = "1g.10gb+me";

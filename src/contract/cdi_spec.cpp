@@ -1,4 +1,4 @@
-#include "render/cdi_spec.hpp"
+#include "contract/cdi_spec.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "render/resource_names.hpp"
+#include "contract/resource_names.hpp"
 
 namespace gpupack {
 
