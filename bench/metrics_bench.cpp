@@ -63,9 +63,10 @@ gpupack::NodeSnapshot full_node(int gpus, int clients) {
 
 void BM_RenderMetrics_8Gpus48Clients(benchmark::State& state) {
   const gpupack::NodeSnapshot s = full_node(8, 48);
+  const gpupack::GpuCatalog catalog = gpupack::builtin_catalog();
   std::size_t bytes = 0;
   for (auto _ : state) {
-    const std::string text = gpupack::render_node_metrics(s);
+    const std::string text = gpupack::render_node_metrics(s, catalog);
     bytes = text.size();
     benchmark::DoNotOptimize(text.data());
   }

@@ -13,10 +13,10 @@ namespace gpupack {
 
 namespace {
 
-int run_agent(const std::string& config, int port, const Env& env) {
+int run_agent(const std::string& config, int port, const CommandContext& ctx) {
   Agent::block_signals();  // before any thread starts (the GPU backend's, the HTTP server's)
-  return with_gpu_backend(env, [&](GpuBackend& gpu) {
-    LocalServices os(env);
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
+    LocalServices os(ctx.env);
     Agent agent({os.runner, os.fs, os.clock, os.proc, gpu}, config, "0.1.0");
     try {
       agent.start(port);
@@ -44,7 +44,7 @@ void register_agent_command(CLI::App& app, CommandContext& ctx) {
   auto port = std::make_shared<int>(-1);
   add_config_option(*cmd, *config);
   cmd->add_option("--port", *port, "Listen on this port instead of metrics_address's (0: any free port)")->check(CLI::Range(0, 65535));
-  cmd->callback([&ctx, config, port] { ctx.action = [&ctx, config, port] { return run_agent(*config, *port, ctx.env); }; });
+  cmd->callback([&ctx, config, port] { ctx.action = [&ctx, config, port] { return run_agent(*config, *port, ctx); }; });
 }
 
 }  // namespace gpupack

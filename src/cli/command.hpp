@@ -12,10 +12,13 @@
 
 namespace gpupack {
 
+class GpuCatalog;
+
 struct CommandContext {
   std::ostream& out;
   std::function<int()> action;
   Env env;  // the one real Env (os/env.hpp), made in main; commands pass it, or its parts, down
+  const GpuCatalog& catalog;  // the one catalog, made in main
 };
 
 enum class OutputFormat { table, json, mig_parted, yaml };

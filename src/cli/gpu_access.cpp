@@ -7,10 +7,10 @@
 
 namespace gpupack {
 
-int with_gpu_backend(const Env& env, const std::function<int(GpuBackend&)>& body) {
+int with_gpu_backend(const CommandContext& ctx, const std::function<int(GpuBackend&)>& body) {
   std::unique_ptr<GpuBackend> backend;
   try {
-    backend = open_gpu_backend(env.vars.get("GPUPACK_GPU_BACKEND").value_or(""), env.fs);
+    backend = open_gpu_backend(ctx.env.vars.get("GPUPACK_GPU_BACKEND").value_or(""), ctx.env.fs, ctx.catalog);
   } catch (const GpuUnavailable& e) {
     std::cerr << "gpupack: no GPU available: " << e.what() << '\n';
     return exit_code_for(ErrorKind::unavailable);

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "gpu/gpu_backend.hpp"
-#include "os/env.hpp"
+#include "cli/command.hpp"
 
 namespace gpupack {
 
-// Reads GPUPACK_GPU_BACKEND through the Env (the one place it is read) and opens that backend.
-int with_gpu_backend(const Env& env, const std::function<int(GpuBackend&)>& body);
+// Reads GPUPACK_GPU_BACKEND through the command's Env (the one place it is read) and opens that backend.
+int with_gpu_backend(const CommandContext& ctx, const std::function<int(GpuBackend&)>& body);
 
 // "12.5 GiB" style text for byte counts; "-" when absent.
 std::string gib_text(const std::optional<std::uint64_t>& bytes);

@@ -20,12 +20,6 @@ Json opt(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
-std::string catalog_model(const std::string& product) {
-  static const GpuCatalog catalog = builtin_catalog();
-  const GpuModel* m = catalog.find(product);
-  return m ? m->name : "";
-}
-
 Json gpm_json(const std::optional<GpmActivity>& g) {
   if (!g) return nullptr;
   return {{"sm_active", opt(g->sm_active)},
@@ -35,7 +29,7 @@ Json gpm_json(const std::optional<GpmActivity>& g) {
           {"interval_seconds", g->interval_seconds}};
 }
 
-Json device_json(const GpuDeviceInfo& d) {
+Json device_json(const GpuDeviceInfo& d, const GpuCatalog& catalog) {
   Json mig = Json::array();
   for (const auto& m : d.mig_instances) {
     mig.push_back({{"uuid", m.uuid},
@@ -59,7 +53,7 @@ Json device_json(const GpuDeviceInfo& d) {
                      {"sm_utilization", opt(p.sm_utilization)},
                      {"memory_utilization", opt(p.memory_utilization)}});
   }
-  const std::string model = catalog_model(d.name);
+  const std::string model = catalog.model_name(d.name);
   return {{"index", d.index},
           {"uuid", d.uuid},
           {"name", d.name},
@@ -90,7 +84,7 @@ std::vector<std::string> with(std::vector<std::string> row, bool show, const std
   return row;
 }
 
-void print_tables(std::ostream& out, const std::vector<GpuDeviceInfo>& devices) {
+void print_tables(std::ostream& out, const std::vector<GpuDeviceInfo>& devices, const GpuCatalog& catalog) {
   bool any_gpm = false, any_proc_util = false;
   for (const auto& d : devices) {
     any_gpm = any_gpm || d.gpm.has_value();
@@ -100,7 +94,7 @@ void print_tables(std::ostream& out, const std::vector<GpuDeviceInfo>& devices) 
   // UTIL is NVML's: the share of time any kernel ran; SM ACTIVE (GPM) is the share of SMs busy.
   Table t(with({"INDEX", "UUID", "NAME", "MODEL", "MEMORY USED", "MEMORY TOTAL", "UTIL", "COMPUTE MODE", "MIG"}, any_gpm, kGpmHeader));
   for (const auto& d : devices) {
-    const std::string model = catalog_model(d.name);
+    const std::string model = catalog.model_name(d.name);
     t.add(with({std::to_string(d.index), d.uuid, d.name, model.empty() ? "(not in catalog)" : model,
                 gib_text(d.memory_used_bytes), gib_text(d.memory_total_bytes), percent(d.utilization_gpu),
                 d.compute_mode.value_or("-"), d.mig_enabled ? (*d.mig_enabled ? "on" : "off") : "-"},
@@ -138,16 +132,17 @@ void print_tables(std::ostream& out, const std::vector<GpuDeviceInfo>& devices) 
   }
 }
 
-int list_gpus(std::ostream& out, const Env& env, OutputFormat format, double interval_seconds) {
-  return with_gpu_backend(env, [&](GpuBackend& backend) {
+int list_gpus(const CommandContext& ctx, OutputFormat format, double interval_seconds) {
+  std::ostream& out = ctx.out;
+  return with_gpu_backend(ctx, [&](GpuBackend& backend) {
     auto devices = backend.devices();
     if (interval_seconds > 0) {
-      env.clock.sleep_for(std::chrono::milliseconds(static_cast<long>(interval_seconds * 1000)));
+      ctx.env.clock.sleep_for(std::chrono::milliseconds(static_cast<long>(interval_seconds * 1000)));
       devices = backend.devices();
     }
     if (format == OutputFormat::json) {
       Json list = Json::array();
-      for (const auto& d : devices) list.push_back(device_json(d));
+      for (const auto& d : devices) list.push_back(device_json(d, ctx.catalog));
       out << Json{{"backend", backend.name()}, {"driver_version", opt(backend.driver_version())}, {"devices", list}}.dump(2)
           << '\n';
       return exit_code::ok;
@@ -156,7 +151,7 @@ int list_gpus(std::ostream& out, const Env& env, OutputFormat format, double int
       out << "no GPUs (backend " << backend.name() << ")\n";
       return exit_code::ok;
     }
-    print_tables(out, devices);
+    print_tables(out, devices, ctx.catalog);
     return exit_code::ok;
   });
 }
@@ -172,7 +167,7 @@ void register_gpus_command(CLI::App& app, CommandContext& ctx) {
                   "Read the GPUs twice this many seconds apart and show GPM activity and per-process utilisation over it")
       ->check(CLI::Range(0.0, 60.0))
       ->capture_default_str();
-  cmd->callback([&ctx, format, interval] { ctx.action = [&ctx, format, interval] { return list_gpus(ctx.out, ctx.env, *format, *interval); }; });
+  cmd->callback([&ctx, format, interval] { ctx.action = [&ctx, format, interval] { return list_gpus(ctx, *format, *interval); }; });
 }
 
 }  // namespace gpupack

@@ -17,7 +17,7 @@ namespace {
 int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat format, bool write) {
   const NodeConfig config = load_node_config(config_path);
   const DevicePluginSettings& settings = config.device_plugin;  // node.yaml is read once
-  return with_gpu_backend(ctx.env, [&](GpuBackend& gpu) {
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     const auto devices = gpu.devices();
     check_against_devices(config, devices);
     const auto plan = plan_device_plugins(config, devices);

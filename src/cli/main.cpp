@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/errors.hpp"
+#include "core/gpu_catalog.hpp"
 #include "core/text.hpp"
 
 namespace {
@@ -56,7 +57,8 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", "gpupack 0.1.0");
   app.require_subcommand(1);
   SystemEnv system;
-  CommandContext ctx{std::cout, {}, system.env()};
+  const GpuCatalog catalog = builtin_catalog();
+  CommandContext ctx{std::cout, {}, system.env(), catalog};
   register_catalog_command(app, ctx);
   register_mig_command(app, ctx);
   register_plan_command(app, ctx);

@@ -43,9 +43,9 @@ std::vector<MpsTarget> selected(const MpsArgs& a, GpuBackend& gpu, const LocalSe
   return out;
 }
 
-int up(const MpsArgs& a, const Env& env) {
-  return with_gpu_backend(env, [&](GpuBackend& gpu) {
-    LocalServices os(env);
+int up(const MpsArgs& a, const CommandContext& ctx) {
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
+    LocalServices os(ctx.env);
     int rc = exit_code::ok;
     for (const auto& t : selected(a, gpu, os)) {
       // Idempotent: a daemon already answering on the pipe directory is left as it is.
@@ -70,9 +70,9 @@ int up(const MpsArgs& a, const Env& env) {
   });
 }
 
-int down(const MpsArgs& a, const Env& env) {
-  return with_gpu_backend(env, [&](GpuBackend& gpu) {
-    LocalServices os(env);
+int down(const MpsArgs& a, const CommandContext& ctx) {
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
+    LocalServices os(ctx.env);
     int rc = exit_code::ok;
     for (const auto& t : selected(a, gpu, os)) {
       MpsDaemon d(os.runner, os.fs, os.clock, t.options.daemon);
@@ -87,9 +87,9 @@ int down(const MpsArgs& a, const Env& env) {
   });
 }
 
-int status(const MpsArgs& a, const Env& env) {
-  return with_gpu_backend(env, [&](GpuBackend& gpu) {
-    LocalServices os(env);
+int status(const MpsArgs& a, const CommandContext& ctx) {
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
+    LocalServices os(ctx.env);
     Json list = Json::array();
     Table t({"TARGET", "DAEMON", "PID", "SERVERS", "CLIENTS", "PIPE DIRECTORY"});
     for (const auto& target : selected(a, gpu, os)) {
@@ -133,12 +133,12 @@ void register_mps_command(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("mps", "Start, stop or show the node's MPS daemons (one per GPU or MIG instance in mode mps)");
   cmd->require_subcommand(1);
   auto args = std::make_shared<MpsArgs>();
-  auto add = [&](const char* name, const char* help, int (*fn)(const MpsArgs&, const Env&)) {
+  auto add = [&](const char* name, const char* help, int (*fn)(const MpsArgs&, const CommandContext&)) {
     auto* sub = cmd->add_subcommand(name, help);
     add_config_option(*sub, args->config);
     sub->add_option("--gpu", args->gpus, "Only these GPUs (UUID or index) or MIG instances (UUID)");
     if (std::string(name) == "status") add_format_option(*sub, args->format, {"table", "json"});
-    sub->callback([&ctx, args, fn] { ctx.action = [&ctx, args, fn] { return fn(*args, ctx.env); }; });
+    sub->callback([&ctx, args, fn] { ctx.action = [&ctx, args, fn] { return fn(*args, ctx); }; });
   };
   add("up", "Start the MPS daemons with the configured defaults and start their servers", up);
   add("down", "Quit the MPS daemons (echo quit | nvidia-cuda-mps-control) and wait until they are gone", down);

@@ -120,7 +120,8 @@ void print_summary(std::ostream& out, const WorkloadProfile& p) {
   out << ")\n";
 }
 
-WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServices& os, const std::string& scratch) {
+WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServices& os, const GpuCatalog& catalog,
+                                const std::string& scratch) {
   SteadyOptions o;
   o.command = a.command;
   o.name = a.name;
@@ -132,7 +133,7 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   o.report_path = scratch + "/report.jsonl";
   o.interrupted = [] { return bench::interrupt_requested(); };
   FileReportSource source(o.report_path);
-  WorkloadProfile p = measure_steady(o, {os.runner, gpu, os.proc, os.clock, source}).profile;
+  WorkloadProfile p = measure_steady(o, {os.runner, gpu, os.proc, os.clock, source, catalog}).profile;
   if (a.sweep.empty()) return p;
   if (!p.requests || !p.requests->p99_ms) {
     throw ProfileError("--sweep compares the program's own p99 and req/s at each share, but it reported no request "
@@ -156,24 +157,24 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   auto progress = [](int pct, int run) {
     std::cerr << "gpupack profile: sweep, alone under MPS at " << pct << "% threads" << (run > 1 ? ", run " + std::to_string(run) : "") << "\n";
   };
-  p.sm_share_curve = run_sweep(o, s, {os.runner, gpu, os.proc, os.clock, open, progress});
+  p.sm_share_curve = run_sweep(o, s, {os.runner, gpu, os.proc, os.clock, catalog, open, progress});
   if (!session->quit()) std::cerr << "gpupack profile: warning: the private MPS daemon did not quit in time\n";
   p.compute_demand = judge_sweep(p.sm_share_curve, {a.tolerance, a.p99_tolerance});
   return p;
 }
 
-int profile(const ProfileArgs& a, const Env& env) {
+int profile(const ProfileArgs& a, const CommandContext& ctx) {
   // Bad input fails before anything runs.
   if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
   std::optional<nlohmann::json> colocation;
   if (!a.colocation.empty()) colocation = read_colocation(a.colocation);
-  return with_gpu_backend(env, [&](GpuBackend& gpu) {
-    LocalServices os(env);
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
+    LocalServices os(ctx.env);
     const ScratchDir scratch("gpupack-profile");
     const bench::InterruptGuard guard;
     WorkloadProfile p;
     try {
-      p = measure_program(a, gpu, os, scratch.path());
+      p = measure_program(a, gpu, os, ctx.catalog, scratch.path());
     } catch (const ProfileError& e) {
       std::cerr << "gpupack profile: " << e.what() << "; no profile written\n";
       return exit_code::negative;
@@ -229,7 +230,7 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("command", a->command, "The program and its arguments (after --)")->required();
   cmd->callback([&ctx, a, cmd] {
     if (cmd->count("--sweep") > 0 && a->sweep.empty()) a->sweep = "100,50,25,12";
-    ctx.action = [&ctx, a] { return profile(*a, ctx.env); };
+    ctx.action = [&ctx, a] { return profile(*a, ctx); };
   });
 }
 

@@ -34,15 +34,15 @@ sigset_t forwarded_signals() {
   return set;
 }
 
-int run_client(const RunArgs& a, const Env& env) {
+int run_client(const RunArgs& a, const CommandContext& ctx) {
   RunRequest req;
   if (!a.gpu.empty()) req.gpu = a.gpu;
   if (a.sm != 0) req.sm_percent = a.sm;
   if (!a.mem.empty()) req.memory_bytes = parse_size(a.mem);
   if (!a.tenant.empty()) req.tenant = a.tenant;
   const NodeConfig config = load_node_config(a.config);
-  return with_gpu_backend(env, [&](GpuBackend& gpu) {
-    LocalServices os(env);
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
+    LocalServices os(ctx.env);
     const auto devices = gpu.devices();
     check_against_devices(config, devices);
     auto mps_running = [&](const std::string& target) {
@@ -116,7 +116,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--tenant", a->tenant, "Tenant the client belongs to (GPUs reserved for a tenant admit only it)");
   cmd->add_flag("-v,--verbose", a->verbose, "Say where the client runs and with which environment");
   cmd->add_option("command", a->command, "The program and its arguments (after --)")->required();
-  cmd->callback([&ctx, a] { ctx.action = [&ctx, a] { return run_client(*a, ctx.env); }; });
+  cmd->callback([&ctx, a] { ctx.action = [&ctx, a] { return run_client(*a, ctx); }; });
 }
 
 }  // namespace gpupack

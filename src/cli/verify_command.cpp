@@ -148,7 +148,8 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   out << (r.ok() ? "verify: every SLO met and every prediction within the tolerance\n" : "verify: FAILED (see the verdicts above)\n");
 }
 
-int run_verify_command(const VerifyArgs& a, std::ostream& out, const Env& env) {
+int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
+  std::ostream& out = ctx.out;
   // The one bounded reader and JSON parser of the io layer: every bad plan (1e999 included) is exit 2.
   const nlohmann::json plan_json = parse_json_document(read_input_file(a.plan), a.plan + ": not a plan JSON",
                                                        "give the output of `gpupack plan --format json`");
@@ -159,8 +160,8 @@ int run_verify_command(const VerifyArgs& a, std::ostream& out, const Env& env) {
   if (!a.node.empty()) request.node = a.node;
   request.slo_ms = slos_from_scenario(a.scenario);
 
-  return with_gpu_backend(env, [&](GpuBackend& gpu) {
-    LocalServices os(env);
+  return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
+    LocalServices os(ctx.env);
     const VerifySetup setup = build_setup(plan_json, plan, request, gpu.devices());
     for (const auto& [workload, command] : request.runs) require_program(workload, command, os.runner);
     bool mps = false;
@@ -240,7 +241,7 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
   add_format_option(*cmd, a->format, {"table", "json"});
   cmd->callback([&ctx, a] {
     if (!a->search.empty() && a->scenario.empty()) throw InputError("--search " + a->search + ": needs --scenario (the SLO it searches under)");
-    ctx.action = [&ctx, a] { return run_verify_command(*a, ctx.out, ctx.env); };
+    ctx.action = [&ctx, a] { return run_verify_command(*a, ctx); };
   });
 }
 

@@ -30,6 +30,11 @@ const GpuModel* GpuCatalog::find(std::string_view name) const {
   return nullptr;
 }
 
+std::string GpuCatalog::model_name(std::string_view product) const {
+  const GpuModel* m = find(product);
+  return m ? m->name : "";
+}
+
 const GpuModel& GpuCatalog::get(std::string_view name) const {
   if (const GpuModel* m = find(name)) return *m;
   if (fold_name(name).empty()) {

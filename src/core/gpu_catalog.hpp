@@ -15,6 +15,9 @@ class GpuCatalog {
   const std::vector<GpuModel>& models() const { return models_; }
   // nullptr when no model has that name, alias or NVML product name.
   const GpuModel* find(std::string_view name) const;
+  // The catalog name of the model an NVML product name is (what `gpus`, /metrics and profiles show);
+  // empty when the catalog does not know it.
+  std::string model_name(std::string_view product) const;
   // Like find, but throws InputError naming the input and the closest known names.
   const GpuModel& get(std::string_view name) const;
   // Up to n known names nearest to `name`, nearest first.
@@ -24,7 +27,8 @@ class GpuCatalog {
   std::vector<GpuModel> models_;
 };
 
-// The embedded catalog (data in gpu_catalog_data.cpp, facts from docs/reference/mig.md).
+// The embedded catalog (data in gpu_catalog_data.cpp, facts from docs/reference/mig.md). Built once at
+// the edge (the CLI's main) and passed down by reference; no layer keeps its own copy.
 GpuCatalog builtin_catalog();
 
 }  // namespace gpupack

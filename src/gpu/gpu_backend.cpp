@@ -5,9 +5,9 @@
 
 namespace gpupack {
 
-std::unique_ptr<GpuBackend> open_gpu_backend(const std::string& choice, const Filesystem& fs) {
+std::unique_ptr<GpuBackend> open_gpu_backend(const std::string& choice, const Filesystem& fs, const GpuCatalog& catalog) {
   if (choice.rfind("fake:", 0) == 0) return FakeGpuBackend::from_file(fs, choice.substr(5));
-  return std::make_unique<NvmlGpuBackend>();
+  return std::make_unique<NvmlGpuBackend>(catalog);
 }
 
 const GpuDeviceInfo* find_device(const std::vector<GpuDeviceInfo>& devices, const std::string& uuid_or_index) {

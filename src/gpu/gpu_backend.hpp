@@ -81,9 +81,11 @@ class GpuUnavailable : public UnavailableError {
 
 // The backend gpupack commands use. `choice` is the value of GPUPACK_GPU_BACKEND, which the CLI reads
 // once through the Env: "fake:<machine.json>" selects the fake (tests, demos; the file read through
-// `fs`), anything else NVML. Throws GpuUnavailable when NVML cannot be loaded.
+// `fs`), anything else NVML, which names MIG profiles from `catalog` (it must outlive the backend).
+// Throws GpuUnavailable when NVML cannot be loaded.
 class Filesystem;
-std::unique_ptr<GpuBackend> open_gpu_backend(const std::string& choice, const Filesystem& fs);
+class GpuCatalog;
+std::unique_ptr<GpuBackend> open_gpu_backend(const std::string& choice, const Filesystem& fs, const GpuCatalog& catalog);
 
 
 // Finds a device by UUID or by index ("0", "1"); nullptr when none matches.

@@ -73,8 +73,7 @@ std::vector<Info> query_processes(Fn fn, Device d) {
 }
 
 // The MIG profile name for an NVML GPU-instance profile id, from the catalog entry of this product.
-std::string profile_name(const std::string& product, unsigned profile_id) {
-  static const GpuCatalog catalog = builtin_catalog();
+std::string profile_name(const GpuCatalog& catalog, const std::string& product, unsigned profile_id) {
   const GpuModel* model = catalog.find(product);
   if (!model || !model->mig) return {};
   for (const auto& p : model->mig->profiles) {
@@ -85,10 +84,11 @@ std::string profile_name(const std::string& product, unsigned profile_id) {
 
 }  // namespace
 
-NvmlGpuBackend::NvmlGpuBackend() : NvmlGpuBackend(open_library(), std::make_shared<SystemClock>()) {}
+NvmlGpuBackend::NvmlGpuBackend(const GpuCatalog& catalog)
+    : NvmlGpuBackend(open_library(), std::make_shared<SystemClock>(), catalog) {}
 
-NvmlGpuBackend::NvmlGpuBackend(Library lib, std::shared_ptr<const Clock> clock)
-    : lib_(lib), clock_(std::move(clock)), gpm_(lib_, *clock_), process_utilization_(lib_) {
+NvmlGpuBackend::NvmlGpuBackend(Library lib, std::shared_ptr<const Clock> clock, const GpuCatalog& catalog)
+    : lib_(lib), clock_(std::move(clock)), catalog_(catalog), gpm_(lib_, *clock_), process_utilization_(lib_) {
   // XID errors arrive as events; register every device that supports it (others are skipped).
   if (lib_.event_set_create && lib_.device_register_events && lib_.event_set_wait &&
       lib_.event_set_create(&events_) == kSuccess) {
@@ -159,7 +159,7 @@ std::vector<MigInstanceInfo> NvmlGpuBackend::read_mig(Device d, const GpuDeviceI
         lib_.device_get_gpu_instance_by_id(d, m.gpu_instance_id, &gi) == kSuccess &&
         lib_.gpu_instance_get_info(gi, &info) == kSuccess) {
       m.profile_id = info.profileId;
-      m.profile = profile_name(gpu.name, info.profileId);
+      m.profile = profile_name(catalog_, gpu.name, info.profileId);
       m.placement_start = info.placement.start;
       m.placement_size = info.placement.size;
     }

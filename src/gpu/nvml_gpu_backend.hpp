@@ -2,6 +2,7 @@
 // The GpuBackend over the real driver (NVML through dlopen).
 #include <memory>
 
+#include "core/gpu_catalog.hpp"
 #include "gpu/gpu_backend.hpp"
 #include "gpu/nvml_gpm.hpp"
 #include "gpu/nvml_library.hpp"
@@ -12,9 +13,11 @@ namespace gpupack {
 
 class NvmlGpuBackend : public GpuBackend {
  public:
-  NvmlGpuBackend();  // throws GpuUnavailable
+  // MIG profile names come from `catalog`, which must outlive the backend. Throws GpuUnavailable.
+  explicit NvmlGpuBackend(const GpuCatalog& catalog);
+  explicit NvmlGpuBackend(const GpuCatalog&& catalog) = delete;  // a temporary would dangle
   // Over an opened library (tests pass a table of fake functions) and a clock for the GPM intervals.
-  NvmlGpuBackend(nvml::Library lib, std::shared_ptr<const Clock> clock);
+  NvmlGpuBackend(nvml::Library lib, std::shared_ptr<const Clock> clock, const GpuCatalog& catalog);
   ~NvmlGpuBackend() override;
   NvmlGpuBackend(const NvmlGpuBackend&) = delete;
   NvmlGpuBackend& operator=(const NvmlGpuBackend&) = delete;
@@ -31,6 +34,7 @@ class NvmlGpuBackend : public GpuBackend {
 
   nvml::Library lib_;
   std::shared_ptr<const Clock> clock_;
+  const GpuCatalog& catalog_;
   nvml::GpmSampler gpm_;
   nvml::ProcessUtilizationReader process_utilization_;
   nvml::EventSet events_ = nullptr;

@@ -23,7 +23,7 @@ SweepRun measure_one(const SteadyOptions& base, const SweepOptions& o, const Swe
   auto source = deps.open_report(run.report_path);
   SteadyRun result;
   try {
-    result = measure_steady(run, {deps.runner, deps.gpu, deps.proc, deps.clock, *source});
+    result = measure_steady(run, {deps.runner, deps.gpu, deps.proc, deps.clock, *source, deps.catalog});
   } catch (const ProfileError& e) {
     throw ProfileError(where + ": " + e.what());
   }

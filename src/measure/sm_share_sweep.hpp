@@ -31,6 +31,7 @@ struct SweepDeps {
   GpuBackend& gpu;
   ProcReader& proc;
   Clock& clock;
+  const GpuCatalog& catalog;
   std::function<std::unique_ptr<ReportSource>(const std::string& path)> open_report;
   std::function<void(int pct, int run)> on_start;  // progress (run counts from 1), may be empty
 };

@@ -254,8 +254,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
     const auto devices = deps.gpu.devices();
     if (*device_index < devices.size()) {
       const auto& d = devices[*device_index];
-      static const GpuCatalog catalog = builtin_catalog();
-      if (const GpuModel* model = catalog.find(d.name)) p.device.model = model->name;
+      if (std::string model = deps.catalog.model_name(d.name); !model.empty()) p.device.model = std::move(model);
       p.device.name = d.name;
       p.device.uuid = d.uuid;
     }

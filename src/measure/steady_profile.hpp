@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gpu_catalog.hpp"
 #include "gpu/gpu_backend.hpp"
 #include "measure/report_source.hpp"
 #include "measure/workload_profile.hpp"
@@ -56,6 +57,7 @@ struct SteadyDeps {
   ProcReader& proc;
   Clock& clock;
   ReportSource& report;
+  const GpuCatalog& catalog;  // names the GPU's model in the profile
 };
 
 struct SteadyRun {

@@ -16,17 +16,11 @@ std::optional<double> bytes(const std::optional<std::uint64_t>& b) {
   return b ? std::optional<double>(static_cast<double>(*b)) : std::nullopt;
 }
 
-std::string model_of(const std::string& product) {
-  static const GpuCatalog catalog = builtin_catalog();
-  const GpuModel* m = catalog.find(product);
-  return m ? m->name : "";
-}
-
-void gpu_families(Exposition& e, const NodeSnapshot& s, const std::vector<GpuLabels>& ids) {
+void gpu_families(Exposition& e, const NodeSnapshot& s, const std::vector<GpuLabels>& ids, const GpuCatalog& catalog) {
   const auto& devs = s.devices;
   e.family("gpupack_gpu_info", "gauge", "GPU seen by the agent (value 1): product name and catalog model.");
   for (std::size_t i = 0; i < devs.size(); ++i) {
-    const std::string model = model_of(devs[i].name);
+    const std::string model = catalog.model_name(devs[i].name);
     e.sample({{"gpu", ids[i].index}, {"uuid", ids[i].uuid}, {"name", devs[i].name}, {"model", model}}, 1);
   }
   auto per_gpu = [&](const char* name, const char* help, auto value) {
@@ -180,13 +174,15 @@ void mps_families(Exposition& e, const NodeSnapshot& s) {
 
 }  // namespace
 
-std::string render_node_metrics(const NodeSnapshot& s) {
+std::string render_node_metrics(const NodeSnapshot& s) { return render_node_metrics(s, builtin_catalog()); }
+
+std::string render_node_metrics(const NodeSnapshot& s, const GpuCatalog& catalog) {
   Exposition e(4096 + s.devices.size() * 4096);
   e.family("gpupack_build_info", "gauge", "gpupack agent build (value 1).");
   e.sample({{"version", s.version}, {"backend", s.backend}}, 1);
   std::vector<GpuLabels> ids;
   for (const auto& d : s.devices) ids.push_back({std::to_string(d.index), d.uuid});
-  gpu_families(e, s, ids);
+  gpu_families(e, s, ids, catalog);
   metrics_detail::gpm_families(e, s, ids);
   sharing_families(e, s);
   mig_families(e, s, ids);

@@ -113,6 +113,8 @@ Return gpm_metrics(GpmMetricsGet* g) {
   return kSuccess;
 }
 
+const GpuCatalog kCatalog = builtin_catalog();
+
 Library library(bool with_gpm, bool with_versioned_utilization) {
   Library lib;
   lib.init = ok;
@@ -148,7 +150,7 @@ class NvmlFakeDriver : public ::testing::Test {
 
 TEST_F(NvmlFakeDriver, GpmIsAbsentFirstThenCoversTheIntervalSinceThePreviousCall) {
   {
-    NvmlGpuBackend b(library(true, true), clock);
+    NvmlGpuBackend b(library(true, true), clock, kCatalog);
     auto devs = b.devices();
     ASSERT_EQ(devs.size(), 2u);
     EXPECT_FALSE(devs[0].gpm);  // one sample only
@@ -186,13 +188,13 @@ TEST_F(NvmlFakeDriver, GpmIsAbsentFirstThenCoversTheIntervalSinceThePreviousCall
 }
 
 TEST_F(NvmlFakeDriver, NoGpmFunctionsOrAnUnsupportedGpuGiveAbsentValuesNotErrors) {
-  NvmlGpuBackend without(library(false, true), clock);
+  NvmlGpuBackend without(library(false, true), clock, kCatalog);
   clock->t += std::chrono::seconds(1);
   without.devices();
   clock->t += std::chrono::seconds(1);
   EXPECT_FALSE(without.devices()[0].gpm);
   drv.gpm_supported = false;
-  NvmlGpuBackend unsupported(library(true, true), clock);
+  NvmlGpuBackend unsupported(library(true, true), clock, kCatalog);
   unsupported.devices();
   clock->t += std::chrono::seconds(1);
   const auto devs = unsupported.devices();
@@ -203,7 +205,7 @@ TEST_F(NvmlFakeDriver, NoGpmFunctionsOrAnUnsupportedGpuGiveAbsentValuesNotErrors
 
 TEST_F(NvmlFakeDriver, PerProcessUtilisationTakesTheNewestRowAndLeavesMpsClientsAbsent) {
   drv.rows = {{100, 10, 5, 1, 0, 0, 0, 0}, {300, 10, 80, 30, 0, 0, 0, 0}, {200, 10, 7, 2, 0, 0, 0, 0}};
-  NvmlGpuBackend b(library(true, true), clock);
+  NvmlGpuBackend b(library(true, true), clock, kCatalog);
   auto devs = b.devices();
   ASSERT_EQ(devs[0].processes.size(), 3u);
   EXPECT_DOUBLE_EQ(*devs[0].processes[0].sm_utilization, 0.8);  // pid 10: the row of time 300
@@ -219,7 +221,7 @@ TEST_F(NvmlFakeDriver, PerProcessUtilisationTakesTheNewestRowAndLeavesMpsClients
 
 TEST_F(NvmlFakeDriver, TheOlderProcessQueryIsTheFallbackAndMigGpusReportNone) {
   drv.rows = {{400, 11, 55, 12, 0, 0, 0, 0}};
-  NvmlGpuBackend b(library(true, false), clock);
+  NvmlGpuBackend b(library(true, false), clock, kCatalog);
   const auto devs = b.devices();
   EXPECT_GT(drv.older_calls, 0);
   EXPECT_DOUBLE_EQ(*devs[0].processes[1].sm_utilization, 0.55);

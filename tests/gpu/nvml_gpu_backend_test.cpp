@@ -11,8 +11,10 @@
 namespace gpupack {
 namespace {
 
+const GpuCatalog kCatalog = builtin_catalog();
+
 TEST(NvmlGpuBackend, SeesTheDevicesOfThisMachine) {
-  NvmlGpuBackend b;
+  NvmlGpuBackend b(kCatalog);
   EXPECT_TRUE(b.driver_version());
   const auto devs = b.devices();
   ASSERT_FALSE(devs.empty());
@@ -41,7 +43,7 @@ void expect_ratio(const std::optional<double>& v) {
 // GPM and per-process utilisation over a real interval (printed: tests/e2e-gpu/gpm_real.sh runs this
 // beside a known workload). GPM needs two reads; on Hopper and newer it must be there after the second.
 TEST(NvmlGpuBackend, GpmAfterTwoReadsOnHopperAndRatiosEverywhere) {
-  NvmlGpuBackend b;
+  NvmlGpuBackend b(kCatalog);
   for (const auto& d : b.devices()) EXPECT_FALSE(d.gpm) << "GPM needs two samples";
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // a real interval on a real GPU
   for (const auto& d : b.devices()) {

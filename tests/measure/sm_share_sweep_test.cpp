@@ -150,6 +150,7 @@ FakeProgramBehaviour needs_a_quarter(const ProcessSpec& spec) {
 }
 
 struct SweepHarness {
+  const GpuCatalog catalog = builtin_catalog();
   FakeClock clock;
   FakeProgramWorld world{clock};
   testing::FakeProcReader proc;
@@ -166,7 +167,7 @@ struct SweepHarness {
   }
   std::vector<SmSharePoint> run() {
     auto open = [this](const std::string&) { return std::make_unique<FakeProgramWorld::Report>(world); };
-    return run_sweep(base, sweep, {world, gpu, proc, clock, open, [this](int pct, int n) { started.push_back({pct, n}); }});
+    return run_sweep(base, sweep, {world, gpu, proc, clock, catalog, open, [this](int pct, int n) { started.push_back({pct, n}); }});
   }
 };
 

@@ -28,6 +28,7 @@ nlohmann::json machine(int first_use, bool gpm = true) {
 }
 
 struct Harness {
+  const GpuCatalog catalog = builtin_catalog();
   FakeClock clock;
   FakeProgramWorld world{clock};
   FakeProgramWorld::Report report{world};
@@ -41,7 +42,7 @@ struct Harness {
     options.duration = 2000ms;
     options.report_path = "/tmp/report.jsonl";
   }
-  SteadyRun measure() { return measure_steady(options, {world, gpu, proc, clock, report}); }
+  SteadyRun measure() { return measure_steady(options, {world, gpu, proc, clock, report, catalog}); }
 };
 
 TEST(SteadyProfile, WithoutAReportTheWindowStartsAtFirstGpuUsePlusWarmup) {
@@ -174,7 +175,7 @@ TEST(SteadyProfile, HostCpuCoresFromTheProcessTreeOverTheWindow) {
   tree.clock = &h.clock;
   tree.processes[4242].children = {4243};
   tree.processes[4243] = {};
-  const auto run = measure_steady(h.options, {h.world, h.gpu, tree, h.clock, h.report});
+  const auto run = measure_steady(h.options, {h.world, h.gpu, tree, h.clock, h.report, h.catalog});
   ASSERT_TRUE(run.profile.host_cpu_cores);
   EXPECT_NEAR(*run.profile.host_cpu_cores, 1.75, 1e-9);
 }

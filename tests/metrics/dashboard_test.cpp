@@ -15,6 +15,8 @@
 namespace gpupack {
 namespace {
 
+const GpuCatalog kCatalog = builtin_catalog();
+
 using nlohmann::json;
 
 std::set<std::string> exported_families() {
@@ -23,7 +25,7 @@ std::set<std::string> exported_families() {
   machine->devices();
   s.devices = machine->devices();
   std::set<std::string> names;
-  std::istringstream in(render_node_metrics(s));
+  std::istringstream in(render_node_metrics(s, kCatalog));
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("# HELP ", 0) == 0) names.insert(line.substr(7, line.find(' ', 7) - 7));
   }

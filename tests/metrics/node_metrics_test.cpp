@@ -10,6 +10,8 @@
 namespace gpupack {
 namespace {
 
+const GpuCatalog kCatalog = builtin_catalog();
+
 NodeSnapshot snapshot() {
   NodeSnapshot s;
   s.version = "0.1.0";
@@ -50,7 +52,7 @@ std::optional<std::string> value_of(const std::string& text, const std::string& 
 }
 
 TEST(NodeMetrics, ExposesGpuMigProcessMpsAndWasteSeries) {
-  const std::string t = render_node_metrics(snapshot());
+  const std::string t = render_node_metrics(snapshot(), kCatalog);
   EXPECT_EQ(value_of(t, "gpupack_build_info{version=\"0.1.0\",backend=\"fake\"}"), "1");
   EXPECT_EQ(value_of(t, "gpupack_gpu_memory_total_bytes{gpu=\"0\""), "85520809984");
   EXPECT_EQ(value_of(t, "gpupack_gpu_utilization_ratio{gpu=\"0\""), "0.5");
@@ -77,7 +79,7 @@ TEST(NodeMetrics, ExposesGpuMigProcessMpsAndWasteSeries) {
 }
 
 TEST(NodeMetrics, GpmActivityPerGpuAndMigInstanceAndNvmlUtilisationSaysWhatItIs) {
-  const std::string t = render_node_metrics(snapshot());
+  const std::string t = render_node_metrics(snapshot(), kCatalog);
   EXPECT_EQ(value_of(t, "gpupack_gpu_sm_active_ratio{gpu=\"0\""), "0.5");
   EXPECT_EQ(value_of(t, "gpupack_gpu_sm_occupancy_ratio{gpu=\"0\""), "0.25");
   EXPECT_EQ(value_of(t, "gpupack_gpu_tensor_active_ratio{gpu=\"0\""), "0.125");
@@ -95,7 +97,7 @@ TEST(NodeMetrics, MpsSliceWasteCountsTheClientsCapsNotTheServer) {
   NodeSnapshot s = snapshot();
   // The MPS server 777 also shows as a compute process: it is not a client and allots nothing.
   s.devices[0].processes.push_back({777, std::nullopt, std::nullopt, 268435456, false, std::nullopt, std::nullopt});
-  const std::string t = render_node_metrics(s);
+  const std::string t = render_node_metrics(s, kCatalog);
   const std::string slice = "{uuid=\"GPU-11111111-2222-3333-4444-555555555555\",target=\"GPU-11111111-2222-3333-4444-555555555555\"}";
   EXPECT_EQ(value_of(t, "gpupack_slice_clients" + slice), "2");
   EXPECT_EQ(value_of(t, "gpupack_slice_sm_allotted_ratio" + slice), "0.75");  // caps 25% + 50%
@@ -119,7 +121,7 @@ TEST(NodeMetrics, TimeSlicedProcessesCarryTheirUtilisationAndMigSlicesTheirOwnAc
   ts.mode = "time-slicing";
   s.sharing.push_back(ts);
   s.processes[6001].pod = "train-0";
-  std::string t = render_node_metrics(s);
+  std::string t = render_node_metrics(s, kCatalog);
   EXPECT_EQ(value_of(t, "gpupack_process_sm_utilization_ratio{gpu=\"0\",uuid=\"" + gpu + "\",pid=\"6001\",uid=\"\",mps_client=\"false\",gpu_instance_id=\"\",pod_uid=\"\",container_id=\"\",pod=\"train-0\""), "0.62");
   EXPECT_EQ(value_of(t, "gpupack_process_memory_utilization_ratio{gpu=\"0\",uuid=\"" + gpu + "\",pid=\"6002\""), "0.1");
   const std::string slice = "{uuid=\"" + gpu + "\",target=\"" + gpu + "\"}";
@@ -137,7 +139,7 @@ TEST(NodeMetrics, TimeSlicedProcessesCarryTheirUtilisationAndMigSlicesTheirOwnAc
     sh.mode = "time-slicing";
     s.sharing.push_back(sh);
   }
-  t = render_node_metrics(s);
+  t = render_node_metrics(s, kCatalog);
   const std::string mig1 = "{uuid=\"" + s.devices[1].uuid + "\",target=\"MIG-00000000-0000-0000-0000-000000000001\"}";
   const std::string mig2 = "{uuid=\"" + s.devices[1].uuid + "\",target=\"MIG-00000000-0000-0000-0000-000000000002\"}";
   EXPECT_EQ(value_of(t, "gpupack_slice_clients" + mig1), "1");
@@ -148,7 +150,7 @@ TEST(NodeMetrics, TimeSlicedProcessesCarryTheirUtilisationAndMigSlicesTheirOwnAc
 }
 
 TEST(NodeMetrics, EveryFamilyHasHelpAndTypeOnceAndItsSamplesTogether) {
-  const std::string t = render_node_metrics(snapshot());
+  const std::string t = render_node_metrics(snapshot(), kCatalog);
   ASSERT_FALSE(t.empty());
   EXPECT_EQ(t.back(), '\n');
   std::istringstream in(t);
