@@ -50,11 +50,11 @@ void check_rendered(const FileTree& files) {
 
 RenderPlan fixed_plan() {
   RenderPlan p;
-  RenderGpu mig{"gpu0", "node-0", 0, "A100-SXM4-80GB", "mig+mps", {{"3g.40gb", 4, 4}}, {}};
-  RenderSlice s{"s0", std::string("3g.40gb"), 4, "mps", 40ULL << 30, {{"w", 0, "t", 1ULL << 30, 50}}};
+  RenderGpu mig{"gpu0", "node-0", 0, "A100-SXM4-80GB", GpuMode::mig_mps, {{"3g.40gb", 4, 4}}, {}};
+  RenderSlice s{"s0", std::string("3g.40gb"), 4, Sharing::mps, 40ULL << 30, {{"w", 0, "t", 1ULL << 30, 50}}};
   mig.slices.push_back(s);
-  RenderGpu whole{"gpu1", "node-0", 1, "A100-SXM4-80GB", "mps", {}, {}};
-  whole.slices.push_back(RenderSlice{"s0", std::nullopt, std::nullopt, "mps", 80ULL << 30, {{"v", 0, "t", 1ULL << 30, 25}}});
+  RenderGpu whole{"gpu1", "node-0", 1, "A100-SXM4-80GB", GpuMode::mps, {}, {}};
+  whole.slices.push_back(RenderSlice{"s0", std::nullopt, std::nullopt, Sharing::mps, 80ULL << 30, {{"v", 0, "t", 1ULL << 30, 25}}});
   p.gpus = {mig, whole};
   p.nodes = {"node-0"};
   return p;
