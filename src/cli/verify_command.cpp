@@ -38,7 +38,7 @@ struct VerifyArgs {
   std::string plan, node, scenario, search, report_html, mps_control = "nvidia-cuda-mps-control";
   std::vector<std::string> runs, plain;
   double duration = 20, warmup = 5, tolerance = 0.25, ready_timeout = 120, stop_grace = 5;
-  int repeat = 2, search_max = 16;
+  int repeat = 2, search_max = 16, search_step = 1;
   bool solo = true;
   OutputFormat format = OutputFormat::table;
 };
@@ -190,6 +190,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
     o.solo = a.solo;
     if (!a.search.empty()) o.search = a.search;
     o.search_max = a.search_max;
+    o.search_step = a.search_step;
     o.tolerance = a.tolerance;
     o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     SessionDeps deps{os.runner, os.fs, os.clock, os.proc, &gpu,
@@ -234,6 +235,10 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--solo,!--no-solo", a->solo, "Measure each workload alone first (its p99 and req/s alone)")->capture_default_str();
   cmd->add_option("--search", a->search, "WORKLOAD: on its slice, add replicas until an SLO breaks (needs --scenario)");
   cmd->add_option("--search-max", a->search_max, "Most replicas the search tries")->check(CLI::Range(1, 1000))->capture_default_str();
+  cmd->add_option("--search-step", a->search_step,
+                  "Replicas the search adds per step; a break is bisected to one replica")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   cmd->add_option("--ready-timeout", a->ready_timeout, "Seconds a replica may take to write its ready line")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
   cmd->add_option("--stop-grace", a->stop_grace, "Seconds between SIGTERM and SIGKILL when stopping")->check(CLI::Range(0.0, 600.0))->capture_default_str();
   cmd->add_option("--report", a->report_html, "Also write an HTML report (table and charts) to this file");

@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include "planner/profiled_slice.hpp"
+
 namespace gpupack {
 
 namespace {
@@ -41,6 +43,7 @@ Demands make_demands(const Scenario& scenario) {
     wd.intermittent = w.pattern == UsagePattern::intermittent;
     wd.max_p99_inflation = w.max_p99_inflation();
     if (w.profile && w.profile->host_cpu_cores) wd.host_cpu = *w.profile->host_cpu_cores;
+    if (judged_by_profile(w)) wd.profiled = &w;
     d.workloads.push_back(wd);
   }
   return d;

@@ -20,6 +20,7 @@ struct WorkloadDemand {
   bool intermittent = false;
   std::optional<double> max_p99_inflation;
   double host_cpu = 0;               // one replica's host CPU cores (its profile's); 0 without a profile
+  const Workload* profiled = nullptr;  // the workload, when its profile judges it (planner/profiled_slice.hpp)
 };
 
 struct Demands {

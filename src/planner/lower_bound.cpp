@@ -26,6 +26,12 @@ int fewest_covering(std::vector<double> capacities, double demand) {
   return static_cast<int>(capacities.size());
 }
 
+// The compute a replica surely takes from its GPU: none for a profiled one with an SLO under a policy
+// with MPS, which may share SMs past their count (planner/profiled_slice.hpp).
+double bound_compute(const PlanContext& ctx, const WorkloadDemand& w) {
+  return w.profiled && w.max_p99_inflation && ctx.policy().mps ? 0.0 : w.compute;
+}
+
 // Memory (bytes) and compute (reference-GPU fractions) of the smallest slice that could hold `w`, each
 // minimised separately over the fleet's models and the slices the policy allows; the replica's own
 // demand when no slice holds it (it stays unplaced and the bound must not count it as more).
@@ -120,7 +126,7 @@ int trust_bound(const PlanContext& ctx, const std::vector<std::pair<double, doub
     }
     const auto t = static_cast<size_t>(w.tenant);
     memory[t] += n * static_cast<double>(w.memory_bytes);
-    compute[t] += n * w.compute;
+    compute[t] += n * bound_compute(ctx, w);
     if (w.group >= 0 && ctx.policy().streams) group_contexts.insert({w.tenant, w.group});
     else memory[t] += n * overhead;
   }
@@ -164,7 +170,7 @@ int lower_bound_gpus(const PlanContext& ctx) {
       memory += n * (slice_memory - static_cast<double>(w.memory_bytes) - overhead);
       compute += n * slice_compute;
     } else {
-      compute += n * w.compute;
+      compute += n * bound_compute(ctx, w);
     }
   }
   memory += static_cast<double>(groups.size()) * overhead;

@@ -7,6 +7,7 @@
 
 #include "core/units.hpp"
 #include "planner/perf_model.hpp"
+#include "planner/profiled_slice.hpp"
 
 namespace gpupack {
 
@@ -164,7 +165,13 @@ class Checker {
     double compute = 0;
     int replicas = 0;
     std::vector<double> loads;  // per client, fraction of the slice
+    std::vector<const Workload*> profiled;  // per client: its workload where its profile judges it
     for (const PlanClient& c : sl.clients) {
+      const Workload* first = c.replicas.size() == 1 && c.replicas.front().workload >= 0 &&
+                                      c.replicas.front().workload < static_cast<int>(s_.workloads.size())
+                                  ? &s_.workloads[static_cast<size_t>(c.replicas.front().workload)]
+                                  : nullptr;
+      profiled.push_back(first && judged_by_profile(*first) ? first : nullptr);
       std::uint64_t members_memory = 0;
       double members_compute = 0;
       std::set<std::string> groups;
@@ -209,7 +216,12 @@ class Checker {
       }
     }
     if (memory > sl.memory_bytes) fail(id + ": client memory limits exceed the slice's memory");
-    if (compute > share + 1e-9) fail(id + ": summed compute exceeds the slice's share of the SMs");
+    // Profiled clients may oversubscribe under MPS, their SLOs judged by the profile model (profiled_slice.hpp).
+    const bool judged_by_profiles = sl.sharing == Sharing::mps && sl.clients.size() > 1 &&
+                                    std::all_of(profiled.begin(), profiled.end(), [](const Workload* w) { return w; });
+    if (compute > share + 1e-9 && !(judged_by_profiles && may_oversubscribe(profiled))) {
+      fail(id + ": summed compute exceeds the slice's share of the SMs");
+    }
     const size_t k = sl.clients.size();
     switch (sl.sharing) {
       case Sharing::exclusive:
@@ -224,19 +236,43 @@ class Checker {
       case Sharing::time_slicing:
         break;
     }
-    check_predictions(id, sl, loads);
+    check_predictions(id, sl, loads, judged_by_profiles);
+    if (judged_by_profiles) check_profile_predictions(id, sl, static_cast<int>(std::lround(m.sm_count * share)), profiled);
+  }
+
+  // A slice judged by its clients' profiles: the plan's p99 inflations are the profile model's.
+  void check_profile_predictions(const std::string& id, const PlanSlice& sl, int sms,
+                                 const std::vector<const Workload*>& profiled) {
+    std::vector<PredictionInput> inputs;
+    for (size_t i = 0; i < sl.clients.size(); ++i) {
+      const PlanClient& c = sl.clients[i];
+      inputs.push_back({profiled[i], 1, c.compute / sl.compute_share, c.mps_active_thread_percentage,
+                        synthetic_mps_inflation(sl, i)});
+    }
+    const std::vector<double> expected = profile_p99_inflation(sms, inputs);
+    for (size_t i = 0; i < sl.clients.size(); ++i) {
+      if (std::abs(expected[i] - sl.clients[i].predicted_p99_inflation) > 1e-6) {
+        fail(id + ": predicted p99 of a client differs from its profile's model");
+      }
+    }
+  }
+
+  double synthetic_mps_inflation(const PlanSlice& sl, size_t j) const {
+    int others = 0;
+    for (size_t i = 0; i < sl.clients.size(); ++i) {
+      if (i != j) others += sl.clients[i].mps_active_thread_percentage.value_or(0);
+    }
+    return mps_p99_inflation(c_, std::min(100, others));
   }
 
   // The predictions in the plan must be the performance model's (recomputed here from its functions).
-  void check_predictions(const std::string& id, const PlanSlice& sl, const std::vector<double>& loads) {
+  void check_predictions(const std::string& id, const PlanSlice& sl, const std::vector<double>& loads,
+                         bool judged_by_profiles) {
     for (size_t j = 0; j < sl.clients.size(); ++j) {
+      if (judged_by_profiles) continue;  // check_profile_predictions
       double expected = 1.0;
       if (sl.sharing == Sharing::mps) {
-        int others = 0;
-        for (size_t i = 0; i < sl.clients.size(); ++i) {
-          if (i != j) others += sl.clients[i].mps_active_thread_percentage.value_or(0);
-        }
-        expected = mps_p99_inflation(c_, std::min(100, others));
+        expected = synthetic_mps_inflation(sl, j);
       } else if (sl.sharing == Sharing::time_slicing) {
         std::vector<double> neighbours;
         for (size_t i = 0; i < loads.size(); ++i) {

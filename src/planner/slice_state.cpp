@@ -6,6 +6,7 @@
 
 #include "core/units.hpp"
 #include "planner/perf_model.hpp"
+#include "planner/profiled_slice.hpp"
 
 namespace gpupack {
 
@@ -43,12 +44,24 @@ std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& 
   return caps;
 }
 
-std::vector<double> mps_inflation(const Calibration& cal, const std::vector<int>& caps) {
+bool all_profiled(const std::vector<ClientLoad>& clients) {
+  return std::all_of(clients.begin(), clients.end(), [](const ClientLoad& c) { return c.profiled != nullptr; });
+}
+
+// p99 inflation per MPS client: the synthetic model from the neighbours' summed caps, or, where every
+// client is judged by its profile, the profile model (planner/profiled_slice.hpp).
+std::vector<double> mps_inflation(const Calibration& cal, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                                  const std::vector<int>& caps) {
   int total = 0;
   for (int c : caps) total += c;
   std::vector<double> out;
   for (int c : caps) out.push_back(mps_p99_inflation(cal, std::min(100, total - c)));
-  return out;
+  if (clients.size() < 2 || !all_profiled(clients)) return out;
+  std::vector<PredictionInput> inputs;
+  for (size_t i = 0; i < clients.size(); ++i) {
+    inputs.push_back({clients[i].profiled, 1, slice_fraction(spec, clients[i].compute), caps[i], out[i]});
+  }
+  return profile_p99_inflation(spec.sms, inputs);
 }
 
 std::vector<double> timeslicing_inflation(const Calibration& cal, const SliceSpec& spec,
@@ -83,8 +96,8 @@ void merge_into(ClientLoad& c, const WorkloadDemand& d, double compute) {
 }
 
 ClientLoad new_client(const WorkloadDemand& d, double compute) {
-  return ClientLoad{d.group, d.memory_bytes, compute, d.max_p99_inflation, d.intermittent,
-                    d.isolation == Isolation::memory, needs_own_slice(d.isolation), 1};
+  return ClientLoad{d.group,          d.memory_bytes, compute, d.max_p99_inflation, d.intermittent,
+                    d.isolation == Isolation::memory, needs_own_slice(d.isolation), 1, d.profiled};
 }
 
 }  // namespace
@@ -112,6 +125,7 @@ SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_
   s.mps_isolates_memory = mps_isolates_memory(model);
   s.compute_scale = static_cast<double>(reference_sms) / model.sm_count;
   s.context_overhead = overhead;
+  s.sms = model.sm_count;
   return s;
 }
 
@@ -123,6 +137,7 @@ SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda
   s.memory_bytes = gib_to_bytes(p.memory_gib);
   s.compute_share = static_cast<double>(p.sms) / model.sm_count;
   s.mps_client_limit = mps_client_limit_in_instance(model, p, cuda);
+  s.sms = p.sms;
   return s;
 }
 
@@ -140,10 +155,10 @@ SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::
       break;
     case Sharing::mps: {
       e.mps_caps = mps_caps(spec, clients, false);
-      e.inflation = mps_inflation(calibration, e.mps_caps);
+      e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps);
       if (!keeps_slos(clients, e.inflation)) {
         e.mps_caps = mps_caps(spec, clients, true);
-        e.inflation = mps_inflation(calibration, e.mps_caps);
+        e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps);
       }
       // Caps below what a client needs slow it down: the compute-weighted share of throughput kept.
       double kept = 0;
@@ -188,8 +203,13 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
   }
   const bool mps_ok = policy.mps && static_cast<int>(clients.size()) <= spec.mps_client_limit &&
                       (!needs_cap || spec.mps_isolates_memory);
+  double compute = 0;
+  for (const auto& c : clients) compute += c.compute;
+  // Clients summing past the slice's SMs (profiled ones only, SliceState::check) share them under MPS only:
+  // time-slicing would give each a fraction of the time it needs.
+  const bool oversubscribed = compute > spec.compute_share + kComputeEpsilon;
   // Steady work time-slices only when a mode is forced: the framework keeps it for intermittent work.
-  const bool ts_ok = policy.time_slicing && !needs_cap && (all_intermittent || policy.forced);
+  const bool ts_ok = policy.time_slicing && !needs_cap && (all_intermittent || policy.forced) && !oversubscribed;
   // Intermittent work (notebooks, dev) time-slices: idle contexts cost nothing and no daemon is needed.
   const bool time_slicing_first = all_intermittent && !needs_cap;
   const std::array<Sharing, 2> order{time_slicing_first ? Sharing::time_slicing : Sharing::mps,
@@ -227,7 +247,8 @@ bool SliceState::closed() const {
 
 bool SliceState::has_room(std::uint64_t memory, double compute) const {
   return memory_used_ + memory <= spec_.memory_bytes &&
-         compute_used_ + compute * spec_.compute_scale <= spec_.compute_share + kComputeEpsilon;
+         ((profiled_only_ && policy_->mps) ||
+          compute_used_ + compute * spec_.compute_scale <= spec_.compute_share + kComputeEpsilon);
 }
 
 Fit SliceState::check(const WorkloadDemand& d) const {
@@ -235,7 +256,11 @@ Fit SliceState::check(const WorkloadDemand& d) const {
   const std::uint64_t memory = d.memory_bytes + (join < 0 ? spec_.context_overhead : 0);
   if (memory_used_ + memory > spec_.memory_bytes) return Fit::memory;
   const double compute = d.compute * spec_.compute_scale;
-  if (compute_used_ + compute > spec_.compute_share + kComputeEpsilon) return Fit::compute;
+  // Profiled clients may oversubscribe the SMs under MPS where an SLO bounds the contention (choose_sharing
+  // below then judges every SLO by the profile model).
+  const bool may_oversubscribe = policy_->mps && !clients_.empty() && profiled_only_ && d.profiled &&
+                                 (any_slo_ || d.max_p99_inflation.has_value());
+  if (compute_used_ + compute > spec_.compute_share + kComputeEpsilon && !may_oversubscribe) return Fit::compute;
   // Launch-bound clients are driven by host threads: no more than the node's cores can run.
   if (spec_.host_cores > 0 && host_cpu_used_ + d.host_cpu > spec_.host_cores + kComputeEpsilon) return Fit::compute;
   if (clients_.empty()) return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
@@ -261,6 +286,8 @@ void SliceState::add(const WorkloadDemand& d, int replica) {
   const double compute = d.compute * spec_.compute_scale;
   tenant_ = d.tenant;
   compute_used_ += compute;
+  profiled_only_ = profiled_only_ && d.profiled != nullptr;
+  any_slo_ = any_slo_ || d.max_p99_inflation.has_value();
   host_cpu_used_ += d.host_cpu;
   if (join >= 0) {
     merge_into(clients_[static_cast<size_t>(join)], d, compute);

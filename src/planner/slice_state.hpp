@@ -23,6 +23,7 @@ struct SliceSpec {
   double compute_scale = 1.0;       // reference-GPU fraction -> this GPU's fraction
   std::uint64_t context_overhead = 0;
   double host_cores = 0;            // host CPU cores that drive its clients (fleet cpu_cores); 0: not limited
+  int sms = 0;                      // its SMs (the profile model scales by them)
 };
 
 // Usable memory of a whole GPU: the full-size MIG profile's memory where the catalog has one (what the
@@ -48,6 +49,7 @@ struct ClientLoad {
   bool needs_memory_cap = false;
   bool own_slice = false;
   int replicas = 0;
+  const Workload* profiled = nullptr;  // set when its profile judges it (planner/profiled_slice.hpp)
 };
 
 // The outcome of the performance model for the clients of one slice.
@@ -83,6 +85,8 @@ class SliceState {
   bool closed() const;
   // The first tests of check, cheap: room for `memory` bytes (without a context, which a group member may
   // share) and `compute` (fraction of the reference GPU). False means check refuses any such replica.
+  // Compute is not a bound on a slice whose clients are all judged by their profiles under MPS (check
+  // decides there: planner/profiled_slice.hpp).
   bool has_room(std::uint64_t memory, double compute) const;
   const SliceSpec& spec() const { return spec_; }
   int tenant() const { return tenant_; }
@@ -103,6 +107,8 @@ class SliceState {
   std::uint64_t memory_used_ = 0;  // client limits, contexts included
   double compute_used_ = 0;
   double host_cpu_used_ = 0;
+  bool profiled_only_ = true;  // every client is judged by its profile
+  bool any_slo_ = false;
   std::vector<ClientLoad> clients_;
   std::vector<std::vector<ReplicaRef>> members_;
 };

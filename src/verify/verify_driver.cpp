@@ -108,8 +108,23 @@ SearchResult density_search(const VerifySetup& setup, const DriverOptions& optio
   search_slice(setup, result.workload, 1, result.planned);
   int n = std::max(1, result.planned);
   if (step(n)) {
+    // Up by search_step while every SLO holds; after a break, bisect between the last fit and the break,
+    // so each run on a real GPU (tens of seconds of start-up and window) narrows the answer to one replica.
+    int broke = 0;
+    while (n < options.search_max) {
+      const int next = std::min(options.search_max, n + std::max(1, options.search_step));
+      if (!step(next)) {
+        broke = next;
+        break;
+      }
+      n = next;
+    }
+    while (broke > n + 1) {
+      const int mid = n + (broke - n) / 2;
+      if (step(mid)) n = mid;
+      else broke = mid;
+    }
     result.most_that_fit = n;
-    while (n < options.search_max && step(n + 1)) result.most_that_fit = ++n;
     result.capped = n >= options.search_max;
   } else {
     while (n > 1 && !step(n - 1)) --n;

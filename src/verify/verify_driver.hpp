@@ -20,6 +20,7 @@ struct DriverOptions {
   bool solo = true;
   std::optional<std::string> search;  // the workload whose replicas the density search varies
   int search_max = 16;                // at most this many replicas of it on the slice
+  int search_step = 1;                // replicas added per step up; a break is then bisected to one replica
   double tolerance = 0.25;
   std::function<void(const std::string&)> progress;  // one line per run started (stderr)
 };

@@ -165,6 +165,23 @@ TEST_F(VerifyDriverTest, TheDensitySearchFindsTheMostReplicasThatKeepTheSlo) {
   EXPECT_FALSE(r.search->capped);
 }
 
+TEST_F(VerifyDriverTest, LargerSearchStepsBisectTheBreakToOneReplica) {
+  world_.latency_scales = true;  // as above: 1.2 ms x clients, SLO 5 ms: 3 fast + batch fit, 4 do not
+  for (int i = 0; i < 8; ++i) world_.scripts["fast-" + std::to_string(i)].latency_ms = 1.2;
+  options_.solo = false;
+  options_.repeat = 1;
+  options_.search = "fast";
+  options_.search_step = 4;
+  options_.tolerance = 100;
+  const VerifyReport r = verify(setup(1));
+  ASSERT_TRUE(r.search.has_value());
+  EXPECT_EQ(r.search->most_that_fit, 3);
+  std::vector<int> tried;
+  for (const auto& st : r.search->steps) tried.push_back(st.replicas);
+  EXPECT_EQ(tried, (std::vector<int>{1, 5, 3, 4}));  // up by 4 to a break at 5, then bisected
+  EXPECT_FALSE(r.search->capped);
+}
+
 TEST_F(VerifyDriverTest, TheSearchGoesDownWhenThePlanAlreadyBreaksTheSlo) {
   world_.latency_scales = true;
   for (int i = 0; i < 8; ++i) world_.scripts["fast-" + std::to_string(i)].latency_ms = 2;  // 2 ms x clients

@@ -1,0 +1,132 @@
+// Packing from profiles (planner/profiled_slice.hpp): profiled clients with SLOs share the SMs past their
+// count under MPS until the profile model predicts an SLO breach, the host's cores or the MPS client
+// limit; everything else keeps the summed-compute rule; and the plan checker holds both.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "planner/plan_checker.hpp"
+#include "planner/planner.hpp"
+#include "planner/profile_prediction.hpp"
+#include "scenario_builder.hpp"
+
+namespace gpupack {
+
+namespace {
+
+using test::fleet;
+using test::workload;
+
+// A launch-bound client measured on an H100: keeps 10% of the SMs busy, 2 ms p99 alone, 400 req/s.
+std::shared_ptr<const ProfileFacts> launch_bound_profile(double host_cpu = 0.5) {
+  auto p = std::make_shared<ProfileFacts>();
+  p->gpu_model = "H100-SXM5-80GB";
+  p->gpu_sms = test::catalog().get("H100-SXM5-80GB").sm_count;
+  p->sm_active = 0.1;
+  p->dram_bw = 0.0;
+  p->req_per_s = 400;
+  p->p99_ms = 2;
+  p->host_cpu_cores = host_cpu;
+  p->compute_method = "gpm";
+  return p;
+}
+
+Workload profiled(int replicas, std::optional<double> slo_ms, double host_cpu = 0.5) {
+  Workload w = workload("cnn", 1, 0, replicas);
+  w.profile = launch_bound_profile(host_cpu);
+  w.compute = packing_compute(*w.profile);
+  w.latency_slo_ms = slo_ms;
+  if (slo_ms) w.p99_alone_ms = 2;
+  return w;
+}
+
+Scenario one_h100(std::vector<Workload> workloads) {
+  Scenario s;
+  s.fleet = {fleet("H100-SXM5-80GB", 1)};
+  s.workloads = std::move(workloads);
+  return s;
+}
+
+int placed(const Plan& p) {
+  int n = 0;
+  for (const auto& g : p.gpus)
+    for (const auto& sl : g.slices)
+      for (const auto& c : sl.clients) n += static_cast<int>(c.replicas.size());
+  return n;
+}
+
+Plan plan_checked(const Scenario& s) {
+  Plan p = make_plan(s, PlanOptions{});
+  add_predictions(s, p);
+  for (const auto& e : check_plan(s, p, {})) ADD_FAILURE() << e;
+  return p;
+}
+
+}  // namespace
+
+// 10% SM activity each, an SLO of 3x p99 alone: the contention term (summed activity) reaches 3 at 30
+// clients, so 30 share the GPU where summed compute would have stopped at 10.
+TEST(ProfiledPacking, SlosBoundTheContentionNotSummedCompute) {
+  const Plan p = plan_checked(one_h100({profiled(40, 6.0)}));
+  EXPECT_EQ(placed(p), 30);
+  ASSERT_EQ(p.gpus.size(), 1u);
+  const PlanSlice& sl = p.gpus[0].slices[0];
+  EXPECT_EQ(sl.sharing, Sharing::mps);
+  for (const auto& c : sl.clients) {
+    EXPECT_LE(c.predicted_p99_inflation, 3.0 + 1e-9);
+    EXPECT_GT(c.predicted_p99_inflation, 2.9);  // the bound is what stopped the packing
+    ASSERT_TRUE(c.prediction && c.prediction->p99_ms);
+    EXPECT_NEAR(*c.prediction->p99_ms, 2 * c.predicted_p99_inflation, 1e-6);  // the plan shows what it checked
+  }
+  EXPECT_EQ(p.summary.lower_bound_gpus, 1);
+}
+
+TEST(ProfiledPacking, ATighterSloPlacesFewer) {
+  EXPECT_EQ(placed(plan_checked(one_h100({profiled(40, 3.0)}))), 15);
+}
+
+TEST(ProfiledPacking, WithoutProfilesSummedComputeStillBinds) {
+  Workload w = workload("cnn", 1, 0.1, 40);
+  w.latency_slo_ms = 6;
+  w.p99_alone_ms = 2;
+  EXPECT_LE(placed(plan_checked(one_h100({w}))), 10);
+}
+
+TEST(ProfiledPacking, ClientsWithoutAnSloDoNotOversubscribe) {
+  EXPECT_EQ(placed(plan_checked(one_h100({profiled(40, std::nullopt)}))), 10);
+}
+
+TEST(ProfiledPacking, HostCoresBindBeforeTheSlo) {
+  Scenario s = one_h100({profiled(40, 6.0, 1.0)});
+  s.fleet[0].cpu_cores = 12;
+  s.fleet[0].gpus_per_node = 1;
+  EXPECT_EQ(placed(plan_checked(s)), 12);
+}
+
+TEST(ProfiledPacking, AnUnprofiledNeighbourKeepsTheSummedComputeRule) {
+  Workload batch = workload("batch", 2, 0.5, 1);
+  const Plan p = plan_checked(one_h100({profiled(40, 6.0), batch}));
+  double compute = 0;
+  for (const auto& c : p.gpus.at(0).slices.at(0).clients) compute += c.compute;
+  EXPECT_LE(compute, 1.0 + 1e-9);
+}
+
+TEST(ProfiledPacking, TheCheckerRefusesAnOversubscribedSliceWithoutProfiles) {
+  Scenario s = one_h100({profiled(40, 6.0)});
+  const Plan p = plan_checked(s);
+  s.workloads[0].profile.reset();  // the same plan, judged as if the workload had no profile
+  bool refused = false;
+  for (const auto& e : check_plan(s, p, {})) refused = refused || e.find("summed compute") != std::string::npos;
+  EXPECT_TRUE(refused);
+}
+
+TEST(ProfiledPacking, TheCheckerRefusesInflationsThatAreNotTheProfileModels) {
+  const Scenario s = one_h100({profiled(12, 6.0)});
+  Plan p = plan_checked(s);
+  p.gpus.at(0).slices.at(0).clients.at(0).predicted_p99_inflation = 1.0;
+  bool refused = false;
+  for (const auto& e : check_plan(s, p, {})) refused = refused || e.find("profile's model") != std::string::npos;
+  EXPECT_TRUE(refused);
+}
+
+}  // namespace gpupack
