@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# GPU test (label gpu): a scenario planned from recorded workload profiles (tests/planner/data), run on the
+# real GPU by `gpupack verify` with the example clients, predictions against measurements. The scenario is
+# VERIFY_SCENARIO (a file name in tests/planner/data without .yaml; default mixed-h100: resnet18-b1, mlp-b8
+# and the GEMM job on one GPU); VERIFY_EXPECT_PLACED, when set, is the number of replicas the plan must
+# place. `gpupack plan` first, then `gpupack verify` of that plan under a private MPS daemon with the
+# rendered limits: VERIFY_REPEAT runs (default 2) of VERIFY_WINDOW seconds (default 10); VERIFY_SEARCH=WORKLOAD
+# adds the density search (VERIFY_SEARCH_MAX, default 16; VERIFY_SEARCH_STEP, default 1). Checks that the
+# plan and verify ran end to end with every replica measured in every repeat and nothing left running; the
+# SLO verdicts, errors and density are the figures it records (JSON, HTML, table under $OUT/<scenario>).
+RESULTS_ROOT=${OUT:-}  # lib.sh uses OUT for a command's stdout
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
+# shellcheck source=tests/example_clients.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../example_clients.sh"
+SCENARIO=${VERIFY_SCENARIO:-mixed-h100}
+RESULTS=${RESULTS_ROOT:+$RESULTS_ROOT/$SCENARIO}
+RESULTS=${RESULTS:-$WORK/$SCENARIO}
+mkdir -p "$RESULTS"
+REPEAT=${VERIFY_REPEAT:-2}
+export TMPDIR="$WORK/tmp"
+mkdir -p "$TMPDIR"
+DATA="$(cd "$(dirname "${BASH_SOURCE[0]}")/../planner/data" && pwd)"
+[ -f "$DATA/$SCENARIO.yaml" ] || fail "no scenario $DATA/$SCENARIO.yaml"
+
+# The catalog model of GPU 0, as gpupack itself maps the NVML product name (the same mapping plan uses).
+model=$(gpu0_catalog_model "$GPUPACK") || exit 1
+sed "s/model: H100-SXM5-80GB/model: $model/; s|profile: profiles-h100|profile: $DATA/profiles-h100|" \
+  "$DATA/$SCENARIO.yaml" >"$RESULTS/scenario.yaml"
+
+run plan "$RESULTS/scenario.yaml" --format json
+expect_rc 0
+echo "$OUT" >"$RESULTS/plan.json"
+jq -e '(.gpus | length) == 1' "$RESULTS/plan.json" >/dev/null || fail "the plan does not use exactly one GPU"
+placed=$(jq '.placements | length' "$RESULTS/plan.json")
+if [ -n "${VERIFY_EXPECT_PLACED:-}" ] && [ "$placed" -ne "$VERIFY_EXPECT_PLACED" ]; then
+  fail "the plan places $placed replicas, expected $VERIFY_EXPECT_PLACED"
+fi
+
+# One --run per workload the plan places, each an example client that serves until verify stops it.
+RUNS=()
+for w in $(jq -r '[.placements[].workload] | unique | .[]' "$RESULTS/plan.json"); do
+  case "$w" in
+    resnet18-b1) RUNS+=(--run "$w=python3 $CLIENTS/resnet18_b1.py --duration 3600") ;;
+    mlp-b8) RUNS+=(--run "$w=python3 $CLIENTS/mlp_b8.py --duration 3600") ;;
+    gemm) RUNS+=(--run "$w=python3 $CLIENTS/gemm_batch.py --duration 3600") ;;
+    *) fail "no example client for workload $w" ;;
+  esac
+done
+SEARCH=()
+[ -z "${VERIFY_SEARCH:-}" ] ||
+  SEARCH=(--search "$VERIFY_SEARCH" --search-max "${VERIFY_SEARCH_MAX:-16}" --search-step "${VERIFY_SEARCH_STEP:-1}")
+run verify "$RESULTS/plan.json" --scenario "$RESULTS/scenario.yaml" "${RUNS[@]}" \
+  --duration "${VERIFY_WINDOW:-10}" --warmup 3 --repeat "$REPEAT" --format json --report "$RESULTS/verify.html" "${SEARCH[@]}"
+echo "$OUT" >"$RESULTS/verify.json"
+echo "$ERR" >"$RESULTS/verify.stderr"
+[ "$RC" -eq 0 ] || [ "$RC" -eq 1 ] || fail "verify did not run to its end (exit $RC)"
+expect_json "(.replicas | length) == $placed"
+expect_json "[.replicas[] | .p99_ms.runs | length == $REPEAT] | all"
+{
+  echo "plan: $placed replicas placed; verify exit $RC"
+  jq -r '.replicas[] | "\(.workload)-\(.replica): p99 \(.p99_ms.mean) ms vs predicted \(.predicted_p99_ms) (error \(.p99_error), spread \(.p99_ms.spread)); req/s \(.req_per_s.mean) vs \(.predicted_req_per_s) (error \(.throughput_error)); SLO met \(.slo_met)"' <<<"$OUT"
+  jq -r 'if .search then "search: \(.search.workload): planned \(.search.planned), most that fit \(.search.most_that_fit) (capped \(.search.capped)); steps: \([.search.steps[] | "\(.replicas):\(.fits)/\(.worst_p99_ms)"] | join(" "))" else empty end' <<<"$OUT"
+} | tee "$RESULTS/summary.txt"
+
+for pid in $(pgrep -f "examples/clients" || true) $(pgrep -f nvidia-cuda-mps || true); do
+  if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -q "$WORK"; then fail "process $pid left running"; fi
+done
+finish
