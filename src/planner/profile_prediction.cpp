@@ -142,11 +142,11 @@ Activity activity(const PredictionInput& c, int slice_sms) {
 // The MPS launch path: every client's kernel launches go through one MPS server and the GPU's work
 // distributor, so with N clients each launch also waits behind the others' (iGniter's t_sched, which grows
 // with the number of co-located models). A client spends its launch-bound share (1 - SM activity) there.
-// Measured on an H100 with summed SM activity below 1 (no SM contention): resnet18-b1 kept 0.87 of its
-// capped req/s among 4 MPS clients, 0.81 among 7 and 0.78 as one of 8 copies; mlp-b8 0.89 among 4; the
-// GEMM job (long kernels, SM activity 0.85) all of it. 1 + 0.05 x (N - 1) x (1 - SM activity) is within
-// 7% of each (docs/decisions.md). A profile with an MPS co-location grid gives its own coefficient.
-constexpr double kMpsLaunchCostPerClient = 0.05;
+// 1 + 0.08 x (N - 1) x (1 - SM activity), fitted on the three slices `gpupack verify` measured on an H100
+// on 2026-11-24 (docs/results/verify-profiled-h100/run1: resnet18-b1 kept 0.65-0.78 of its capped req/s
+// among 7 clients, 0.41-0.47 among 16; docs/decisions.md gives the errors on every recorded run). A profile
+// with an MPS co-location grid gives its own coefficient.
+constexpr double kMpsLaunchCostPerClient = 0.08;
 
 double launch_bound_share(const ProfileFacts& p) { return 1 - std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0); }
 
@@ -217,16 +217,21 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
       f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
       if (sharing == Sharing::mps && slice_clients > 1) {
         // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the clients' measured
-        // activities sum past 1; everyone then runs that much slower (the larger of the two binds).
+        // activities sum past 1, and the part of a request that runs on them (the client's own SM-busy
+        // share, Amdahl as in sm_speed) runs that much slower; the launch-bound rest does not.
         const double contention = std::max({1.0, sm_sum, dram_sum});
+        const double busy = 1 - launch_bound_share(*p);
+        const double slowed = (1 - busy) + busy * contention;
         pred.notes.push_back("slice SM activity " + num(sm_sum) + ", DRAM " + num(dram_sum) +
-                             (contention > 1 ? ": contention x" + num(contention) : ": no contention"));
-        scale(*f, 1.0 / contention);
-        // The launch path binds instead where it costs more than the contention (req/s only: in the
-        // measured mixes p99 stayed inside its range alone).
+                             (contention > 1 ? ": contention x" + num(contention) + " on its SM-busy share " +
+                                                   num(busy) + ": x" + num(slowed)
+                                             : ": no contention"));
+        scale(*f, 1.0 / slowed);
+        // Every launch also waits in the shared launch path (req/s only: measured p99 stayed inside its
+        // range alone, docs/decisions.md).
         const double launch = 1 + launch_cost_per_client(*p) * (slice_clients - 1) * launch_bound_share(*p);
-        if (launch > contention) {
-          f->req *= contention / launch;
+        if (launch > 1) {
+          f->req /= launch;
           pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" + num(launch) +
                                " req/s slowdown");
         }
