@@ -162,6 +162,18 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
   std::map<std::string, int> risks;
   for (const PlanGpu& g : plan.gpus) {
     if (!g.mig.empty()) risks["MIG: changing a layout needs the GPU idle (drain it first)"]++;
+    // Profiled clients that drive the GPU from host threads, on a node whose cores the fleet does not state:
+    // nothing bounds how many share those cores (docs/decisions.md, "Packing from profiles").
+    const bool cores_stated = scenario.fleet[static_cast<size_t>(g.fleet_entry)].cpu_cores.has_value();
+    for (const PlanSlice& sl : g.slices) {
+      for (const PlanClient& c : sl.clients) {
+        const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
+        if (!cores_stated && w.profile && w.profile->host_cpu_cores && *w.profile->host_cpu_cores > 0.05) {
+          risks["host CPU: profiled replicas use host cores on nodes without `cpu_cores` (nothing bounds them)"] +=
+              static_cast<int>(c.replicas.size());
+        }
+      }
+    }
     for (const PlanSlice& sl : g.slices) {
       if (sl.sharing == Sharing::mps) risks["MPS: a fatal fault in one client is reported to every client of its slice"]++;
       if (sl.sharing == Sharing::time_slicing) risks["time-slicing: nothing caps memory; one replica's growth OOMs the others"]++;

@@ -16,6 +16,20 @@ run plan "$DATA/issue15-one-h100.yaml" --explain
 expect_rc 0
 expect_out "from its profile: p99 [0-9.]+ ms"
 
+# Density: profiled resnets with an SLO share the SMs past their count; the node's 16 cores bound them (15
+# beside the GEMM); without cpu_cores the plan says nothing bounds the host CPU they use.
+run plan "$DATA/issue15-density-h100.yaml" --format json
+expect_rc 0
+expect_json '[.placements[] | select(.workload == "resnet18-b1")] | length == 15'
+expect_json '.gpus[0].slices[0].clients | map(.compute) | add > 1'
+run plan "$DATA/issue15-density-h100.yaml"
+expect_rc 0
+if grep -q "host CPU:" <<<"$OUT"; then fail "host CPU risk with cpu_cores stated"; fi
+grep -v cpu_cores "$DATA/issue15-density-h100.yaml" | sed "s|profile: profiles|profile: $DATA/profiles|" >"$WORK/nocpu.yaml"
+run plan "$WORK/nocpu.yaml"
+expect_rc 0
+expect_out "host CPU: profiled replicas use host cores on nodes without .cpu_cores."
+
 # An entry without a profile keeps the synthetic model and says so.
 cat >"$WORK/mixed.yaml" <<YAML
 fleet: [{model: H100-SXM5-80GB, count: 1}]
