@@ -18,6 +18,7 @@
 #include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/input_file.hpp"
+#include "cli/profile_loading.hpp"
 #include "cli/node_support.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"
@@ -40,6 +41,7 @@ struct VerifyArgs {
   double duration = 20, warmup = 5, tolerance = 0.25, ready_timeout = 120, stop_grace = 5;
   int repeat = 2, search_max = 16, search_step = 1;
   bool solo = true;
+  bool measure_alone = false;
   OutputFormat format = OutputFormat::table;
 };
 
@@ -87,14 +89,17 @@ void require_program(const std::string& workload, const std::string& command, co
   }
 }
 
-std::map<std::string, double> slos_from_scenario(const std::string& path) {
-  std::map<std::string, double> slo;
-  if (path.empty()) return slo;
+// The SLOs of --scenario, and the alone figures of the profiles its workloads name (the base that
+// --measure-alone compares this machine with).
+void read_scenario(const std::string& path, SetupRequest& request) {
+  if (path.empty()) return;
   const GpuCatalog catalog = builtin_catalog();
-  for (const auto& w : parse_scenario_yaml(read_input_file(path), path, catalog).workloads) {
-    if (w.latency_slo_ms) slo[w.name] = *w.latency_slo_ms;
+  Scenario scenario = parse_scenario_yaml(read_input_file(path), path, catalog);
+  attach_profiles(scenario, path, "", catalog);
+  for (const auto& w : scenario.workloads) {
+    if (w.latency_slo_ms) request.slo_ms[w.name] = *w.latency_slo_ms;
+    if (w.profile) request.profile_alone[w.name] = {w.profile->p99_ms, w.profile->req_per_s};
   }
-  return slo;
 }
 
 std::string num(const std::optional<double>& v, int digits = 2) { return v ? fmt::format("{:.{}f}", *v, digits) : "-"; }
@@ -107,11 +112,16 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   for (const auto& n : r.notes) out << "note: " << n << '\n';
   for (const auto& a : r.alone) {
     if (a.source == "profile") {
-      out << fmt::format("alone: {} not run (the plan's profile predicts every replica)\n", a.workload);
+      out << fmt::format("alone: {} not run (the plan's profile predicts every replica; --measure-alone runs it)\n", a.workload);
       continue;
     }
-    out << fmt::format("alone: {} p99 {} ms (spread {}), {} req/s ({})\n", a.workload, num(a.p99_ms.mean()), spread(a.p99_ms),
+    out << fmt::format("alone: {} p99 {} ms (spread {}), {} req/s ({})", a.workload, num(a.p99_ms.mean()), spread(a.p99_ms),
                        num(a.req_per_s.mean(), 1), a.source);
+    if (a.p99_drift() || a.req_per_s_drift()) {
+      out << fmt::format("; its profile: p99 {} ms, {} req/s: this machine {} p99, {} req/s", num(a.profile_p99_ms),
+                         num(a.profile_req_per_s, 1), pct(a.p99_drift()), pct(a.req_per_s_drift()));
+    }
+    out << '\n';
   }
   Table t({"replica", "slice", "predicted by", "p99 pred", "p99 meas", "err", "spread", "req/s pred", "req/s meas", "err", "spread", "SLO", "verdict"});
   bool plain = false;
@@ -130,6 +140,18 @@ void print_table(std::ostream& out, const VerifyReport& r) {
            slo, verdict});
   }
   t.print(out);
+  Table rebased({"replica", "p99 err", "rebased", "req/s err", "rebased"});
+  bool any_rebased = false;
+  for (const auto& v : r.replicas) {
+    if (!v.rebased_p99_error && !v.rebased_throughput_error) continue;
+    any_rebased = true;
+    rebased.add({v.workload + "-" + std::to_string(v.replica), pct(v.p99_error), pct(v.rebased_p99_error), pct(v.throughput_error),
+                 pct(v.rebased_throughput_error)});
+  }
+  if (any_rebased) {
+    out << "\nprofile predictions rebased on this machine's solo runs (x measured alone here / profile alone):\n";
+    rebased.print(out);
+  }
   Table s({"slice", "sharing", "req/s pred", "req/s meas", "err", "worst p99 pred", "worst p99 meas", "err", "SLO"});
   for (const auto& v : r.slices) {
     s.add({v.slice, v.sharing, num(v.predicted_req_per_s, 1), num(v.measured_req_per_s, 1), pct(v.throughput_error),
@@ -158,7 +180,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
   request.runs = parse_runs(a.runs);
   request.plain = a.plain;
   if (!a.node.empty()) request.node = a.node;
-  request.slo_ms = slos_from_scenario(a.scenario);
+  read_scenario(a.scenario, request);
 
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
@@ -188,6 +210,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
     o.scratch_dir = scratch.path();
     o.repeat = a.repeat;
     o.solo = a.solo;
+    o.measure_alone = a.measure_alone;
     if (!a.search.empty()) o.search = a.search;
     o.search_max = a.search_max;
     o.search_step = a.search_step;
@@ -233,6 +256,9 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--tolerance", a->tolerance, "Largest accepted |prediction error| (fraction)")->check(CLI::Range(0.0, 100.0))->capture_default_str();
   cmd->add_option("--repeat", a->repeat, "Runs of each configuration (the spread is reported)")->check(CLI::Range(1, 100))->capture_default_str();
   cmd->add_flag("--solo,!--no-solo", a->solo, "Measure each workload alone first (its p99 and req/s alone)")->capture_default_str();
+  cmd->add_flag("--measure-alone", a->measure_alone,
+                "Also run workloads the plan's profiles predict alone first: report this machine's drift from "
+                "the profiles and the errors of the predictions rebased on it (needs --scenario)");
   cmd->add_option("--search", a->search, "WORKLOAD: on its slice, add replicas until an SLO breaks (needs --scenario)");
   cmd->add_option("--search-max", a->search_max, "Most replicas the search tries")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--search-step", a->search_step,
@@ -246,6 +272,7 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
   add_format_option(*cmd, a->format, {"table", "json"});
   cmd->callback([&ctx, a] {
     if (!a->search.empty() && a->scenario.empty()) throw InputError("--search " + a->search + ": needs --scenario (the SLO it searches under)");
+    if (a->measure_alone && a->scenario.empty()) throw InputError("--measure-alone: needs --scenario (the profiles it compares with)");
     ctx.action = [&ctx, a] { return run_verify_command(*a, ctx); };
   });
 }

@@ -52,9 +52,13 @@ std::vector<AloneFigures> solo_runs(const VerifySetup& setup, const DriverOption
     for (const auto& s : setup.slices) {
       for (const auto& r : s.replicas) profiled = profiled && (r.workload != name || r.fully_profiled());
     }
-    if (profiled && first->reports) {
+    if (const auto p = setup.profile_alone.find(name); p != setup.profile_alone.end()) {
+      a.profile_p99_ms = p->second.p99_ms;
+      a.profile_req_per_s = p->second.req_per_s;
+    }
+    if (profiled && first->reports && !options.measure_alone) {
       a.source = "profile";
-    } else if (options.solo && first->reports) {
+    } else if ((options.solo || (profiled && options.measure_alone)) && first->reports) {
       SliceSetup alone;
       alone.gpu_id = home->gpu_id;
       alone.slice_id = home->slice_id;

@@ -18,6 +18,9 @@ struct DriverOptions {
   std::string scratch_dir;  // an existing private directory
   int repeat = 2;
   bool solo = true;
+  // Also run workloads the profile predicts alone, to report how this machine differs from the profile's
+  // (drift) and the predictions rebased on what it measures here.
+  bool measure_alone = false;
   std::optional<std::string> search;  // the workload whose replicas the density search varies
   int search_max = 16;                // at most this many replicas of it on the slice
   int search_step = 1;                // replicas added per step up; a break is then bisected to one replica

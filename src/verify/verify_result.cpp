@@ -41,6 +41,13 @@ void predict(ReplicaVerdict& v, const ReplicaSetup& r, const SliceSetup& slice, 
   }
 }
 
+// The profile's prediction rebased on this machine: x (measured alone here / profile alone), when both are known.
+std::optional<double> rebased_error(const std::optional<double>& measured, const std::optional<double>& predicted,
+                                    const std::optional<double>& drift) {
+  if (!predicted || !drift) return std::nullopt;
+  return error_of(measured, *predicted * (1 + *drift));
+}
+
 // A replica that ended by itself: a crash (non-zero) or a program that stopped before the window's end.
 std::optional<std::string> ended_problem(const ReplicaRun& r) {
   if (!r.exit_code || !r.ended_early) return std::nullopt;
@@ -60,6 +67,14 @@ nlohmann::ordered_json measured_json(const Measured& m) {
 }
 
 }  // namespace
+
+std::optional<double> AloneFigures::p99_drift() const {
+  return source == "solo run" && profile_p99_ms ? error_of(p99_ms.mean(), profile_p99_ms) : std::nullopt;
+}
+
+std::optional<double> AloneFigures::req_per_s_drift() const {
+  return source == "solo run" && profile_req_per_s ? error_of(req_per_s.mean(), profile_req_per_s) : std::nullopt;
+}
 
 std::optional<double> Measured::mean() const {
   if (runs.empty()) return std::nullopt;
@@ -127,6 +142,10 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
       if (setup_r.reports) predict(v, setup_r, slice, alone_of(alone, v.workload));
       v.p99_error = error_of(v.p99_ms.mean(), v.predicted_p99_ms);
       v.throughput_error = error_of(v.req_per_s.mean(), v.predicted_req_per_s);
+      if (const AloneFigures* a = alone_of(alone, v.workload); a && v.prediction_source == "profile") {
+        v.rebased_p99_error = rebased_error(v.p99_ms.mean(), v.predicted_p99_ms, a->p99_drift());
+        v.rebased_throughput_error = rebased_error(v.req_per_s.mean(), v.predicted_req_per_s, a->req_per_s_drift());
+      }
       if (v.p99_error && std::fabs(*v.p99_error) > tolerance) {
         v.problems.push_back(fmt::format("p99 {:+.0f}% off the prediction (tolerance {:.0f}%)", *v.p99_error * 100, tolerance * 100));
       }
@@ -194,7 +213,9 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
   j["alone"] = nlohmann::ordered_json::array();
   for (const auto& a : report.alone) {
     j["alone"].push_back({{"workload", a.workload}, {"source", a.source}, {"p99_ms", measured_json(a.p99_ms)},
-                          {"req_per_s", measured_json(a.req_per_s)}});
+                          {"req_per_s", measured_json(a.req_per_s)}, {"profile_p99_ms", opt(a.profile_p99_ms)},
+                          {"profile_req_per_s", opt(a.profile_req_per_s)}, {"p99_drift", opt(a.p99_drift())},
+                          {"req_per_s_drift", opt(a.req_per_s_drift())}});
   }
   j["replicas"] = nlohmann::ordered_json::array();
   for (const auto& r : report.replicas) {
@@ -210,6 +231,8 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"predicted_req_per_s", opt(r.predicted_req_per_s)},
                              {"req_per_s", measured_json(r.req_per_s)},
                              {"throughput_error", opt(r.throughput_error)},
+                             {"rebased_p99_error", opt(r.rebased_p99_error)},
+                             {"rebased_throughput_error", opt(r.rebased_throughput_error)},
                              {"slo_ms", opt(r.slo_ms)},
                              {"slo_met", opt(r.slo_met)},
                              {"peak_memory_bytes", opt(r.peak_memory_bytes)},

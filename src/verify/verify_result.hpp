@@ -30,6 +30,11 @@ struct AloneFigures {
   // it does not report)
   std::string source;
   Measured p99_ms, req_per_s;
+  // Its profile's figures alone (--scenario with profiles); with a solo run here, the drift of this machine
+  // from the profile's: measured here / profile - 1.
+  std::optional<double> profile_p99_ms, profile_req_per_s;
+  std::optional<double> p99_drift() const;
+  std::optional<double> req_per_s_drift() const;
 };
 
 struct ReplicaVerdict {
@@ -43,6 +48,9 @@ struct ReplicaVerdict {
   bool extrapolated = false;  // the plan's profile prediction lies outside what the profile measured
   Measured p99_ms, req_per_s;
   std::optional<double> p99_error, throughput_error;  // (measured - predicted) / predicted
+  // The profile's predictions rebased on this machine's solo runs (x measured alone here / profile alone):
+  // the error left to the co-location model once the machine's drift is taken out (--measure-alone).
+  std::optional<double> rebased_p99_error, rebased_throughput_error;
   std::optional<double> slo_ms;
   std::optional<bool> slo_met;
   std::optional<std::uint64_t> peak_memory_bytes;

@@ -133,6 +133,7 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const RenderPlan& plan,
                         const std::vector<GpuDeviceInfo>& devices) {
   VerifySetup setup;
   setup.node = choose_node(plan, request.node);
+  setup.profile_alone = request.profile_alone;
   const Predictions predictions = read_predictions(plan_json);
 
   std::set<std::string> in_plan;

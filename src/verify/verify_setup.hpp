@@ -49,10 +49,16 @@ struct SliceSetup {
   std::string name() const { return gpu_id + "/" + slice_id; }
 };
 
+// A workload's figures alone on a whole GPU as its profile measured them (on the profile's machine).
+struct ProfileAlone {
+  std::optional<double> p99_ms, req_per_s;
+};
+
 struct VerifySetup {
   std::string node;
   std::vector<SliceSetup> slices;
   std::vector<std::string> notes;  // things the user should know (a GPU model that differs from the plan's)
+  std::map<std::string, ProfileAlone> profile_alone;  // workload -> its profile's alone figures (--scenario)
 };
 
 struct SetupRequest {
@@ -60,6 +66,7 @@ struct SetupRequest {
   std::vector<std::string> plain;           // workloads that do not speak the client report (--plain)
   std::optional<std::string> node;          // --node; default: the plan's only (or first) node
   std::map<std::string, double> slo_ms;     // workload -> p99 SLO (ms)
+  std::map<std::string, ProfileAlone> profile_alone;  // workload -> its profile's alone figures
 };
 
 // Throws InputError naming the input and what is accepted.

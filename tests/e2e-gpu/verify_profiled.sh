@@ -5,7 +5,8 @@
 # and the GEMM job on one GPU); VERIFY_EXPECT_PLACED, when set, is the number of replicas the plan must
 # place. `gpupack plan` first, then `gpupack verify` of that plan under a private MPS daemon with the
 # rendered limits: VERIFY_REPEAT runs (default 2) of VERIFY_WINDOW seconds (default 10); VERIFY_SEARCH=WORKLOAD
-# adds the density search (VERIFY_SEARCH_MAX, default 16; VERIFY_SEARCH_STEP, default 1). Checks that the
+# adds the density search (VERIFY_SEARCH_MAX, default 16; VERIFY_SEARCH_STEP, default 1); VERIFY_MEASURE_ALONE=1
+# runs the profiled workloads alone first (--measure-alone: this machine's drift, rebased errors). Checks that the
 # plan and verify ran end to end with every replica measured in every repeat and nothing left running; the
 # SLO verdicts, errors and density are the figures it records (JSON, HTML, table under $OUT/<scenario>).
 RESULTS_ROOT=${OUT:-}  # lib.sh uses OUT for a command's stdout
@@ -50,6 +51,7 @@ done
 SEARCH=()
 [ -z "${VERIFY_SEARCH:-}" ] ||
   SEARCH=(--search "$VERIFY_SEARCH" --search-max "${VERIFY_SEARCH_MAX:-16}" --search-step "${VERIFY_SEARCH_STEP:-1}")
+[ "${VERIFY_MEASURE_ALONE:-0}" != 1 ] || SEARCH+=(--measure-alone)
 run verify "$RESULTS/plan.json" --scenario "$RESULTS/scenario.yaml" "${RUNS[@]}" \
   --duration "${VERIFY_WINDOW:-10}" --warmup 3 --repeat "$REPEAT" --format json --report "$RESULTS/verify.html" "${SEARCH[@]}"
 echo "$OUT" >"$RESULTS/verify.json"
@@ -60,6 +62,8 @@ expect_json "[.replicas[] | .p99_ms.runs | length == $REPEAT] | all"
 {
   echo "plan: $placed replicas placed; verify exit $RC"
   jq -r '.replicas[] | "\(.workload)-\(.replica): p99 \(.p99_ms.mean) ms vs predicted \(.predicted_p99_ms) (error \(.p99_error), spread \(.p99_ms.spread)); req/s \(.req_per_s.mean) vs \(.predicted_req_per_s) (error \(.throughput_error)); SLO met \(.slo_met)"' <<<"$OUT"
+  jq -r '.alone[] | select(.p99_drift != null) | "alone here: \(.workload): p99 \(.p99_ms.mean) ms, \(.req_per_s.mean) req/s; profile \(.profile_p99_ms) ms, \(.profile_req_per_s) req/s; drift p99 \(.p99_drift), req/s \(.req_per_s_drift)"' <<<"$OUT"
+  jq -r '.replicas[] | select(.rebased_p99_error != null) | "rebased \(.workload)-\(.replica): p99 error \(.rebased_p99_error), req/s error \(.rebased_throughput_error)"' <<<"$OUT"
   jq -r 'if .search then "search: \(.search.workload): planned \(.search.planned), most that fit \(.search.most_that_fit) (capped \(.search.capped)); steps: \([.search.steps[] | "\(.replicas):\(.fits)/\(.worst_p99_ms)"] | join(" "))" else empty end' <<<"$OUT"
 } | tee "$RESULTS/summary.txt"
 

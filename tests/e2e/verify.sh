@@ -190,6 +190,8 @@ run verify "$WORK/huge.json" --run fast="$FAST" --run batch="$BATCH"
 expect_usage_error 'huge.json: not a plan JSON: JSON value out of range'
 run verify "$WORK/plan.json" --run fast="$FAST" --run batch="$BATCH" --search fast
 expect_usage_error '--search fast: needs --scenario'
+run verify "$WORK/plan.json" --run fast="$FAST" --run batch="$BATCH" --measure-alone
+expect_usage_error '--measure-alone: needs --scenario'
 expect_nothing_left
 
 finish

@@ -42,7 +42,7 @@ class VerifyDriverTest : public ::testing::Test {
     b.command = "./batch";
     b.env = {{"CUDA_VISIBLE_DEVICES", "GPU-0"}};
     s.replicas.push_back(b);
-    return {"node-0", {s}, {}};
+    return {"node-0", {s}, {}, {}};
   }
 
   VerifyReport verify(const VerifySetup& s) {
@@ -117,6 +117,36 @@ TEST_F(VerifyDriverTest, ProfilePredictionsAreTheReplicasPredictionsAndSkipTheSo
   EXPECT_EQ(j["replicas"][0]["extrapolated"], true);
   EXPECT_EQ(j["replicas"][1]["prediction_source"], "inflation x solo");
   EXPECT_EQ(j["alone"][0]["source"], "profile");
+}
+
+TEST_F(VerifyDriverTest, MeasureAloneReportsTheMachinesDriftAndRebasesTheProfilePredictions) {
+  world_.latency_scales = true;  // 2 ms x the clients running: 2 ms alone, 4 ms beside batch
+  VerifySetup s = setup(1);
+  ReplicaSetup& fast = s.slices[0].replicas[0];
+  fast.profile_p99_ms = 3.0;  // the plan's profile prediction beside batch
+  fast.profile_req_per_s = 100;
+  s.profile_alone["fast"] = {1.6, 400};  // what the profile measured alone, on its machine
+  options_.measure_alone = true;
+  const VerifyReport r = verify(s);
+  EXPECT_EQ(world_.spawned.size(), 2u + 2u + 2u * 2);  // both workloads alone twice, then the plan twice
+  ASSERT_EQ(r.alone.size(), 2u);
+  const AloneFigures& a = r.alone[0];
+  EXPECT_EQ(a.source, "solo run");
+  ASSERT_TRUE(a.p99_ms.mean() && a.req_per_s.mean());
+  EXPECT_DOUBLE_EQ(*a.p99_ms.mean(), 2);
+  EXPECT_NEAR(*a.p99_drift(), 2 / 1.6 - 1, 1e-9);  // this machine: +25% p99 alone
+  EXPECT_NEAR(*a.req_per_s_drift(), *a.req_per_s.mean() / 400 - 1, 1e-9);
+  const ReplicaVerdict& f = r.replicas[0];
+  EXPECT_EQ(f.prediction_source, "profile");
+  EXPECT_DOUBLE_EQ(*f.predicted_p99_ms, 3.0);  // the plan's prediction stays what is checked
+  EXPECT_NEAR(*f.p99_error, 4 / 3.0 - 1, 1e-9);
+  EXPECT_NEAR(*f.rebased_p99_error, 4 / (3.0 * 1.25) - 1, 1e-9);
+  EXPECT_NEAR(*f.rebased_throughput_error, *f.req_per_s.mean() / (100 * (1 + *a.req_per_s_drift())) - 1, 1e-9);
+  EXPECT_FALSE(r.replicas[1].rebased_p99_error);  // batch has no profile
+  const auto j = to_json(r);
+  EXPECT_NEAR(j["alone"][0]["p99_drift"].get<double>(), 0.25, 1e-9);
+  EXPECT_NEAR(j["replicas"][0]["rebased_p99_error"].get<double>(), 4 / 3.75 - 1, 1e-9);
+  EXPECT_TRUE(j["alone"][1]["p99_drift"].is_null());
 }
 
 TEST_F(VerifyDriverTest, AProfiledReplicaMeasuredOverItsSloBreaksIt) {
