@@ -227,13 +227,14 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
                                                    num(busy) + ": x" + num(slowed)
                                              : ": no contention"));
         scale(*f, 1.0 / slowed);
-        // Every launch also waits in the shared launch path (req/s only: measured p99 stayed inside its
-        // range alone, docs/decisions.md).
+        // Every launch also waits in the shared launch path. The clients are closed loops (the next request
+        // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
+        // the same factor (measured on two of three H100 machines; docs/decisions.md).
         const double launch = 1 + launch_cost_per_client(*p) * (slice_clients - 1) * launch_bound_share(*p);
         if (launch > 1) {
-          f->req /= launch;
+          scale(*f, 1.0 / launch);
           pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" + num(launch) +
-                               " req/s slowdown");
+                               " slower");
         }
       } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
         // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.

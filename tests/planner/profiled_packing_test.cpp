@@ -64,18 +64,19 @@ Plan plan_checked(const Scenario& s) {
 
 }  // namespace
 
-// 10% SM activity each, an SLO of 1.2x p99 alone: contention S (summed activity) slows the SM-busy tenth
-// of each request, p99 x (0.9 + 0.1 S), which reaches 1.2 at S = 3, 30 clients: 30 share the GPU where
-// summed compute would have stopped at 10.
+// 10% SM activity each, an SLO of 3x p99 alone. N clients: contention S = 0.1 N slows the SM-busy tenth of
+// each request, the MPS launch path (1 + 0.08 (N - 1) 0.9) all of it: p99 x (0.9 + 0.1 max(1, S)) x launch
+// is 2.92 at 23 clients and 3.03 at 24, so 23 share the GPU (summed compute 2.3) where summed compute would
+// have stopped at 10.
 TEST(ProfiledPacking, SlosBoundTheContentionNotSummedCompute) {
-  const Plan p = plan_checked(one_h100({profiled(40, 2.4)}));
-  EXPECT_EQ(placed(p), 30);
+  const Plan p = plan_checked(one_h100({profiled(40, 6.0)}));
+  EXPECT_EQ(placed(p), 23);
   ASSERT_EQ(p.gpus.size(), 1u);
   const PlanSlice& sl = p.gpus[0].slices[0];
   EXPECT_EQ(sl.sharing, Sharing::mps);
   for (const auto& c : sl.clients) {
-    EXPECT_LE(c.predicted_p99_inflation, 1.2 + 1e-9);
-    EXPECT_GT(c.predicted_p99_inflation, 1.19);  // the bound is what stopped the packing
+    EXPECT_LE(c.predicted_p99_inflation, 3.0 + 1e-9);
+    EXPECT_GT(c.predicted_p99_inflation, 2.9);  // the bound is what stopped the packing
     ASSERT_TRUE(c.prediction && c.prediction->p99_ms);
     EXPECT_NEAR(*c.prediction->p99_ms, 2 * c.predicted_p99_inflation, 1e-6);  // the plan shows what it checked
   }
@@ -83,11 +84,11 @@ TEST(ProfiledPacking, SlosBoundTheContentionNotSummedCompute) {
 }
 
 TEST(ProfiledPacking, ATighterSloPlacesFewer) {
-  EXPECT_EQ(placed(plan_checked(one_h100({profiled(40, 2.2)}))), 20);  // 0.9 + 0.1 S <= 1.1: S <= 2
+  EXPECT_EQ(placed(plan_checked(one_h100({profiled(40, 4.0)}))), 13);  // 2x: 1.92 at 13, 2.01 at 14
 }
 
 TEST(ProfiledPacking, TheMpsClientLimitBindsALooseSlo) {
-  EXPECT_EQ(placed(plan_checked(one_h100({profiled(60, 6.0)}))), 48);  // S <= 21 allows 210; H100: 48 clients
+  EXPECT_EQ(placed(plan_checked(one_h100({profiled(60, 20.0)}))), 48);  // 10x: 6.05 at 48; H100: 48 clients
 }
 
 TEST(ProfiledPacking, WithoutProfilesSummedComputeStillBinds) {
@@ -102,7 +103,7 @@ TEST(ProfiledPacking, ClientsWithoutAnSloDoNotOversubscribe) {
 }
 
 TEST(ProfiledPacking, HostCoresBindBeforeTheSlo) {
-  Scenario s = one_h100({profiled(40, 2.4, 1.0)});
+  Scenario s = one_h100({profiled(40, 6.0, 1.0)});
   s.fleet[0].cpu_cores = 12;
   s.fleet[0].gpus_per_node = 1;
   EXPECT_EQ(placed(plan_checked(s)), 12);
@@ -110,14 +111,14 @@ TEST(ProfiledPacking, HostCoresBindBeforeTheSlo) {
 
 TEST(ProfiledPacking, AnUnprofiledNeighbourKeepsTheSummedComputeRule) {
   Workload batch = workload("batch", 2, 0.5, 1);
-  const Plan p = plan_checked(one_h100({profiled(40, 2.4), batch}));
+  const Plan p = plan_checked(one_h100({profiled(40, 6.0), batch}));
   double compute = 0;
   for (const auto& c : p.gpus.at(0).slices.at(0).clients) compute += c.compute;
   EXPECT_LE(compute, 1.0 + 1e-9);
 }
 
 TEST(ProfiledPacking, TheCheckerRefusesAnOversubscribedSliceWithoutProfiles) {
-  Scenario s = one_h100({profiled(40, 2.4)});
+  Scenario s = one_h100({profiled(40, 6.0)});
   const Plan p = plan_checked(s);
   s.workloads[0].profile.reset();  // the same plan, judged as if the workload had no profile
   bool refused = false;
@@ -126,7 +127,7 @@ TEST(ProfiledPacking, TheCheckerRefusesAnOversubscribedSliceWithoutProfiles) {
 }
 
 TEST(ProfiledPacking, TheCheckerRefusesInflationsThatAreNotTheProfileModels) {
-  const Scenario s = one_h100({profiled(12, 2.4)});
+  const Scenario s = one_h100({profiled(12, 6.0)});
   Plan p = plan_checked(s);
   p.gpus.at(0).slices.at(0).clients.at(0).predicted_p99_inflation = 1.0;
   bool refused = false;
