@@ -200,7 +200,7 @@ int profile(const ProfileArgs& a, const CommandContext& ctx) {
       if (!(out << json)) throw InputError("cannot write " + a.output);
     }
     print_summary(std::cerr, p);
-    std::cout << (a.format == OutputFormat::json ? json : plan_entry_yaml(p));
+    std::cout << (a.format == OutputFormat::json ? json : plan_entry_yaml(p, a.output));
     return exit_code::ok;
   });
 }

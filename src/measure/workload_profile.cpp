@@ -175,7 +175,7 @@ WorkloadProfile profile_from_json(const nlohmann::json& j) {
   return p;
 }
 
-std::string plan_entry_yaml(const WorkloadProfile& p) {
+std::string plan_entry_yaml(const WorkloadProfile& p, const std::string& profile_path) {
   std::ostringstream y;
   y << "# gpupack profile: " << format_ratio(p.window.seconds) << " s window from "
     << (p.window.start == "ready-line" ? "its ready line" : "first GPU use + " + format_ratio(p.window.warmup_seconds) + " s warm-up")
@@ -206,6 +206,8 @@ std::string plan_entry_yaml(const WorkloadProfile& p) {
     y << "  # no activity reported: assume a whole GPU";
   }
   y << "\n";
+  // A JSON string is a YAML double-quoted scalar: any path reads back as written.
+  if (!profile_path.empty()) y << "    profile: " << nlohmann::json(profile_path).dump() << "  # relative to the scenario file\n";
   return y.str();
 }
 

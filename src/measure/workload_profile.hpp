@@ -103,6 +103,8 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p);
 WorkloadProfile profile_from_json(const nlohmann::json& j);
 
 // The YAML workload entry `gpupack plan` reads (docs/workloads.md), with comments saying how it was measured.
-std::string plan_entry_yaml(const WorkloadProfile& p);
+// With `profile_path` (where `gpupack profile -o` wrote the profile) the entry names that file as its
+// `profile`, so that plan predicts from the measured profile too.
+std::string plan_entry_yaml(const WorkloadProfile& p, const std::string& profile_path = "");
 
 }  // namespace gpupack::measure

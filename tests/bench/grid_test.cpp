@@ -188,6 +188,43 @@ TEST_F(GridTest, MalformedLinesAreCountedNeverFatal) {
   }
 }
 
+// Robustness (issue 14): a slow start-up, and a program whose report is nothing but garbage.
+TEST_F(GridTest, ASlowStartUpIsWaitedForAndNeverCounted) {
+  BenchOptions o = options({1});
+  o.client_cmd = std::string("sleep 1; exec ") + FAKE_GRID_CLIENT;  // 1 s of start-up, 3x the window
+  const BenchResults r = run(o);
+  for (const char* label : {"timeslicing K=1", "mps K=1"}) {
+    const measure::GridCell& c = cell(r, label);
+    EXPECT_EQ(c.error, "") << label;
+    ASSERT_EQ(c.copies.size(), 1u) << label;
+    EXPECT_GE(c.copies[0].wall_s, 1.0) << label;                      // the wall time holds the start-up,
+    EXPECT_NEAR(*measure::aggregate_req_per_s(c), 500, 25) << label;  // the rate does not
+  }
+}
+
+TEST_F(GridTest, GarbageOnlyReportsFailTheCellWithAClearMessage) {
+  BenchOptions o = options({1});
+  o.ready_timeout_s = 1;
+  // Exits after writing garbage: no valid ready line, so no window; the message names the first bad line.
+  o.client_cmd = "printf 'warming up\\n{\"event\": 7}\\n' >>\"$GPUPACK_REPORT\"; sleep 0.2";
+  const BenchResults exits = run(o);
+  for (const auto& c : exits.colocation->cells) {
+    EXPECT_NE(c.error.find("copy 1 of 1 (GPUPACK_BENCH_CLIENT=0) exited before it wrote a valid ready line (2 malformed "
+                           "line(s); first: not a JSON object"),
+              std::string::npos)
+        << c.error;
+    EXPECT_FALSE(measure::aggregate_req_per_s(c));
+  }
+  // Keeps writing garbage and never exits: stopped at --ready-timeout, the message says the same.
+  o.client_cmd = "while :; do echo garbage >>\"$GPUPACK_REPORT\"; sleep 0.05; done";
+  const BenchResults hangs = run(o);
+  for (const auto& c : hangs.colocation->cells) {
+    EXPECT_NE(c.error.find("wrote no ready line to its GPUPACK_REPORT file within 1 s (--ready-timeout) ("), std::string::npos) << c.error;
+    EXPECT_NE(c.error.find("malformed line(s); first: not a JSON object"), std::string::npos) << c.error;
+  }
+  EXPECT_TRUE(leftovers().empty());
+}
+
 TEST_F(GridTest, ACopyEndingByItselfCutsTheWindow) {
   ::setenv("FAKE_CLIENT_REQUESTS", "300", 1);  // 0.6 s of requests alone, then exit 0
   BenchOptions o = options({1});
@@ -214,8 +251,20 @@ TEST_F(GridTest, NeighbourUncappedAndCapped) {
   EXPECT_NEAR(*measure::worst_p99_ms(cell(r, "timeslicing K=1 + neighbour")), 6.0, 1e-6);
   EXPECT_NEAR(*measure::worst_p99_ms(cell(r, "mps K=1 + neighbour")), 4.0, 1e-6);
   EXPECT_NEAR(*measure::worst_p99_ms(cell(r, "mps K=1 + neighbour at 25%")), 2.5, 1e-6);
+  EXPECT_NEAR(*measure::worst_p99_ms(cell(r, "mps K=1 + neighbour at 75%")), 3.5, 1e-6);
+  EXPECT_NEAR(*measure::neighbour_fraction(g, cell(r, "mps K=1 + neighbour at 25%")), 0.25, 0.1);
   EXPECT_NEAR(*measure::neighbour_fraction(g, cell(r, "mps K=1 + neighbour at 50%")), 0.5, 0.1);
+  EXPECT_NEAR(*measure::neighbour_fraction(g, cell(r, "mps K=1 + neighbour at 75%")), 0.75, 0.1);
   EXPECT_NEAR(*measure::neighbour_fraction(g, cell(r, "mps K=1 + neighbour")), 1.0, 0.1);
+  // The neighbour alone (its baseline), beside one copy uncapped under time-slicing and MPS, then capped
+  // at 25/50/75%: no other neighbour cells.
+  std::vector<std::string> with_neighbour;
+  for (const auto& c : g.cells) {
+    if (c.with_neighbour) with_neighbour.push_back(measure::cell_label(c));
+  }
+  EXPECT_EQ(with_neighbour, (std::vector<std::string>{"timeslicing neighbour alone", "timeslicing K=1 + neighbour", "mps K=1 + neighbour",
+                                                      "mps K=1 + neighbour at 25%", "mps K=1 + neighbour at 50%",
+                                                      "mps K=1 + neighbour at 75%"}));
   EXPECT_TRUE(leftovers().empty());
 }
 

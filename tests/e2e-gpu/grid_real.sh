@@ -13,12 +13,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 
 # shellcheck source=tests/example_clients.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../example_clients.sh"
+# shellcheck source=tests/grid_by_hand.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../grid_by_hand.sh"
 RESULTS=${RESULTS_ROOT:+$RESULTS_ROOT/grid}
 RESULTS=${RESULTS:-$WORK/grid}
 mkdir -p "$RESULTS"
 KS=${GRID_KS:-1,2,4,8}
 WINDOW=${GRID_WINDOW:-8}
-HAND_S=$((${WINDOW%.*} + 3))  # the copies run past the window's end
 MAX_K=${KS##*,}
 
 # The grid of one client: every cell measured from the copies' reports, none failed.
@@ -35,43 +36,6 @@ grid() {
     fail "$name: a cell without request latency"
 }
 
-# K copies by hand, without gpupack: each its own report file and one go file, released together once all
-# said ready; requests counted by this script over the grid's window (1 s after the release, then
-# WINDOW s), on the copies' own clock (time.monotonic: CLOCK_MONOTONIC, as here). Prints
-# "<aggregate req/s> <copies counted> <aggregate of the copies' own whole-run req/s>".
-by_hand() {
-  local name=$1 k=$2 dir="$WORK/hand-$1-$2" i go pids=()
-  mkdir -p "$dir"
-  for ((i = 0; i < k; i++)); do
-    GPUPACK_REPORT="$dir/r$i" GPUPACK_GO="$dir/go" python3 "$CLIENTS/$name.py" --duration "$HAND_S" >"$dir/out$i" 2>&1 &
-    pids+=($!)
-  done
-  for ((i = 0; i < k; i++)); do
-    for _ in $(seq 600); do grep -q '"ready"' "$dir/r$i" 2>/dev/null && break; sleep 0.5; done
-  done
-  go=$(python3 -c 'import time; print(time.monotonic())')
-  touch "$dir/go"
-  wait "${pids[@]}" || true
-  own=$(cat "$dir"/out* | awk '/ req\/s$/ {sum += $(NF - 1)} END {printf "%.1f", sum}')
-  python3 - "$dir" "$go" "$WINDOW" "$own" <<'PY'
-import glob, json, sys
-folder, go, window, own = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-total, copies = 0.0, 0
-for path in glob.glob(folder + "/r*"):
-    count = 0
-    for line in open(path):
-        try:
-            j = json.loads(line)
-        except ValueError:
-            continue
-        if j.get("event") == "request" and go + 1 <= j["t"] <= go + 1 + window:
-            count += 1
-    total += count / window
-    copies += count > 0
-print(f"{total:.1f} {copies} {own}")
-PY
-}
-
 grid resnet18_b1 --neighbour-cmd "python3 $CLIENTS/gemm_batch.py --duration 3600"
 grid mlp_b8
 
@@ -79,7 +43,7 @@ summary="$RESULTS/comparison.txt"
 : >"$summary"
 for name in resnet18_b1 mlp_b8; do
   for k in 1 "$MAX_K"; do
-    read -r hand copies own < <(by_hand "$name" "$k")
+    read -r hand copies own _ < <(by_hand "$name" "$k" "$WINDOW")
     grid_rate=$(jq -r --argjson k "$k" \
       '.colocation.cells[] | select(.mode == "timeslicing" and .k == $k and (.with_neighbour | not)) | .aggregate_req_per_s' \
       "$RESULTS/$name.json")

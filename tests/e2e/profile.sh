@@ -30,10 +30,21 @@ jq -e '.schema_version == 1 and .device.model == "H100-SXM5-80GB" and .memory.pe
        and .activity.source == "gpm" and .requests.req_per_s > 100 and .requests.p99_ms >= 5
        and .window.start == "ready-line" and .compute_demand.method == "gpm" and .colocation == null' \
   "$WORK/ranker.json" >/dev/null || fail "profile JSON: $(cat "$WORK/ranker.json")"
-# The plan entry is one `gpupack plan` accepts.
+# -o: the entry names the profile it wrote, so `gpupack plan` accepts the entry and predicts from the profile.
+expect_out "^    profile: \"$WORK/ranker.json\"  # relative to the scenario file$"
 printf '%s\n' "$OUT" >"$WORK/scenario.yaml"
 run plan "$WORK/scenario.yaml" --gpu H100-80GB
 expect_rc 0
+run plan "$WORK/scenario.yaml" --gpu H100-80GB --explain
+expect_rc 0
+expect_out "ranker#0 .*from its profile"
+# A relative -o path is written as given: plan reads it beside the scenario file.
+(cd "$WORK" && "$GPUPACK" profile "${FAST[@]}" --name ranker -o rel.json -- "$CLIENT" --startup-ms 200 --latency-us 5000 \
+  >"$WORK/rel.yaml" 2>/dev/null) || fail "profile -o rel.json failed"
+grep -q '^    profile: "rel.json"  # relative to the scenario file$' "$WORK/rel.yaml" || fail "entry: $(cat "$WORK/rel.yaml")"
+run plan "$WORK/rel.yaml" --gpu H100-80GB --explain
+expect_rc 0
+expect_out "ranker#0 .*from its profile"
 
 # --colocation embeds the grid of a `gpupack bench --client-cmd --json` file.
 echo '{"colocation": {"command": "infer", "neighbour_command": null, "window_s": 5, "cells": []}}' >"$WORK/bench.json"

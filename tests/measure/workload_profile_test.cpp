@@ -112,6 +112,15 @@ TEST(WorkloadProfile, PlanEntrySaysHowComputeWasMeasured) {
   EXPECT_NE(u.find("an upper bound"), std::string::npos) << u;
 }
 
+TEST(WorkloadProfile, PlanEntryNamesTheProfileFileWhenOneWasWritten) {
+  EXPECT_EQ(plan_entry_yaml(sample()).find("\n    profile:"), std::string::npos);
+  const auto y = plan_entry_yaml(sample(), "out/r18 \"b1\".json");
+  EXPECT_NE(y.find("\n    compute: 0.12  # smallest MPS thread share with req/s and p50 within 10% and p99 within 30% of the "
+                   "largest share\n    profile: \"out/r18 \\\"b1\\\".json\"  # relative to the scenario file\n"),
+            std::string::npos)
+      << y;
+}
+
 TEST(HostCpu, ReadsUtimeAndStimeFromProcStat) {
   // The command name may hold spaces and parentheses.
   const std::string stat = "4242 (python3 (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 3 0 1000 0 0";
