@@ -17,7 +17,7 @@
 #include "core/errors.hpp"
 #include "fuzz/shell_skeleton.hpp"
 #include "io/json_document.hpp"
-#include "render/render_plan.hpp"
+#include "contract/plan_json.hpp"
 #include "render/render_targets.hpp"
 #include "render/targets.hpp"
 
@@ -48,20 +48,52 @@ void check_rendered(const FileTree& files) {
   }
 }
 
-RenderPlan fixed_plan() {
-  RenderPlan p;
-  RenderGpu mig{"gpu0", "node-0", 0, "A100-SXM4-80GB", GpuMode::mig_mps, {{"3g.40gb", 4, 4}}, {}};
-  RenderSlice s{"s0", std::string("3g.40gb"), 4, Sharing::mps, 40ULL << 30, {{"w", 0, "t", 1ULL << 30, 50}}};
-  mig.slices.push_back(s);
-  RenderGpu whole{"gpu1", "node-0", 1, "A100-SXM4-80GB", GpuMode::mps, {}, {}};
-  whole.slices.push_back(RenderSlice{"s0", std::nullopt, std::nullopt, Sharing::mps, 80ULL << 30, {{"v", 0, "t", 1ULL << 30, 25}}});
+// One placed replica of workload `name` on tenant "t" with 1 GiB and an MPS thread cap.
+DocPlacement placed(const std::string& name, int active_thread_percentage) {
+  DocPlacement c;
+  c.workload = name;
+  c.tenant = "t";
+  c.memory_limit_bytes = 1ULL << 30;
+  c.active_thread_percentage = active_thread_percentage;
+  return c;
+}
+
+DocSlice mps_slice(std::optional<std::string> profile, std::optional<int> start, std::uint64_t memory_bytes) {
+  DocSlice s;
+  s.id = "s0";
+  s.profile = std::move(profile);
+  s.mig_start = start;
+  s.sharing = Sharing::mps;
+  s.memory_bytes = memory_bytes;
+  return s;
+}
+
+DocGpu a100(const std::string& id, int index, GpuMode mode) {
+  DocGpu g;
+  g.id = id;
+  g.node = "node-0";
+  g.index = index;
+  g.model = "A100-SXM4-80GB";
+  g.mode = mode;
+  return g;
+}
+
+PlanDocument fixed_plan() {
+  PlanDocument p;
+  DocGpu mig = a100("gpu0", 0, GpuMode::mig_mps);
+  mig.mig = {{"3g.40gb", 4, 4}};
+  mig.slices.push_back(mps_slice(std::string("3g.40gb"), 4, 40ULL << 30));
+  mig.slices.back().clients.push_back(placed("w", 50));
+  DocGpu whole = a100("gpu1", 1, GpuMode::mps);
+  whole.slices.push_back(mps_slice(std::nullopt, std::nullopt, 80ULL << 30));
+  whole.slices.back().clients.push_back(placed("v", 25));
   p.gpus = {mig, whole};
   p.nodes = {"node-0"};
   return p;
 }
 
-void set_field(RenderPlan& p, int which, const std::string& value) {
-  RenderGpu& g = p.gpus[0];
+void set_field(PlanDocument& p, int which, const std::string& value) {
+  DocGpu& g = p.gpus[0];
   switch (which) {
     case 0: g.model = value; break;
     case 1: g.node = value, p.gpus[1].node = value, p.nodes = {value}; break;
@@ -81,8 +113,8 @@ bool printable(std::string_view s) {
 }
 
 void check_raw_value(int which, const std::string& value) {
-  RenderPlan hostile = fixed_plan();
-  RenderPlan harmless = fixed_plan();
+  PlanDocument hostile = fixed_plan();
+  PlanDocument harmless = fixed_plan();
   set_field(hostile, which, value);
   set_field(harmless, which, "x");
   const TargetOutput a = render_mps_target(hostile);
@@ -121,7 +153,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::vector<RenderTarget> all = parse_render_targets("all");
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const RenderPlan plan = render_plan_from_json(parse_json_document(text, "fuzz.json"), catalog);
+    const PlanDocument plan = read_plan_json(parse_json_document(text, "fuzz.json"), catalog);
     check_rendered(render_targets(plan, all, catalog));
   } catch (const InputError&) {
     // rejected with a message: fine

@@ -16,6 +16,7 @@
 #include "cli/plan_views.hpp"
 #include "cli/profile_loading.hpp"
 #include "cli/render_command.hpp"
+#include "contract/plan_json.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
 #include "io/calibration_json.hpp"
@@ -95,23 +96,28 @@ int run_plan(std::ostream& out, const PlanArgs& args) {
   add_predictions(scenario, plan);
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
   progress.finish();
+  PlanDocument document = plan_document(scenario, plan, comparison, options.calibration);
   if (!args.render_dir.empty()) {
     // Rendered first: a plan whose names cannot be rendered fails before any output is written.
-    const Json json = plan_json(scenario, plan, comparison, options.calibration);
-    render_plan_json_to_dir(out, nlohmann::json::parse(json.dump()), args.render_targets, args.render_dir, args.force);
+    check_plan_document(document, catalog);
+    render_plan_to_dir(out, document, args.render_targets, args.render_dir, args.force);
   }
-  std::ostringstream text;
+  // The plan's text, held once: the JSON of 10,000 replicas is 12 MB, not worth a second copy in a stream.
+  std::string text;
   if (args.format == OutputFormat::json) {
-    text << plan_json(scenario, plan, comparison, options.calibration).dump(2) << '\n';
+    text = plan_json_text(document);
+    text += '\n';
   } else if (args.format == OutputFormat::yaml) {
-    text << json_to_yaml(plan_json(scenario, plan, comparison, options.calibration));
+    text = json_to_yaml(Json::parse(plan_json_text(document)));
   } else {
-    print_plan_table(text, scenario, plan, comparison, args.explain);
+    std::ostringstream table;
+    print_plan_table(table, scenario, plan, comparison, args.explain);
+    text = std::move(table).str();
   }
   if (args.output.empty()) {
-    out << text.str();
+    out << text;
   } else {
-    write_atomically(args.output, text.str());
+    write_atomically(args.output, text);
     out << "wrote " << args.output << ": " << plan.summary.gpus_used << " GPUs, " << plan.unplaced.size()
         << " replicas unplaced\n";
   }

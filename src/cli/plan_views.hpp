@@ -1,10 +1,12 @@
 #pragma once
-// Views of a plan: the stable JSON (docs/plan-schema.md), the same as YAML, and the table for people.
+// Views of a plan: the typed plan behind the stable JSON (docs/plan-schema.md, written by
+// contract/plan_json.hpp), the same as YAML, and the table for people.
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "cli/json_views.hpp"
+#include "contract/plan_document.hpp"
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
 #include "planner/calibration.hpp"
@@ -12,8 +14,10 @@
 
 namespace gpupack {
 
-Json plan_json(const Scenario& scenario, const Plan& plan, const std::vector<ModeOutcome>& comparison,
-               const Calibration& calibration);
+// The typed plan the plan JSON and the render are made from (cli/plan_document.cpp): every name resolved,
+// slice ids given, predicted p99 in milliseconds computed.
+PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std::vector<ModeOutcome>& comparison,
+                           const Calibration& calibration);
 // Block-style YAML of any JSON value (the --format yaml view).
 std::string json_to_yaml(const Json& value);
 void print_plan_table(std::ostream& out, const Scenario& scenario, const Plan& plan,

@@ -10,6 +10,7 @@
 #include "cli/input_file.hpp"
 #include "cli/plan_views.hpp"
 #include "cli/profile_loading.hpp"
+#include "contract/plan_json.hpp"
 #include "core/errors.hpp"
 #include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
@@ -33,34 +34,36 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// The plan's JSON: read from a plan file, or planned on the fly from a workloads YAML.
-nlohmann::json plan_from_input(const std::string& path) {
+// The plan: read from a plan file, or planned on the fly from a workloads YAML; checked either way.
+PlanDocument plan_from_input(const std::string& path, const GpuCatalog& catalog) {
   const std::string text = read_input_file(path);
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
-    const GpuCatalog catalog = builtin_catalog();
     Scenario scenario = parse_scenario_yaml(text, path, catalog);
     attach_profiles(scenario, path, "", catalog);  // entries that name a profile (docs/workloads.md)
     const PlanOptions options;
     Plan plan = make_plan(scenario, options);
     add_predictions(scenario, plan);
-    return nlohmann::json::parse(plan_json(scenario, plan, {}, options.calibration).dump());
+    PlanDocument document = plan_document(scenario, plan, {}, options.calibration);
+    check_plan_document(document, catalog);
+    return document;
   }
-  return parse_json_document(text, "'" + path + "' is not a plan",
-                             "give the output of `gpupack plan --format json`, or a workloads .yaml");
+  return read_plan_json(parse_json_document(text, "'" + path + "' is not a plan",
+                                            "give the output of `gpupack plan --format json`, or a workloads .yaml"),
+                        catalog);
 }
 
 int run_render(std::ostream& out, const RenderArgs& a) {
-  return render_plan_json_to_dir(out, plan_from_input(a.input), a.targets, a.output, a.force);
+  const GpuCatalog catalog = builtin_catalog();
+  return render_plan_to_dir(out, plan_from_input(a.input, catalog), a.targets, a.output, a.force);
 }
 
 }  // namespace
 
-int render_plan_json_to_dir(std::ostream& out, const nlohmann::json& plan, const std::string& targets,
-                            const std::string& dir, bool force) {
+int render_plan_to_dir(std::ostream& out, const PlanDocument& plan, const std::string& targets, const std::string& dir,
+                       bool force) {
   const std::vector<RenderTarget> selected = parse_render_targets(targets);
-  const RenderPlan view = render_plan_from_json(plan);
   const GpuCatalog catalog = builtin_catalog();
-  const FileTree files = render_targets(view, selected, catalog);
+  const FileTree files = render_targets(plan, selected, catalog);
   write_tree_atomically(dir, files, force);
   out << "rendered " << files.size() << " files into " << dir << " (targets:";
   for (RenderTarget t : selected) out << ' ' << to_string(t);

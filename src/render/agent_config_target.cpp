@@ -14,7 +14,7 @@ namespace {
 
 // One slice as a node.yaml target: streams is one process on an otherwise exclusive slice; the limits
 // are the largest of its clients' (clients may only tighten them).
-SharingTarget target_of(std::string ref, const RenderSlice& s) {
+SharingTarget target_of(std::string ref, const DocSlice& s) {
   SharingTarget t;
   t.ref = std::move(ref);
   t.mode = node_sharing(s.sharing);
@@ -31,7 +31,7 @@ SharingTarget target_of(std::string ref, const RenderSlice& s) {
   return t;
 }
 
-NodeConfig node_config_of(const RenderPlan& plan, const std::string& node) {
+NodeConfig node_config_of(const PlanDocument& plan, const std::string& node) {
   NodeConfig config;
   config.metrics_address = "0.0.0.0:9400";  // scraped from outside the node
   for (const auto& gpu : plan.gpus) {
@@ -55,7 +55,7 @@ NodeConfig node_config_of(const RenderPlan& plan, const std::string& node) {
 
 }  // namespace
 
-TargetOutput render_agent_config_target(const RenderPlan& plan) {
+TargetOutput render_agent_config_target(const PlanDocument& plan) {
   TargetOutput out;
   for (const auto& node : plan.nodes) {
     out.files.push_back({"gpupack-agent/" + node + "/node.yaml",

@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "contract/cdi_spec.hpp"
 #include "render/client_env.hpp"
-#include "render/names.hpp"
+#include "contract/names.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -16,7 +16,7 @@ namespace gpupack {
 namespace {
 
 // NVIDIA_VISIBLE_DEVICES value: "<gpu index>" or "<gpu index>:<MIG device ordinal>".
-std::string visible_device(const RenderGpu& gpu, const RenderSlice& slice) {
+std::string visible_device(const DocGpu& gpu, const DocSlice& slice) {
   if (!slice.profile) return std::to_string(gpu.index);
   int ordinal = 0;
   for (const auto& s : gpu.slices) {
@@ -28,7 +28,7 @@ std::string visible_device(const RenderGpu& gpu, const RenderSlice& slice) {
 
 // The device nodes of a slice. For a MIG slice the GPU-instance ID follows from its placement; the
 // compute instance is 0 because mig-parted (and gpupack's MIG scripts) create one CI spanning the GI.
-std::vector<std::string> slice_device_nodes(const RenderGpu& gpu, const RenderSlice& slice, const GpuCatalog& catalog) {
+std::vector<std::string> slice_device_nodes(const DocGpu& gpu, const DocSlice& slice, const GpuCatalog& catalog) {
   const auto minor = static_cast<unsigned>(gpu.index);
   if (!slice.profile) return {"/dev/nvidia" + std::to_string(minor)};
   const GpuModel* model = catalog.find(gpu.model);
@@ -47,7 +47,7 @@ std::vector<std::string> slice_device_nodes(const RenderGpu& gpu, const RenderSl
   return mig_device_nodes({minor, *gi, 0});
 }
 
-CdiDevice slice_device(const std::string& name, const RenderGpu& gpu, const RenderSlice& slice, const RenderClient* client,
+CdiDevice slice_device(const std::string& name, const DocGpu& gpu, const DocSlice& slice, const DocPlacement* client,
                        const GpuCatalog& catalog) {
   CdiDevice d;
   d.name = name;
@@ -64,7 +64,7 @@ CdiDevice slice_device(const std::string& name, const RenderGpu& gpu, const Rend
 
 }  // namespace
 
-TargetOutput render_cdi_target(const RenderPlan& plan, const GpuCatalog& catalog) {
+TargetOutput render_cdi_target(const PlanDocument& plan, const GpuCatalog& catalog) {
   TargetOutput out;
   for (const auto& node : plan.nodes) {
     std::vector<CdiDevice> devices;

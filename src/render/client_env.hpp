@@ -10,14 +10,14 @@
 #include <vector>
 
 #include "contract/client_limits.hpp"
-#include "render/render_plan.hpp"
+#include "contract/plan_json.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
 
 // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (when the plan sets one) and CUDA_MPS_PINNED_DEVICE_MEM_LIMIT for
 // device 0 of the client's view (the daemon sees only its own GPU), in this order.
-inline std::vector<std::pair<std::string, std::string>> mps_client_limits(const RenderClient& c) {
+inline std::vector<std::pair<std::string, std::string>> mps_client_limits(const DocPlacement& c) {
   std::vector<std::pair<std::string, std::string>> env;
   if (c.active_thread_percentage) env.emplace_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(*c.active_thread_percentage));
   env.emplace_back("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", pinned_limit_env(c.memory_limit_bytes));
@@ -32,7 +32,7 @@ struct MpsDaemonDefaults {
   std::string pinned_mem_limit_text() const { return mps_memory_text(pinned_mem_limit_bytes); }
 };
 
-inline MpsDaemonDefaults mps_daemon_defaults(const RenderSlice& slice) {
+inline MpsDaemonDefaults mps_daemon_defaults(const DocSlice& slice) {
   MpsDaemonDefaults d;
   int pct = 0;
   std::uint64_t limit = 0;

@@ -26,8 +26,8 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 
 // One device the plugin advertises under a resource: a whole GPU or a MIG instance.
 struct PluginDeviceView {
-  const RenderGpu* gpu = nullptr;
-  const RenderSlice* slice = nullptr;  // null for a GPU the plan leaves without slices
+  const DocGpu* gpu = nullptr;
+  const DocSlice* slice = nullptr;  // null for a GPU the plan leaves without slices
   int clients() const { return slice ? static_cast<int>(slice->clients.size()) : 0; }
   bool shared() const { return slice && is_shared_by_processes(slice->sharing) && clients() > 1; }
 };
@@ -51,7 +51,7 @@ std::string device_label(const PluginDeviceView& d) {
 
 // The plugin's MPS daemon: replicas <= 48, or 16 where the compute capability is below 7.5 (its
 // "Volta" check compares with 7.5, so a V100 at 7.0 gets 16).
-int plugin_mps_max_replicas(const RenderGpu& gpu, const GpuCatalog& catalog) {
+int plugin_mps_max_replicas(const DocGpu& gpu, const GpuCatalog& catalog) {
   const GpuModel* model = catalog.find(gpu.model);
   if (!model) return 16;  // unknown model: the stricter limit
   const ComputeCapability cc = model->compute_capability;
@@ -83,7 +83,7 @@ void check_mps_limits(NodeSharing& ns, const PluginDeviceView& d, int replicas, 
   }
 }
 
-NodeSharing node_sharing(const RenderPlan& plan, const GpuCatalog& catalog, const std::string& node) {
+NodeSharing node_sharing(const PlanDocument& plan, const GpuCatalog& catalog, const std::string& node) {
   NodeSharing ns;
   std::set<std::string> strategies;
   std::set<bool> mig_modes;
@@ -179,12 +179,12 @@ std::string config_yaml(const NodeSharing& ns) {
 
 }  // namespace
 
-std::vector<std::string> nvidia_plugin_problems(const RenderPlan& plan, const GpuCatalog& catalog, const std::string& node) {
+std::vector<std::string> nvidia_plugin_problems(const PlanDocument& plan, const GpuCatalog& catalog, const std::string& node) {
   return node_sharing(plan, catalog, node).problems;
 }
 
-std::string resource_name(const RenderPlan& plan, const GpuCatalog& catalog, const RenderGpu& gpu,
-                          const RenderSlice& slice, const RenderClient& client) {
+std::string resource_name(const PlanDocument& plan, const GpuCatalog& catalog, const DocGpu& gpu,
+                          const DocSlice& slice, const DocPlacement& client) {
   const std::string pct = std::to_string(client.active_thread_percentage.value_or(100));
   if (slice.profile) {
     return slice.sharing == Sharing::mps ? "gpupack.io/mig-" + mig_resource_part(*slice.profile) + "-mps-" + pct
@@ -194,7 +194,7 @@ std::string resource_name(const RenderPlan& plan, const GpuCatalog& catalog, con
   return "nvidia.com/gpu";
 }
 
-TargetOutput render_device_plugin_target(const RenderPlan& plan, const GpuCatalog& catalog) {
+TargetOutput render_device_plugin_target(const PlanDocument& plan, const GpuCatalog& catalog) {
   TargetOutput out;
   std::map<std::string, std::string> configs;  // name -> YAML
   std::vector<NodeLabel> labels;

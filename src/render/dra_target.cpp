@@ -14,7 +14,7 @@
 #include <set>
 
 #include "core/errors.hpp"
-#include "render/names.hpp"
+#include "contract/names.hpp"
 #include "render/node_labels.hpp"
 #include "render/targets.hpp"
 
@@ -38,13 +38,13 @@ std::string cel_string(std::string_view s) {
 
 struct SliceClaim {
   std::string name;     // the ResourceClaim
-  const RenderGpu* gpu = nullptr;
-  const RenderSlice* slice = nullptr;
+  const DocGpu* gpu = nullptr;
+  const DocSlice* slice = nullptr;
   const GpuModel* model = nullptr;
 };
 
 // The model of a GPU, or InputError: the selectors need its product names (and MIG profiles).
-const GpuModel& model_of(const RenderGpu& gpu, const GpuCatalog& catalog) {
+const GpuModel& model_of(const DocGpu& gpu, const GpuCatalog& catalog) {
   if (gpu.model.empty()) {
     throw InputError("plan: GPU " + gpu.id + " has no model; the dra target selects devices by product name, so "
                      "give every GPU a catalog model (gpupack catalog lists them)");
@@ -52,7 +52,7 @@ const GpuModel& model_of(const RenderGpu& gpu, const GpuCatalog& catalog) {
   return catalog.get(gpu.model);
 }
 
-void check_profile(const RenderGpu& gpu, const RenderSlice& slice, const GpuModel& model) {
+void check_profile(const DocGpu& gpu, const DocSlice& slice, const GpuModel& model) {
   if (!slice.profile) return;
   if (!model.mig || model.mig->find_profile(*slice.profile) < 0) {
     throw InputError(fmt::format("plan: GPU {} slice {}: MIG profile '{}' is not a profile of {}; accepted: {}", gpu.id,
@@ -84,7 +84,7 @@ std::vector<std::string> selectors(const SliceClaim& c) {
 }
 
 // Why the driver cannot give this slice what the plan says; empty when it can.
-std::string not_expressible(const RenderSlice& s) {
+std::string not_expressible(const DocSlice& s) {
   if (s.sharing != Sharing::mps || s.clients.size() < 2) return "";
   std::set<std::pair<int, std::uint64_t>> limits;
   for (const auto& c : s.clients) limits.insert({c.active_thread_percentage.value_or(100), c.memory_limit_bytes});
@@ -95,7 +95,7 @@ std::string not_expressible(const RenderSlice& s) {
 
 // The opaque sharing config of the slice, or nothing (an exclusive slice, or one process of streams).
 void emit_config(YAML::Emitter& y, const SliceClaim& c) {
-  const RenderSlice& s = *c.slice;
+  const DocSlice& s = *c.slice;
   const bool mig = s.profile.has_value();
   if ((s.sharing != Sharing::mps && s.sharing != Sharing::time_slicing) || s.clients.size() < 2) return;
   y << YAML::Key << "config" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
@@ -113,7 +113,7 @@ void emit_config(YAML::Emitter& y, const SliceClaim& c) {
         << "Default" << YAML::EndMap;
     }
   } else {
-    const RenderClient& first = s.clients.front();
+    const DocPlacement& first = s.clients.front();
     y << YAML::Key << "strategy" << YAML::Value << "MPS";
     y << YAML::Key << "mpsConfig" << YAML::Value << YAML::BeginMap;
     if (first.active_thread_percentage) {
@@ -195,7 +195,7 @@ std::string unique_name(std::string name, std::set<std::string>& used) {
 
 }  // namespace
 
-TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog) {
+TargetOutput render_dra_target(const PlanDocument& plan, const GpuCatalog& catalog) {
   TargetOutput out;
   std::string claims, deployments;
   std::vector<std::string> notes;

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "render/names.hpp"
+#include "contract/names.hpp"
 #include "render/node_labels.hpp"
 #include "render/targets.hpp"
 
@@ -14,7 +14,7 @@ namespace gpupack {
 namespace {
 
 // Profile -> count in creation order (largest first), as mig-parted's mig-devices map.
-std::vector<std::pair<std::string, int>> device_counts(const RenderGpu& gpu) {
+std::vector<std::pair<std::string, int>> device_counts(const DocGpu& gpu) {
   std::vector<std::pair<std::string, int>> out;
   for (const auto& inst : gpu.mig) {
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == inst.profile; });
@@ -39,7 +39,7 @@ std::string layout_name(const std::vector<std::pair<std::string, int>>& counts) 
 
 }  // namespace
 
-TargetOutput render_mig_parted_target(const RenderPlan& plan) {
+TargetOutput render_mig_parted_target(const PlanDocument& plan) {
   TargetOutput out;
   bool any_mig = false;
   for (const auto& gpu : plan.gpus) any_mig = any_mig || gpu.uses_mig();

@@ -6,7 +6,7 @@
 
 #include "contract/mps_layout.hpp"
 #include "render/client_env.hpp"
-#include "render/names.hpp"
+#include "contract/names.hpp"
 #include "render/quoting.hpp"
 #include "render/targets.hpp"
 
@@ -19,7 +19,7 @@ constexpr const char* kInstallRoot = "/etc/gpupack/mps";
 // The MIG instance's ordinal among instances of the same profile on its GPU, in placement order: the
 // order in which `nvidia-smi -L` lists them is by GPU-instance id, which follows creation order, and
 // gpupack creates in placement order within a profile.
-int mig_ordinal(const RenderGpu& gpu, const RenderSlice& slice) {
+int mig_ordinal(const DocGpu& gpu, const DocSlice& slice) {
   int ordinal = 0;
   for (const auto& other : gpu.slices) {
     if (&other == &slice) break;
@@ -28,7 +28,7 @@ int mig_ordinal(const RenderGpu& gpu, const RenderSlice& slice) {
   return ordinal;
 }
 
-std::string start_script(const RenderGpu& gpu, const RenderSlice& slice, const MpsDaemonNames& n) {
+std::string start_script(const DocGpu& gpu, const DocSlice& slice, const MpsDaemonNames& n) {
   const bool mig = slice.profile.has_value();
   // Every value from the plan is either in a comment (comment_text: one printable line) or assigned
   // once, shell-quoted, to a variable the script then uses in double quotes.
@@ -138,7 +138,7 @@ echo "gpupack-mps-stop $DAEMON: MPS control daemon stopped"
                      fmt::arg("name_c", comment_text(n.name)), fmt::arg("name_q", shell_quote(n.name)), fmt::arg("pipe_root", rendered_mps_layout().pipe_root), fmt::arg("log_root", rendered_mps_layout().log_root));
 }
 
-std::string systemd_unit(const RenderGpu& gpu, const MpsDaemonNames& n) {
+std::string systemd_unit(const DocGpu& gpu, const MpsDaemonNames& n) {
   return fmt::format(R"SH([Unit]
 Description=gpupack MPS control daemon {name} (node {node}, GPU {gpu})
 After=nvidia-persistenced.service
@@ -157,7 +157,7 @@ WantedBy=multi-user.target
                      fmt::arg("gpu", comment_text(gpu.id)), fmt::arg("root", kInstallRoot));
 }
 
-std::string client_env(const RenderClient& c, const MpsDaemonNames& n) {
+std::string client_env(const DocPlacement& c, const MpsDaemonNames& n) {
   std::string s = "# MPS client " + comment_text(c.workload) + " replica " + std::to_string(c.replica) + " (tenant " +
                   comment_text(c.tenant) + "): pass with `env $(cat FILE) cmd` or systemd EnvironmentFile=.\n";
   s += "CUDA_MPS_PIPE_DIRECTORY=" + n.pipe_dir + "\n";
@@ -167,7 +167,7 @@ std::string client_env(const RenderClient& c, const MpsDaemonNames& n) {
 
 }  // namespace
 
-MpsDaemonNames mps_daemon_names(const RenderGpu& gpu, const RenderSlice& slice) {
+MpsDaemonNames mps_daemon_names(const DocGpu& gpu, const DocSlice& slice) {
   MpsDaemonNames n;
   n.name = rendered_mps_daemon_name(gpu.node, gpu.id, slice.profile ? std::optional(slice.id) : std::nullopt);
   MpsDirectories d = mps_directories(rendered_mps_layout(), n.name);
@@ -176,7 +176,7 @@ MpsDaemonNames mps_daemon_names(const RenderGpu& gpu, const RenderSlice& slice) 
   return n;
 }
 
-TargetOutput render_mps_target(const RenderPlan& plan) {
+TargetOutput render_mps_target(const PlanDocument& plan) {
   TargetOutput out;
   int daemons = 0;
   for (const auto& gpu : plan.gpus) {

@@ -40,7 +40,7 @@ bool is_fractional(const std::string& model) {
 
 }  // namespace
 
-TargetOutput render_node_template_target(const RenderPlan& plan) {
+TargetOutput render_node_template_target(const PlanDocument& plan) {
   TargetOutput out;
   // Per GPU type: the most clients any one GPU of it serves; the strategy from the plan's modes.
   std::map<std::string, int> clients_per_type;

@@ -1,6 +1,6 @@
 #pragma once
 // The second line of defence against injection into rendered files: every string that comes from a
-// plan is validated by the plan reader (render_plan.cpp), and every renderer still writes it through
+// plan is validated by the plan reader (contract/plan_json_reader.cpp), and every renderer still writes it through
 // the one helper for its format below, so that a value the reader let through can only ever be data.
 #include <string>
 #include <string_view>

@@ -60,7 +60,7 @@ std::vector<RenderTarget> parse_render_targets(std::string_view list) {
   return out;
 }
 
-FileTree render_targets(const RenderPlan& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog) {
+FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog) {
   FileTree files;
   std::string readme =
       "Files rendered by gpupack from a plan. Sections are in the order to apply them.\n"

@@ -5,7 +5,7 @@
 
 #include "core/gpu_catalog.hpp"
 #include "render/file_tree.hpp"
-#include "render/render_plan.hpp"
+#include "contract/plan_json.hpp"
 
 namespace gpupack {
 
@@ -16,6 +16,6 @@ std::string_view to_string(RenderTarget target);
 std::vector<RenderTarget> parse_render_targets(std::string_view list);
 
 // The files of the selected targets plus README.txt (what each file is for, and the order to apply).
-FileTree render_targets(const RenderPlan& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog);
+FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog);
 
 }  // namespace gpupack

@@ -1,12 +1,12 @@
 #pragma once
-// The render targets: each turns a RenderPlan into files (pure; no I/O). README.txt notes come back
+// The render targets: each turns a PlanDocument into files (pure; no I/O). README.txt notes come back
 // with the files so the caller can assemble one README for everything rendered.
 #include <string>
 #include <vector>
 
 #include "core/gpu_catalog.hpp"
 #include "render/file_tree.hpp"
-#include "render/render_plan.hpp"
+#include "contract/plan_json.hpp"
 
 namespace gpupack {
 
@@ -21,27 +21,27 @@ struct MpsDaemonNames {
   std::string pipe_dir;  // /var/run/gpupack/mps/<name>
   std::string log_dir;   // /var/log/gpupack/mps/<name>
 };
-MpsDaemonNames mps_daemon_names(const RenderGpu& gpu, const RenderSlice& slice);
+MpsDaemonNames mps_daemon_names(const DocGpu& gpu, const DocSlice& slice);
 
-TargetOutput render_mps_target(const RenderPlan& plan);
-TargetOutput render_device_plugin_target(const RenderPlan& plan, const GpuCatalog& catalog);
-TargetOutput render_mig_parted_target(const RenderPlan& plan);
-TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& catalog);
+TargetOutput render_mps_target(const PlanDocument& plan);
+TargetOutput render_device_plugin_target(const PlanDocument& plan, const GpuCatalog& catalog);
+TargetOutput render_mig_parted_target(const PlanDocument& plan);
+TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog& catalog);
 
 // Empty when the NVIDIA device plugin can express every GPU of the node; otherwise what it cannot.
-std::vector<std::string> nvidia_plugin_problems(const RenderPlan& plan, const GpuCatalog& catalog,
+std::vector<std::string> nvidia_plugin_problems(const PlanDocument& plan, const GpuCatalog& catalog,
                                                 const std::string& node);
 // The extended resource a client of this slice requests: nvidia.com/gpu, nvidia.com/mig-<profile> ('+'
 // as '.'), or gpupack.io/mps-<pct> / gpupack.io/mig-<profile>-mps-<pct> where only the gpupack agent can
 // serve it.
-std::string resource_name(const RenderPlan& plan, const GpuCatalog& catalog, const RenderGpu& gpu,
-                          const RenderSlice& slice, const RenderClient& client);
-TargetOutput render_node_template_target(const RenderPlan& plan);
-TargetOutput render_agent_config_target(const RenderPlan& plan);
-TargetOutput render_cdi_target(const RenderPlan& plan, const GpuCatalog& catalog);
+std::string resource_name(const PlanDocument& plan, const GpuCatalog& catalog, const DocGpu& gpu,
+                          const DocSlice& slice, const DocPlacement& client);
+TargetOutput render_node_template_target(const PlanDocument& plan);
+TargetOutput render_agent_config_target(const PlanDocument& plan);
+TargetOutput render_cdi_target(const PlanDocument& plan, const GpuCatalog& catalog);
 // Target `dra`: a ResourceClaim per slice (NVIDIA's DRA driver: GpuConfig / MigDeviceConfig sharing) and
 // Deployments referencing them. Throws InputError for a GPU without a catalog model or an unknown profile.
-TargetOutput render_dra_target(const RenderPlan& plan, const GpuCatalog& catalog);
+TargetOutput render_dra_target(const PlanDocument& plan, const GpuCatalog& catalog);
 
 
 }  // namespace gpupack

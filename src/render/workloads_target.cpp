@@ -9,7 +9,7 @@
 #include <set>
 
 #include "core/errors.hpp"
-#include "render/names.hpp"
+#include "contract/names.hpp"
 #include "render/node_labels.hpp"
 #include "render/targets.hpp"
 
@@ -31,7 +31,7 @@ struct DeploymentInfo {
 };
 
 // The taint value of a node: how its GPUs are shared ("" when every GPU is exclusive).
-std::string node_sharing_value(const RenderPlan& plan, const std::string& node) {
+std::string node_sharing_value(const PlanDocument& plan, const std::string& node) {
   std::set<std::string> kinds;
   for (const auto& gpu : plan.gpus) {
     if (gpu.node == node && gpu.mode != GpuMode::exclusive) {
@@ -44,7 +44,7 @@ std::string node_sharing_value(const RenderPlan& plan, const std::string& node) 
 
 }  // namespace
 
-TargetOutput render_workloads_target(const RenderPlan& plan, const GpuCatalog& catalog) {
+TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog& catalog) {
   TargetOutput out;
   std::map<DeploymentKey, DeploymentInfo> deployments;
   std::map<std::string, int> groups_per_workload;

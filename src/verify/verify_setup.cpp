@@ -75,7 +75,7 @@ Predictions read_predictions(const nlohmann::json& plan) {
   return p;
 }
 
-std::string choose_node(const RenderPlan& plan, const std::optional<std::string>& wanted) {
+std::string choose_node(const PlanDocument& plan, const std::optional<std::string>& wanted) {
   if (plan.nodes.empty()) throw InputError("plan: it places nothing (no GPU is used); there is nothing to verify");
   if (!wanted) return plan.nodes.front();
   if (std::find(plan.nodes.begin(), plan.nodes.end(), *wanted) == plan.nodes.end()) {
@@ -86,7 +86,7 @@ std::string choose_node(const RenderPlan& plan, const std::optional<std::string>
   return *wanted;
 }
 
-const GpuDeviceInfo& local_device(const RenderGpu& gpu, const std::vector<GpuDeviceInfo>& devices) {
+const GpuDeviceInfo& local_device(const DocGpu& gpu, const std::vector<GpuDeviceInfo>& devices) {
   for (const auto& d : devices) {
     if (d.index == static_cast<unsigned>(gpu.index)) return d;
   }
@@ -97,7 +97,7 @@ const GpuDeviceInfo& local_device(const RenderGpu& gpu, const std::vector<GpuDev
 
 // The MIG instance a slice maps to: same profile and placement start; else the slice's ordinal among
 // instances of its profile (as render's mps start.sh finds it). Never created here.
-std::string mig_uuid(const RenderGpu& gpu, const RenderSlice& slice, const GpuDeviceInfo& device) {
+std::string mig_uuid(const DocGpu& gpu, const DocSlice& slice, const GpuDeviceInfo& device) {
   for (const auto& m : device.mig_instances) {
     if (m.profile == *slice.profile && m.placement_start && slice.mig_start &&
         static_cast<int>(*m.placement_start) == *slice.mig_start) {
@@ -120,7 +120,7 @@ std::string mig_uuid(const RenderGpu& gpu, const RenderSlice& slice, const GpuDe
 
 }  // namespace
 
-std::map<std::string, std::string> replica_environment(const SliceSetup& slice, const RenderClient& client) {
+std::map<std::string, std::string> replica_environment(const SliceSetup& slice, const DocPlacement& client) {
   std::map<std::string, std::string> env;
   env["CUDA_VISIBLE_DEVICES"] = slice.device_uuid;
   if (slice.sharing == "mps") {
@@ -129,7 +129,7 @@ std::map<std::string, std::string> replica_environment(const SliceSetup& slice, 
   return env;
 }
 
-VerifySetup build_setup(const nlohmann::json& plan_json, const RenderPlan& plan, const SetupRequest& request,
+VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& plan, const SetupRequest& request,
                         const std::vector<GpuDeviceInfo>& devices) {
   VerifySetup setup;
   setup.node = choose_node(plan, request.node);

@@ -70,12 +70,12 @@ struct SetupRequest {
 };
 
 // Throws InputError naming the input and what is accepted.
-VerifySetup build_setup(const nlohmann::json& plan_json, const RenderPlan& plan, const SetupRequest& request,
+VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& plan, const SetupRequest& request,
                         const std::vector<GpuDeviceInfo>& devices);
 
 // The environment a replica of `slice` gets (without GPUPACK_REPORT / GPUPACK_GO and the daemon's pipe
 // directory, which are per run): CUDA_VISIBLE_DEVICES and, under MPS, the rendered client limits.
-std::map<std::string, std::string> replica_environment(const SliceSetup& slice, const RenderClient& client);
+std::map<std::string, std::string> replica_environment(const SliceSetup& slice, const DocPlacement& client);
 
 // The distinct workloads of a setup, in order of first appearance.
 std::vector<std::string> workloads_of(const VerifySetup& setup);

@@ -11,9 +11,9 @@
 namespace gpupack {
 
 namespace {
-RenderPlan mixed_plan() {
+PlanDocument mixed_plan() {
   std::ifstream in(GPUPACK_RENDER_TEST_DATA "/plan-mixed.json");
-  return render_plan_from_json(nlohmann::json::parse(in));
+  return read_plan_json(nlohmann::json::parse(in), builtin_catalog());
 }
 const RenderedFile& file(const TargetOutput& o, const std::string& path) {
   for (const auto& f : o.files) {

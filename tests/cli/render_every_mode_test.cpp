@@ -54,10 +54,12 @@ TEST(RenderEveryMode, EachForcedModeRendersWhatItNeeds) {
     PlanOptions options;
     options.forced = mode;
     const Plan plan = make_plan(scenario, options);
-    const nlohmann::json json = nlohmann::json::parse(plan_json(scenario, plan, {}, options.calibration).dump());
-    const size_t placed = json["placements"].size();
+    // Rendered from the typed plan, as `gpupack plan --render` does.
+    PlanDocument document = plan_document(scenario, plan, {}, options.calibration);
+    check_plan_document(document, catalog);
+    const size_t placed = static_cast<size_t>(document.summary.placed);
     ASSERT_GT(placed, 0u) << "the scenario is meant to fit every mode";
-    const FileTree files = render_targets(render_plan_from_json(json), parse_render_targets("all"), catalog);
+    const FileTree files = render_targets(document, parse_render_targets("all"), catalog);
 
     // Every placed replica is in the Deployments exactly once.
     int deployed = 0;

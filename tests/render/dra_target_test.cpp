@@ -140,10 +140,10 @@ TEST(DraTarget, ReplicasOnOneSliceShareItsClaim) {
 }
 
 TEST(DraTarget, BadPlansAreInputErrors) {
-  RenderPlan no_model = mixed_plan();
+  PlanDocument no_model = mixed_plan();
   no_model.gpus[2].model.clear();
   EXPECT_THROW(render_dra_target(no_model, builtin_catalog()), InputError);
-  RenderPlan bad_profile = mixed_plan();
+  PlanDocument bad_profile = mixed_plan();
   bad_profile.gpus[1].slices[0].profile = "5g.50gb";
   try {
     render_dra_target(bad_profile, builtin_catalog());

@@ -19,20 +19,20 @@ using testing::find_file;
 
 constexpr std::uint64_t kGiB = 1024ull * 1024 * 1024;
 
-RenderGpu whole_gpu(const std::string& id, const std::string& node, int index, const std::string& model,
+DocGpu whole_gpu(const std::string& id, const std::string& node, int index, const std::string& model,
                     std::uint64_t memory, const std::string& sharing, int clients, int pct, std::uint64_t client_memory) {
-  RenderGpu g;
+  DocGpu g;
   g.id = id;
   g.node = node;
   g.index = index;
   g.model = model;
   g.mode = *parse_gpu_mode(sharing);
-  RenderSlice s;
+  DocSlice s;
   s.id = "0";
   s.sharing = *parse_sharing(sharing);
   s.memory_bytes = memory;
   for (int i = 0; i < clients; ++i) {
-    RenderClient c;
+    DocPlacement c;
     c.workload = "w";
     c.replica = i;
     c.tenant = "t";
@@ -44,8 +44,8 @@ RenderGpu whole_gpu(const std::string& id, const std::string& node, int index, c
   return g;
 }
 
-RenderPlan plan_of(std::vector<RenderGpu> gpus) {
-  RenderPlan p;
+PlanDocument plan_of(std::vector<DocGpu> gpus) {
+  PlanDocument p;
   for (auto& g : gpus) {
     if (std::find(p.nodes.begin(), p.nodes.end(), g.node) == p.nodes.end()) p.nodes.push_back(g.node);
   }
@@ -69,7 +69,7 @@ const GpuCatalog& catalog() {
 
 TEST(NvidiaPluginMps, EqualSlicesThatMatchThePluginsDivisionAreRendered) {
   // 4 clients, 25% and 20 GiB each of an 80 GiB GPU: exactly what replicas: 4 gives.
-  const RenderPlan p = plan_of({whole_gpu("gpu0", "n0", 0, "H100-80GB", 80 * kGiB, "mps", 4, 25, 20 * kGiB)});
+  const PlanDocument p = plan_of({whole_gpu("gpu0", "n0", 0, "H100-80GB", 80 * kGiB, "mps", 4, 25, 20 * kGiB)});
   const TargetOutput o = render_device_plugin_target(p, catalog());
   EXPECT_TRUE(nvidia_plugin_problems(p, catalog(), "n0").empty()) << readme_of(o);
   const YAML::Node c = config_of(o, "whole-gpu-mps-gpux4");
@@ -79,21 +79,21 @@ TEST(NvidiaPluginMps, EqualSlicesThatMatchThePluginsDivisionAreRendered) {
 
 TEST(NvidiaPluginMps, EqualSlicesWithOtherLimitsAreNotExpressible) {
   // The case: 8 clients wanting 20% and 4608M; replicas: 8 would give 12% and 10240M.
-  const RenderPlan p = plan_of({whole_gpu("gpu0", "n0", 0, "H100-80GB", 80 * kGiB, "mps", 8, 20, 4608ull << 20)});
+  const PlanDocument p = plan_of({whole_gpu("gpu0", "n0", 0, "H100-80GB", 80 * kGiB, "mps", 8, 20, 4608ull << 20)});
   const TargetOutput o = render_device_plugin_target(p, catalog());
   EXPECT_EQ(find_file(o.files, "k8s-device-plugin/configmap.yaml"), nullptr);
   EXPECT_NE(readme_of(o).find("gives each of its 8 replicas 100/8 = 12% of the threads and memory/8 = 10240M; the plan "
                               "wants 20% and 4608M per client"),
             std::string::npos)
       << readme_of(o);
-  const RenderClient& c = p.gpus[0].slices[0].clients[0];
+  const DocPlacement& c = p.gpus[0].slices[0].clients[0];
   EXPECT_EQ(resource_name(p, catalog(), p.gpus[0], p.gpus[0].slices[0], c), "gpupack.io/mps-20");
 }
 
 TEST(NvidiaPluginReplication, AnUnplannedGpuOnTheNodeWouldBeSharedToo) {
   // gpu0 planned for 6 time-sliced clients, gpu1 idle: the plugin would advertise 12 nvidia.com/gpu.
-  RenderGpu idle = whole_gpu("gpu1", "n0", 1, "A100-80GB", 80 * kGiB, "exclusive", 0, 0, 0);
-  const RenderPlan p =
+  DocGpu idle = whole_gpu("gpu1", "n0", 1, "A100-80GB", 80 * kGiB, "exclusive", 0, 0, 0);
+  const PlanDocument p =
       plan_of({whole_gpu("gpu0", "n0", 0, "A100-80GB", 80 * kGiB, "time-slicing", 6, 0, 8 * kGiB), idle});
   const TargetOutput o = render_device_plugin_target(p, catalog());
   EXPECT_EQ(find_file(o.files, "k8s-device-plugin/configmap.yaml"), nullptr);
@@ -102,18 +102,18 @@ TEST(NvidiaPluginReplication, AnUnplannedGpuOnTheNodeWouldBeSharedToo) {
             std::string::npos)
       << readme_of(o);
   // A GPU the plan lists without any slice counts the same.
-  RenderPlan bare = p;
+  PlanDocument bare = p;
   bare.gpus[1].slices.clear();
   EXPECT_FALSE(nvidia_plugin_problems(bare, catalog(), "n0").empty());
   // Two GPUs planned alike are fine: 2 x 6 advertised for 12 planned.
-  const RenderPlan both = plan_of({whole_gpu("gpu0", "n0", 0, "A100-80GB", 80 * kGiB, "time-slicing", 6, 0, 8 * kGiB),
+  const PlanDocument both = plan_of({whole_gpu("gpu0", "n0", 0, "A100-80GB", 80 * kGiB, "time-slicing", 6, 0, 8 * kGiB),
                                    whole_gpu("gpu1", "n0", 1, "A100-80GB", 80 * kGiB, "time-slicing", 6, 0, 8 * kGiB)});
   EXPECT_TRUE(nvidia_plugin_problems(both, catalog(), "n0").empty());
 }
 
 TEST(NvidiaPluginLimits, MoreThan48MpsReplicasAreRefusedWhateverTheCudaVersion) {
   // 50 clients of 2% and 1 GiB of 50 GiB: equal and exactly the plugin's division, but over its 48.
-  const RenderPlan p = plan_of({whole_gpu("gpu0", "n0", 0, "H100-80GB", 50 * kGiB, "mps", 50, 2, 1 * kGiB)});
+  const PlanDocument p = plan_of({whole_gpu("gpu0", "n0", 0, "H100-80GB", 50 * kGiB, "mps", 50, 2, 1 * kGiB)});
   const auto problems = nvidia_plugin_problems(p, catalog(), "n0");
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("plans 50 MPS clients; the plugin's MPS daemon accepts at most 48 replicas"),
@@ -123,12 +123,12 @@ TEST(NvidiaPluginLimits, MoreThan48MpsReplicasAreRefusedWhateverTheCudaVersion) 
 
 TEST(NvidiaPluginLimits, V100IsCappedAt16BecauseThePluginComparesWith75) {
   // 20 clients of 5% and 800 MiB of a 16000 MiB V100 (compute capability 7.0).
-  const RenderPlan p = plan_of({whole_gpu("gpu0", "n0", 0, "V100", 16000ull << 20, "mps", 20, 5, 800ull << 20)});
+  const PlanDocument p = plan_of({whole_gpu("gpu0", "n0", 0, "V100", 16000ull << 20, "mps", 20, 5, 800ull << 20)});
   const auto problems = nvidia_plugin_problems(p, catalog(), "n0");
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("accepts at most 16 replicas on V100"), std::string::npos) << problems[0];
   // 16 such clients (6% of 100/16, 1000 MiB) are accepted.
-  const RenderPlan ok = plan_of({whole_gpu("gpu0", "n0", 0, "V100", 16000ull << 20, "mps", 16, 6, 1000ull << 20)});
+  const PlanDocument ok = plan_of({whole_gpu("gpu0", "n0", 0, "V100", 16000ull << 20, "mps", 16, 6, 1000ull << 20)});
   EXPECT_TRUE(nvidia_plugin_problems(ok, catalog(), "n0").empty());
 }
 
@@ -137,13 +137,13 @@ TEST(ResourceNames, MigProfilesReplacePlusWithDotAsNvidiaDoes) {
   EXPECT_EQ(mig_resource_name("1g.24gb+me.all"), "nvidia.com/mig-1g.24gb.me.all");
   EXPECT_EQ(mig_resource_part("3g.40gb"), "3g.40gb");
   // The device plugin target names a +me instance the same way.
-  RenderGpu g = whole_gpu("gpu0", "n0", 0, "H100-80GB", 80 * kGiB, "exclusive", 1, 0, 8 * kGiB);
+  DocGpu g = whole_gpu("gpu0", "n0", 0, "H100-80GB", 80 * kGiB, "exclusive", 1, 0, 8 * kGiB);
   g.mode = GpuMode::mig;
   g.mig = {{"1g.10gb+me", 0, 1}};
   g.slices[0].id = "mig0";
   g.slices[0].profile = "1g.10gb+me";
   g.slices[0].mig_start = 0;
-  const RenderPlan p = plan_of({g});
+  const PlanDocument p = plan_of({g});
   EXPECT_EQ(resource_name(p, catalog(), p.gpus[0], p.gpus[0].slices[0], p.gpus[0].slices[0].clients[0]),
             "nvidia.com/mig-1g.10gb.me");
   const TargetOutput o = render_device_plugin_target(p, catalog());

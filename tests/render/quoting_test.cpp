@@ -33,7 +33,7 @@ namespace {
 // a command and quotes.
 constexpr const char* kHostile = "H100\ntouch pwned\n# '$(reboot)' \"`id`\"";
 
-std::vector<std::string> skeletons(const RenderPlan& plan) {
+std::vector<std::string> skeletons(const PlanDocument& plan) {
   std::vector<std::string> out;
   for (const auto& f : render_mps_target(plan).files) {
     if (f.path.size() > 3 && f.path.compare(f.path.size() - 3, 3, ".sh") == 0) {
@@ -47,10 +47,10 @@ std::vector<std::string> skeletons(const RenderPlan& plan) {
 }  // namespace
 
 TEST(Quoting, MpsScriptsKeepEveryPlanValueInCommentsOrSingleQuotes) {
-  const RenderPlan base = testing::mixed_plan();
+  const PlanDocument base = testing::mixed_plan();
   const auto expected = skeletons(base);
   ASSERT_FALSE(expected.empty());
-  RenderPlan p = base;
+  PlanDocument p = base;
   for (auto& gpu : p.gpus) {
     gpu.model = kHostile;
     for (auto& s : gpu.slices) {
@@ -67,7 +67,7 @@ TEST(Quoting, MpsScriptsKeepEveryPlanValueInCommentsOrSingleQuotes) {
 }
 
 TEST(Quoting, NodeTemplateWritesTheModelAsAnHclString) {
-  RenderPlan p = testing::mixed_plan();
+  PlanDocument p = testing::mixed_plan();
   p.gpus[0].model = "X\" = 1\n}\nresource \"evil\" \"x\" {";
   const TargetOutput out = render_node_template_target(p);
   const RenderedFile* tf = testing::find_file(out.files, "node-template/gpu.tf");
@@ -78,7 +78,7 @@ TEST(Quoting, NodeTemplateWritesTheModelAsAnHclString) {
 }
 
 TEST(Quoting, AgentConfigCommentCannotAddYaml) {
-  RenderPlan p = testing::mixed_plan();
+  PlanDocument p = testing::mixed_plan();
   for (auto& gpu : p.gpus) gpu.node = "n\nversion: 2";
   p.nodes = {"n\nversion: 2"};
   for (const auto& f : render_agent_config_target(p).files) {
@@ -87,7 +87,7 @@ TEST(Quoting, AgentConfigCommentCannotAddYaml) {
 }
 
 TEST(Quoting, DeploymentsYamlGivesBackAHostileWorkloadName) {
-  RenderPlan p = testing::mixed_plan();
+  PlanDocument p = testing::mixed_plan();
   const std::string hostile = "w: x\n- y # z \"' {[&a *b";
   for (auto& gpu : p.gpus) {
     for (auto& s : gpu.slices) {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "render/file_tree.hpp"
-#include "render/render_plan.hpp"
+#include "contract/plan_json.hpp"
 
 namespace gpupack::testing {
 
@@ -20,7 +20,7 @@ inline nlohmann::json load_json(const std::string& path) {
 
 // tests/render/data/plan-mixed.json: every mode (MPS with unequal slices, MIG with MPS, exclusive and
 // time-slicing instances, time-slicing on a whole GPU, MPS on a pre-Volta P100).
-inline RenderPlan mixed_plan() { return render_plan_from_json(load_json(GPUPACK_TEST_DATA "/plan-mixed.json")); }
+inline PlanDocument mixed_plan() { return read_plan_json(load_json(GPUPACK_TEST_DATA "/plan-mixed.json"), builtin_catalog()); }
 
 inline const RenderedFile* find_file(const FileTree& tree, const std::string& path) {
   for (const auto& f : tree) {

@@ -26,7 +26,7 @@ SetupRequest runs() {
 
 TEST(VerifySetup, MpsSliceGetsTheRenderedDefaultsAndEveryReplicaItsRenderedEnvironment) {
   const auto json = testing::mps_test_plan();
-  const VerifySetup s = build_setup(json, render_plan_from_json(json), runs(), one_h100());
+  const VerifySetup s = build_setup(json, read_plan_json(json, builtin_catalog()), runs(), one_h100());
   EXPECT_EQ(s.node, "node-0");
   ASSERT_EQ(s.slices.size(), 1u);
   const SliceSetup& slice = s.slices[0];
@@ -49,7 +49,7 @@ TEST(VerifySetup, MpsSliceGetsTheRenderedDefaultsAndEveryReplicaItsRenderedEnvir
 
 TEST(VerifySetup, TheEnvironmentIsWhatRenderWritesIntoTheClientEnvFile) {
   const auto json = testing::mps_test_plan();
-  const RenderPlan plan = render_plan_from_json(json);
+  const PlanDocument plan = read_plan_json(json, builtin_catalog());
   const VerifySetup s = build_setup(json, plan, runs(), one_h100());
   std::string env_file;
   for (const auto& f : render_mps_target(plan).files) {
@@ -68,7 +68,7 @@ TEST(VerifySetup, TimeSlicingReplicasGetOnlyTheirDevice) {
   json["gpus"][0]["slices"][0]["sharing"] = "time-slicing";
   for (auto& c : json["gpus"][0]["slices"][0]["clients"]) c["mps_active_thread_percentage"] = nullptr;
   for (auto& p : json["placements"]) p["mps_active_thread_percentage"] = nullptr;
-  const VerifySetup s = build_setup(json, render_plan_from_json(json), runs(), one_h100());
+  const VerifySetup s = build_setup(json, read_plan_json(json, builtin_catalog()), runs(), one_h100());
   EXPECT_FALSE(s.slices[0].mps.has_value());
   EXPECT_EQ(s.slices[0].replicas[0].env, (std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "GPU-1234"}}));
 }
@@ -84,7 +84,7 @@ void expect_input_error(const std::function<void()>& f, const std::string& fragm
 
 TEST(VerifySetup, BadInputIsOneInputErrorNamingIt) {
   const auto json = testing::mps_test_plan();
-  const RenderPlan plan = render_plan_from_json(json);
+  const PlanDocument plan = read_plan_json(json, builtin_catalog());
   SetupRequest unknown = runs();
   unknown.runs["ranker"] = "./ranker";
   expect_input_error([&] { build_setup(json, plan, unknown, one_h100()); }, "no workload named 'ranker'");
@@ -106,7 +106,7 @@ TEST(VerifySetup, MigSlicesMapToExistingInstancesOnly) {
   json["gpus"][0]["mig"] = nlohmann::json::parse(R"([{"profile":"3g.40gb","start":0,"size":4}])");
   json["gpus"][0]["slices"][0]["profile"] = "3g.40gb";
   json["gpus"][0]["slices"][0]["start"] = 0;
-  const RenderPlan plan = render_plan_from_json(json);
+  const PlanDocument plan = read_plan_json(json, builtin_catalog());
   expect_input_error([&] { build_setup(json, plan, runs(), one_h100()); }, "verify never creates or changes MIG instances");
   auto devices = one_h100();
   MigInstanceInfo mig;
@@ -134,7 +134,7 @@ TEST(VerifySetup, ProfilePredictionsOfThePlanReachTheirReplicasSyntheticOnesDoNo
       p["extrapolated"] = false;
     }
   }
-  const VerifySetup s = build_setup(json, render_plan_from_json(json), runs(), one_h100());
+  const VerifySetup s = build_setup(json, read_plan_json(json, builtin_catalog()), runs(), one_h100());
   const auto& replicas = s.slices.at(0).replicas;
   ASSERT_EQ(replicas.size(), 4u);
   EXPECT_FALSE(replicas[0].profile_p99_ms.has_value());  // batch

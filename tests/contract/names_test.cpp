@@ -1,4 +1,4 @@
-#include "render/names.hpp"
+#include "contract/names.hpp"
 
 #include <gtest/gtest.h>
 

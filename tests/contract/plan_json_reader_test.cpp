@@ -1,16 +1,29 @@
-#include "render/render_plan.hpp"
+#include "contract/plan_json.hpp"
+
+#include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "render/render_test_support.hpp"
 
 namespace gpupack {
 
 using nlohmann::json;
 
-TEST(RenderPlan, ReadsGpusSlicesAndPlacements) {
-  const RenderPlan p = testing::mixed_plan();
+namespace {
+// tests/render/data/plan-mixed.json: every mode (MPS with unequal slices, MIG with MPS, exclusive and
+// time-slicing instances, time-slicing on a whole GPU, MPS on a pre-Volta P100).
+PlanDocument mixed_plan() {
+  std::ifstream in(GPUPACK_TEST_DATA "/plan-mixed.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return read_plan_json(json::parse(text.str()), builtin_catalog());
+}
+}  // namespace
+
+TEST(PlanJsonReader, ReadsGpusSlicesAndPlacements) {
+  const PlanDocument p = mixed_plan();
   ASSERT_EQ(p.gpus.size(), 4u);
   EXPECT_EQ(p.nodes, (std::vector<std::string>{"node-0", "node-1", "node-2"}));
   EXPECT_EQ(p.gpus[1].index, 1);
@@ -25,7 +38,7 @@ TEST(RenderPlan, ReadsGpusSlicesAndPlacements) {
 namespace {
 std::string error_of(const json& plan) {
   try {
-    render_plan_from_json(plan);
+    read_plan_json(plan, builtin_catalog());
   } catch (const InputError& e) {
     return e.what();
   }
@@ -39,7 +52,7 @@ json minimal() {
 }
 }  // namespace
 
-TEST(RenderPlan, RejectsBadPlansNamingThePath) {
+TEST(PlanJsonReader, RejectsBadPlansNamingThePath) {
   EXPECT_EQ(error_of(minimal()), "");
   EXPECT_NE(error_of(json::array()).find("$: expected a JSON object"), std::string::npos);
   json p = minimal();
@@ -76,7 +89,7 @@ TEST(RenderPlan, RejectsBadPlansNamingThePath) {
 
 // Issue 12, reproducers: strings a hand-edited plan puts into rendered files are checked against what
 // they can be, and the schema version is the one this reader knows.
-TEST(RenderPlan, RejectsAnInjectedModelNamingThePath) {
+TEST(PlanJsonReader, RejectsAnInjectedModelNamingThePath) {
   json p = minimal();
   p["gpus"][0]["model"] = "H100\ntouch pwned\n#";
   const std::string error = error_of(p);
@@ -85,13 +98,13 @@ TEST(RenderPlan, RejectsAnInjectedModelNamingThePath) {
   EXPECT_EQ(error.find('\n'), std::string::npos);
 }
 
-TEST(RenderPlan, KeepsTheCatalogsCanonicalModelName) {
+TEST(PlanJsonReader, KeepsTheCatalogsCanonicalModelName) {
   json p = minimal();
   p["gpus"][0]["model"] = "h100-80gb";  // an alias
-  EXPECT_EQ(render_plan_from_json(p).gpus[0].model, "H100-SXM5-80GB");
+  EXPECT_EQ(read_plan_json(p, builtin_catalog()).gpus[0].model, "H100-SXM5-80GB");
 }
 
-TEST(RenderPlan, RejectsMigProfilesTheModelDoesNotHave) {
+TEST(PlanJsonReader, RejectsMigProfilesTheModelDoesNotHave) {
   json p = minimal();
   p["gpus"][0]["mode"] = "mig+mps";
   p["gpus"][0]["mig"] = json::parse(R"([{"profile":"3g.40gb","start":4,"size":4}])");
@@ -112,7 +125,7 @@ TEST(RenderPlan, RejectsMigProfilesTheModelDoesNotHave) {
   EXPECT_NE(error_of(q).find("$.gpus[0].mode: expected a mode without MIG: T4-16GB has no MIG"), std::string::npos);
 }
 
-TEST(RenderPlan, RejectsOtherSchemaVersions) {
+TEST(PlanJsonReader, RejectsOtherSchemaVersions) {
   json p = minimal();
   p["schema_version"] = 999;
   EXPECT_NE(error_of(p).find("$.schema_version: expected 1"), std::string::npos) << error_of(p);
@@ -120,7 +133,7 @@ TEST(RenderPlan, RejectsOtherSchemaVersions) {
   EXPECT_NE(error_of(p).find("$.schema_version: expected a value"), std::string::npos) << error_of(p);
 }
 
-TEST(RenderPlan, RejectsIdsThatLeaveTheirDirectoryAndBadTenants) {
+TEST(PlanJsonReader, RejectsIdsThatLeaveTheirDirectoryAndBadTenants) {
   json p = minimal();
   p["gpus"][0]["slices"][0]["id"] = "../../etc";
   p["placements"][0]["slice"] = "../../etc";
@@ -135,7 +148,7 @@ TEST(RenderPlan, RejectsIdsThatLeaveTheirDirectoryAndBadTenants) {
   EXPECT_NE(error_of(p).find("a slice id unique within its GPU"), std::string::npos);
 }
 
-TEST(RenderPlan, QuotesBackAtMost200BytesOfAHugeName) {
+TEST(PlanJsonReader, QuotesBackAtMost200BytesOfAHugeName) {
   json p = minimal();
   p["placements"][0]["workload"] = std::string(1'000'000, 'A');
   const std::string error = error_of(p);
