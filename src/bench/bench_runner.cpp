@@ -25,8 +25,8 @@ std::string utc_now() {
 
 class Runner {
  public:
-  Runner(const BenchOptions& options, const std::string& exe, Progress& progress)
-      : options_(options), workers_(exe), progress_(progress) {
+  Runner(const BenchOptions& options, const std::string& exe, Progress& progress, measure::GpuUseWatch* gpu_use)
+      : options_(options), workers_(exe), progress_(progress), gpu_use_(gpu_use) {
     results_.options = options;
     results_.plan = make_plan(options);
     results_.started_at = utc_now();
@@ -191,7 +191,7 @@ class Runner {
   // One cell of the --client-cmd grid; a failed cell stays in the grid with its error, and is noted.
   void grid_cell(const GridCellRequest& request) {
     progress_.step("client: " + grid_cell_label(request));
-    measure::GridCell cell = run_grid_cell(options_, request);
+    measure::GridCell cell = run_grid_cell(options_, request, gpu_use_);
     if (!cell.error.empty()) progress_.note("client: " + measure::cell_label(cell) + " failed: " + cell.error);
     results_.colocation->cells.push_back(std::move(cell));
   }
@@ -202,7 +202,7 @@ class Runner {
     progress_.step(label);
     const ModeEnvironment capped =
         mps_environment(session.client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(pct)}});
-    const measure::GridCell cell = run_grid_cell(options_, {"mps", 1, capped, std::nullopt, std::nullopt});
+    const measure::GridCell cell = run_grid_cell(options_, {"mps", 1, capped, std::nullopt, std::nullopt}, gpu_use_);
     if (!cell.error.empty()) return skip(label, cell.error);
     if (!measure::latency_reported(cell)) return skip(label, "request latency was not reported");
     const measure::CopyResult& c = cell.copies.front();
@@ -227,13 +227,15 @@ class Runner {
   const BenchOptions& options_;
   Workers workers_;
   Progress& progress_;
+  measure::GpuUseWatch* gpu_use_;
   BenchResults results_;
 };
 
 }  // namespace
 
-BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress) {
-  return Runner(options, worker_executable, progress).run();
+BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress,
+                       measure::GpuUseWatch* gpu_use) {
+  return Runner(options, worker_executable, progress, gpu_use).run();
 }
 
 }  // namespace gpupack::bench

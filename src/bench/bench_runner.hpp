@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "bench/progress.hpp"
 #include "bench/results.hpp"
+#include "measure/gpu_use_watch.hpp"
 
 namespace gpupack::bench {
 
@@ -17,7 +18,9 @@ class DeviceUnavailable : public UnavailableError {
   using UnavailableError::UnavailableError;
 };
 
-// `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`).
-BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress);
+// `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`). `gpu_use` (optional)
+// watches the --client-cmd copies' GPU memory (experiments_grid.hpp).
+BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress,
+                       measure::GpuUseWatch* gpu_use = nullptr);
 
 }  // namespace gpupack::bench

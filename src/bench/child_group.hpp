@@ -51,6 +51,8 @@ class ChildGroup {
   void terminate_all(std::chrono::milliseconds grace);
 
   size_t size() const { return children_.size(); }
+  // The child's pid (the leader of its process group); still its pid after it exited.
+  pid_t pid(size_t index) const { return children_[index].pid; }
   const ChildOutcome& outcome(size_t index) const { return children_[index].outcome; }
 
  private:

@@ -10,6 +10,7 @@
 #include "bench/child_group.hpp"
 #include "bench/interrupt.hpp"
 #include "measure/client_report.hpp"
+#include "measure/gpu_use_watch.hpp"
 #include "measure/report_source.hpp"
 #include "os/scratch_dir.hpp"
 
@@ -54,7 +55,8 @@ std::string stderr_tail(const ChildOutcome& o) {
 
 class CellRun {
  public:
-  CellRun(const BenchOptions& options, const GridCellRequest& request) : options_(options), request_(request) {}
+  CellRun(const BenchOptions& options, const GridCellRequest& request, measure::GpuUseWatch* gpu_use)
+      : options_(options), request_(request), gpu_use_(gpu_use) {}
 
   void run(measure::GridCell& cell) {
     start();
@@ -97,6 +99,7 @@ class CellRun {
     }
     group_ = std::make_unique<ChildGroup>(specs);
     t0_ = Clock::now();
+    if (gpu_use_) gpu_use_->reset(members_.size());
   }
 
   double now_s() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
@@ -107,6 +110,15 @@ class CellRun {
       m.tail.read_new();
       if (!m.ready_seen_s && m.tail.report().ready_t) m.ready_seen_s = now_s();
     }
+    watch_gpu_use();
+  }
+
+  // Which members hold GPU memory (their process trees), for their time on the GPU without start-up.
+  void watch_gpu_use() {
+    if (!gpu_use_) return;
+    std::vector<int> roots;
+    for (size_t i = 0; i < members_.size(); ++i) roots.push_back(group_->outcome(i).exited ? -1 : group_->pid(i));
+    gpu_use_->sample(now_s(), roots);
   }
 
   void fail_if_failed(size_t i, const char* when) const {
@@ -182,6 +194,12 @@ class CellRun {
     c.wall_s = o.seconds;
     c.reported = report.ready_t.has_value() || !report.requests.empty() || !report.summaries.empty();
     c.malformed_lines = report.malformed_lines;
+    if (gpu_use_) {
+      // Seconds since t0_ (just after the spawns) and from spawn to exit: the same start within milliseconds.
+      c.first_gpu_s = gpu_use_->first_use_s(i);
+      if (c.first_gpu_s) c.gpu_s = std::max(0.0, o.seconds - *c.first_gpu_s);
+      c.gpu_memory_bytes = gpu_use_->peak_bytes(i);
+    }
     if (f) {
       c.requests = f->requests;
       c.req_per_s = f->req_per_s;
@@ -206,6 +224,7 @@ class CellRun {
 
   const BenchOptions& options_;
   const GridCellRequest& request_;
+  measure::GpuUseWatch* gpu_use_;  // none: GPU use not watched (no GPU backend)
   ScratchDir dir_{"gpupack-grid"};  // the cell's report and go files
   std::vector<Member> members_;
   std::unique_ptr<ChildGroup> group_;
@@ -227,10 +246,10 @@ measure::GridCell empty_cell(const GridCellRequest& request) {
 
 std::string grid_cell_label(const GridCellRequest& request) { return measure::cell_label(empty_cell(request)); }
 
-measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request) {
+measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request, measure::GpuUseWatch* gpu_use) {
   measure::GridCell cell = empty_cell(request);
   try {
-    CellRun(options, request).run(cell);
+    CellRun(options, request, gpu_use).run(cell);
   } catch (const CellFailure& e) {
     cell.copies.clear();
     cell.neighbour.reset();

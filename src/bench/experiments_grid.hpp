@@ -3,13 +3,15 @@
 // each with its own client report file (GPUPACK_REPORT) and one shared GPUPACK_GO file, created once every
 // copy wrote its ready line, so that all copies are measured in the same steady window. Optionally the
 // neighbour program (--neighbour-cmd) runs in the same group. Copies that write no report at all and exit
-// by themselves are measured by wall time only.
+// by themselves are measured by their time on the GPU (first GPU use to exit) where a GPU backend watches,
+// and by wall time.
 #include <optional>
 #include <string>
 
 #include "bench/options.hpp"
 #include "bench/workers.hpp"
 #include "measure/colocation_grid.hpp"
+#include "measure/gpu_use_watch.hpp"
 
 namespace gpupack::bench {
 
@@ -26,6 +28,9 @@ std::string grid_cell_label(const GridCellRequest& request);
 
 // Never throws for a failed copy or a timeout (the cell's `error` says which copy and why); throws
 // Interrupted on Ctrl-C, after every copy was killed.
-measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request);
+// gpu_use, when given, watches the copies' GPU memory: each copy's first GPU use, its time on the GPU
+// from there to its exit, its peak memory (what is known of a program that reports nothing).
+measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request,
+                                measure::GpuUseWatch* gpu_use = nullptr);
 
 }  // namespace gpupack::bench

@@ -195,6 +195,7 @@ std::string grid_row(const measure::ColocationGrid& g, const measure::GridCell& 
   return "<tr>" + cell(measure::cell_label(c)) + optional_cell(measure::aggregate_req_per_s(c), "{:.1f}") +
          optional_cell(p50, "{:.2f}") + optional_cell(measure::worst_p99_ms(c), "{:.2f}") +
          optional_cell(c.k > 0 ? std::optional<double>(measure::mean_wall_s(c)) : std::nullopt, "{:.2f}") +
+         optional_cell(c.k > 0 ? measure::mean_gpu_s(c) : std::nullopt, "{:.2f}") +
          optional_cell(neighbour_rate, "{:.1f}") + optional_cell(measure::neighbour_fraction(g, c), "{:.2f}") +
          cell(note) + "</tr>";
 }
@@ -227,17 +228,26 @@ std::string colocation_section(const BenchResults& r) {
   LineChart agg{"Your program: aggregate req/s of K copies", "K copies at once", "req/s", {}, false};
   LineChart p99{"Your program: the worst copy's p99 with K copies", "K copies at once", "p99 (ms)", {}, false};
   LineChart wall{"Your program: mean wall time of K copies, relative to one", "K copies at once", "x of K=1", {}, false};
+  LineChart gpu{"Your program: mean time on the GPU (first GPU use to exit) of K copies, relative to one", "K copies at once",
+                "x of K=1", {}, false};
   for (const auto& mode : measure::grid_modes(g)) {
     if (auto points = measure::aggregate_req_per_s_curve(g, mode); !points.empty()) agg.series.push_back(curve_series(mode, points));
     if (auto points = measure::p99_curve(g, mode); !points.empty()) p99.series.push_back(curve_series(mode, points));
     if (auto points = measure::wall_curve(g, mode); !points.empty()) wall.series.push_back(curve_series(mode, points));
+    if (auto points = measure::gpu_time_curve(g, mode); !points.empty()) gpu.series.push_back(curve_series(mode, points));
   }
   std::string charts = sm_share_part(r);
   if (!agg.series.empty()) charts += render_line_chart(agg);
   if (!p99.series.empty()) charts += render_line_chart(p99);
-  // Only for programs that report nothing: their wall time (start-up included) is all there is.
-  if (agg.series.empty() && !wall.series.empty()) {
-    charts += "<p>Request latency was not reported (the program wrote nothing to GPUPACK_REPORT): only wall time is known.</p>" +
+  // Only for programs that report nothing: their time on the GPU (start-up left out) where it was watched,
+  // else their wall time (start-up included).
+  if (agg.series.empty() && !gpu.series.empty()) {
+    charts += "<p>Request latency was not reported (the program wrote nothing to GPUPACK_REPORT): each copy is measured "
+              "from its first GPU use to its exit.</p>" +
+              render_line_chart(gpu);
+  } else if (agg.series.empty() && !wall.series.empty()) {
+    charts += "<p>Request latency was not reported (the program wrote nothing to GPUPACK_REPORT) and its GPU use was not "
+              "watched: only wall time (start-up included) is known.</p>" +
               render_line_chart(wall);
   }
   std::string rows;
@@ -247,7 +257,7 @@ std::string colocation_section(const BenchResults& r) {
          fmt::format("; K copies released together after every copy's ready line, measured over {:.1f} s.</p>", g.window_s) +
          charts +
          "<table><tr><th>setting</th><th>aggregate req/s</th><th>p50 ms (worst copy)</th><th>p99 ms (worst copy)</th>"
-         "<th>mean wall s</th><th>neighbour req/s</th><th>neighbour vs alone</th><th>note</th></tr>" +
+         "<th>mean wall s</th><th>mean s on the GPU</th><th>neighbour req/s</th><th>neighbour vs alone</th><th>note</th></tr>" +
          rows + "</table>";
 }
 

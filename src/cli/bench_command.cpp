@@ -15,7 +15,10 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/errors.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "measure/gpu_use_watch.hpp"
 #include "measure/sm_share_sweep.hpp"
+#include "os/proc_reader.hpp"
 
 namespace gpupack {
 
@@ -81,7 +84,19 @@ void finish_options(BenchArgs& a) {
   a.options.window_s = a.window.value_or(a.options.quick ? 4.0 : a.options.window_s);
 }
 
-int run_bench_command(std::ostream& out, BenchArgs& a) {
+// The copies' GPU memory is watched through NVML (or the fake backend) when one opens: a program that
+// reports nothing is then measured from its first GPU use to its exit. Without one the grid still runs.
+std::unique_ptr<GpuBackend> open_gpu_use_backend(const CommandContext& ctx, bench::Progress& progress) {
+  try {
+    return open_gpu_backend(ctx.env.vars.get("GPUPACK_GPU_BACKEND").value_or(""), ctx.env.fs, ctx.catalog);
+  } catch (const std::exception& e) {
+    progress.note(std::string("client: the copies' GPU use is not watched (no GPU backend: ") + e.what() + "); wall time only");
+    return nullptr;
+  }
+}
+
+int run_bench_command(const CommandContext& ctx, BenchArgs& a) {
+  std::ostream& out = ctx.out;
   finish_options(a);
   if (!bench::built_with_cuda()) {
     std::cerr << "gpupack bench: this gpupack was built without CUDA (nvcc was not found at build time); "
@@ -91,9 +106,14 @@ int run_bench_command(std::ostream& out, BenchArgs& a) {
   const bench::InterruptGuard guard;
   bench::Progress progress(std::cerr, ::isatty(2) != 0);
   bench::BenchResults results;
+  std::unique_ptr<GpuBackend> gpu = a.options.client_cmd ? open_gpu_use_backend(ctx, progress) : nullptr;
+  LinuxProcReader proc;
+  std::optional<measure::GpuUseWatch> gpu_use;
+  if (gpu) gpu_use.emplace(*gpu, proc);
   try {
-    results = bench::run_bench(a.options, self_executable(), progress);
+    results = bench::run_bench(a.options, self_executable(), progress, gpu_use ? &*gpu_use : nullptr);
     results.command_line = command_line();
+    if (gpu_use && gpu_use->error()) progress.note("client: watching the copies' GPU use stopped: " + *gpu_use->error());
   } catch (const bench::DeviceUnavailable& e) {
     progress.done();
     std::cerr << "gpupack bench: " << e.what() << '\n';
@@ -135,7 +155,7 @@ void register_bench_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--mps-control", args->options.mps_control, "The MPS control program (default nvidia-cuda-mps-control)");
   cmd->callback([&ctx, args, cmd] {
     if (cmd->count("--sweep") > 0 && args->sweep.empty()) args->sweep = "100,50,25,12";  // bare --sweep
-    ctx.action = [&ctx, args] { return run_bench_command(ctx.out, *args); };
+    ctx.action = [&ctx, args] { return run_bench_command(ctx, *args); };
   });
 
   auto request = std::make_shared<bench::WorkerRequest>();

@@ -89,6 +89,12 @@ std::string grid_result(const measure::ColocationGrid& g, const measure::GridCel
             copy_range(c, &measure::CopyResult::p50_ms) + ", p99 ms " + copy_range(c, &measure::CopyResult::p99_ms);
   } else {
     text = "request latency was not reported";
+    if (const auto gpu = measure::mean_gpu_s(c)) {
+      const auto* one = measure::find_cell(g, c.mode, 1);
+      const double base = one ? measure::mean_gpu_s(*one).value_or(0.0) : 0.0;
+      text += fmt::format("; on the GPU {:.2f} s per copy (first GPU use to exit)", *gpu);
+      if (base > 0 && c.k != 1 && !c.with_neighbour) text += fmt::format(" ({:.2f}x K=1)", *gpu / base);
+    }
   }
   if (c.with_neighbour && c.k > 0) {
     if (const auto f = measure::neighbour_fraction(g, c)) text += fmt::format("; neighbour kept {:.0f}%", *f * 100);

@@ -19,7 +19,8 @@ Json copy_json(const CopyResult& c) {
               {"wall_s", c.wall_s},             {"reported", c.reported},
               {"requests", c.requests},         {"req_per_s", optional_json(c.req_per_s)},
               {"p50_ms", optional_json(c.p50_ms)}, {"p99_ms", optional_json(c.p99_ms)},
-              {"malformed_lines", c.malformed_lines}};
+              {"malformed_lines", c.malformed_lines}, {"first_gpu_s", optional_json(c.first_gpu_s)},
+              {"gpu_s", optional_json(c.gpu_s)},   {"gpu_memory_bytes", optional_json(c.gpu_memory_bytes)}};
 }
 
 // {"2": x, "4": y}: keys as strings, the shape the calibration's curves use too.
@@ -59,6 +60,10 @@ CopyResult copy_from_json(const nlohmann::json& j, const std::string& where) {
   c.p50_ms = optional_field<double>(j, "p50_ms", where);
   c.p99_ms = optional_field<double>(j, "p99_ms", where);
   c.malformed_lines = field<long>(j, "malformed_lines", where);
+  // Added later in the same schema version: absent in older files.
+  c.first_gpu_s = optional_field<double>(j, "first_gpu_s", where);
+  c.gpu_s = optional_field<double>(j, "gpu_s", where);
+  c.gpu_memory_bytes = optional_field<std::uint64_t>(j, "gpu_memory_bytes", where);
   return c;
 }
 
@@ -123,6 +128,16 @@ double mean_wall_s(const GridCell& cell) {
   return sum / static_cast<double>(cell.copies.size());
 }
 
+std::optional<double> mean_gpu_s(const GridCell& cell) {
+  if (cell.copies.empty()) return std::nullopt;
+  double sum = 0;
+  for (const auto& c : cell.copies) {
+    if (!c.gpu_s) return std::nullopt;
+    sum += *c.gpu_s;
+  }
+  return sum / static_cast<double>(cell.copies.size());
+}
+
 std::optional<double> neighbour_fraction(const ColocationGrid& grid, const GridCell& cell) {
   if (!cell.with_neighbour || cell.k == 0 || !cell.error.empty() || !cell.neighbour || !cell.neighbour->req_per_s) {
     return std::nullopt;
@@ -165,6 +180,16 @@ std::vector<CurvePoint> wall_curve(const ColocationGrid& grid, const std::string
   }));
 }
 
+std::vector<CurvePoint> gpu_time_curve(const ColocationGrid& grid, const std::string& mode) {
+  // As the wall curve, without start-up: a fixed amount of work's time on the GPU, K copies over one.
+  return relative_to_k1(curve_over_k(grid, mode, [](const GridCell& c) -> std::optional<double> {
+    for (const auto& copy : c.copies) {
+      if (copy.stopped) return std::nullopt;
+    }
+    return mean_gpu_s(c);
+  }));
+}
+
 std::vector<std::string> grid_modes(const ColocationGrid& grid) {
   std::vector<std::string> modes;
   for (const auto& c : grid.cells) {
@@ -188,6 +213,7 @@ nlohmann::ordered_json to_json(const ColocationGrid& grid) {
                          {"aggregate_req_per_s", optional_json(aggregate_req_per_s(c))},
                          {"worst_p99_ms", optional_json(worst_p99_ms(c))},
                          {"mean_wall_s", mean_wall_s(c)},
+                         {"mean_gpu_s", optional_json(mean_gpu_s(c))},
                          {"neighbour_fraction", optional_json(neighbour_fraction(grid, c))},
                          {"copies", copies},
                          {"neighbour", c.neighbour ? copy_json(*c.neighbour) : Json(nullptr)}});
@@ -197,7 +223,8 @@ nlohmann::ordered_json to_json(const ColocationGrid& grid) {
     curves[mode] = Json{{"aggregate_req_per_s", curve_json(aggregate_req_per_s_curve(grid, mode))},
                         {"aggregate_vs_k1", curve_json(aggregate_curve(grid, mode))},
                         {"p99_ms", curve_json(p99_curve(grid, mode))},
-                        {"wall_vs_k1", curve_json(wall_curve(grid, mode))}};
+                        {"wall_vs_k1", curve_json(wall_curve(grid, mode))},
+                        {"gpu_time_vs_k1", curve_json(gpu_time_curve(grid, mode))}};
   }
   return Json{{"command", grid.command},
               {"neighbour_command", grid.neighbour_command.empty() ? Json(nullptr) : Json(grid.neighbour_command)},

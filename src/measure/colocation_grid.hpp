@@ -6,6 +6,7 @@
 // and of `gpupack bench --json`. Pure: the driver that runs the copies is in src/bench/experiments_grid.cpp.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,11 @@ struct CopyResult {
   long requests = 0;       // requests in the window (0 when it did not report them)
   std::optional<double> req_per_s, p50_ms, p99_ms;
   long malformed_lines = 0;  // report lines that were not valid: counted, never fatal
+  // What gpupack saw of it on the GPU (measure/gpu_use_watch.hpp); none when it was never listed with GPU
+  // memory or no GPU backend watched. first_gpu_s: from start to its first GPU use (its start-up);
+  // gpu_s: from there to its exit (or to gpupack stopping it): its time on the GPU, without start-up.
+  std::optional<double> first_gpu_s, gpu_s;
+  std::optional<std::uint64_t> gpu_memory_bytes;  // its largest GPU memory seen
 };
 
 struct GridCell {
@@ -51,6 +57,8 @@ std::optional<double> aggregate_req_per_s(const GridCell& cell);
 // The worst copy's p99 (ms): what a latency target has to hold for.
 std::optional<double> worst_p99_ms(const GridCell& cell);
 double mean_wall_s(const GridCell& cell);
+// Mean time on the GPU (first GPU use to exit) of the copies; none unless every copy has one.
+std::optional<double> mean_gpu_s(const GridCell& cell);
 
 // The neighbour's req/s in a cell over its req/s alone (the k = 0 cell); none when either is missing.
 std::optional<double> neighbour_fraction(const ColocationGrid& grid, const GridCell& cell);
@@ -68,8 +76,11 @@ std::vector<CurvePoint> aggregate_req_per_s_curve(const ColocationGrid& grid, co
 std::vector<CurvePoint> aggregate_curve(const ColocationGrid& grid, const std::string& mode);
 // The worst copy's p99 (ms) at each K.
 std::vector<CurvePoint> p99_curve(const ColocationGrid& grid, const std::string& mode);
-// Mean wall time at each K over the mean at K = 1: the only curve for programs that do not report.
+// Mean wall time at each K over the mean at K = 1 (start-up included).
 std::vector<CurvePoint> wall_curve(const ColocationGrid& grid, const std::string& mode);
+// Mean time on the GPU (first GPU use to exit) at each K over K = 1: for programs that do not report,
+// the slowdown of their work without their start-up. Empty when the GPU use was not watched.
+std::vector<CurvePoint> gpu_time_curve(const ColocationGrid& grid, const std::string& mode);
 // The modes present, in order of first appearance.
 std::vector<std::string> grid_modes(const ColocationGrid& grid);
 

@@ -11,7 +11,10 @@
 # Faults, for one copy or all:
 #   FAKE_CLIENT_FAIL=i         copy i exits 3 after the release
 #   FAKE_CLIENT_NEVER_READY=i  copy i never writes its ready line
-#   FAKE_CLIENT_SILENT=1       no report at all: runs 0.1 s and exits 0
+#   FAKE_CLIENT_SILENT=1       no report at all: runs 0.1 s and exits 0; with FAKE_CLIENT_GPU_DIR set, it
+#                              first starts up for FAKE_CLIENT_STARTUP_S, then "uses the GPU" (creates
+#                              $FAKE_CLIENT_GPU_DIR/<its pid>, which the test's GPU backend lists) for
+#                              FAKE_CLIENT_GPU_S, and exits
 #   FAKE_CLIENT_GARBAGE=1      a malformed line before every 10th request, and lines written in two pieces
 #   FAKE_CLIENT_REQUESTS=N     exits 0 by itself after N requests
 #   FAKE_CLIENT_PIDS=dir       each copy writes its pid there (tests check that none survives)
@@ -30,6 +33,13 @@ now_us() { local t=$EPOCHREALTIME; now=$((10#${t/./})); }
 seconds() { printf -v secs '%d.%06d' $(($1 / 1000000)) $(($1 % 1000000)); }
 
 if [ "${FAKE_CLIENT_SILENT:-0}" = 1 ]; then
+  if [ -n "${FAKE_CLIENT_GPU_DIR:-}" ]; then
+    nap "${FAKE_CLIENT_STARTUP_S:-0.5}"
+    : >"$FAKE_CLIENT_GPU_DIR/$$"
+    nap "${FAKE_CLIENT_GPU_S:-0.5}"
+    rm -f "$FAKE_CLIENT_GPU_DIR/$$"
+    exit 0
+  fi
   nap 0.1
   exit 0
 fi

@@ -15,6 +15,9 @@
 #include "bench/interrupt.hpp"
 #include "core/errors.hpp"
 #include "fakes/temp_dir.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "measure/gpu_use_watch.hpp"
+#include "os/proc_reader.hpp"
 
 namespace gpupack::bench {
 namespace {
@@ -32,7 +35,7 @@ class GridTest : public ::testing::Test {
   void TearDown() override {
     for (const char* v : {"FAKE_CLIENT_STATE", "FAKE_CLIENT_PIDS", "FAKE_WORKER_STATE", "FAKE_CLIENT_FAIL",
                           "FAKE_CLIENT_NEVER_READY", "FAKE_CLIENT_SILENT", "FAKE_CLIENT_GARBAGE", "FAKE_CLIENT_REQUESTS",
-                          "FAKE_CLIENT_INTERRUPT"}) {
+                          "FAKE_CLIENT_INTERRUPT", "FAKE_CLIENT_GPU_DIR", "FAKE_CLIENT_STARTUP_S", "FAKE_CLIENT_GPU_S"}) {
       ::unsetenv(v);
     }
     if (old_tmpdir_.empty()) {
@@ -55,9 +58,9 @@ class GridTest : public ::testing::Test {
     return o;
   }
 
-  BenchResults run(const BenchOptions& o) {
+  BenchResults run(const BenchOptions& o, measure::GpuUseWatch* gpu_use = nullptr) {
     Progress progress(log, false);
-    return run_bench(o, FAKE_BENCH_WORKER, progress);
+    return run_bench(o, FAKE_BENCH_WORKER, progress, gpu_use);
   }
 
   // Nothing left in TMPDIR: every cell's report directory and the MPS daemon's directory were removed.
@@ -174,6 +177,59 @@ TEST_F(GridTest, ProgramThatReportsNothingIsMeasuredByWallTime) {
     }
   }
   EXPECT_EQ(measure::wall_curve(*r.colocation, "mps").size(), 2u);
+}
+
+// A GPU whose process list is the pids named by files in a directory: fake-grid-client.sh creates its
+// file when it "first uses the GPU", after its start-up, and removes it before it exits.
+class MarkerDirGpu : public GpuBackend {
+ public:
+  explicit MarkerDirGpu(std::string dir) : dir_(std::move(dir)) {}
+  std::string name() const override { return "fake"; }
+  std::optional<std::string> driver_version() const override { return std::nullopt; }
+  std::vector<GpuDeviceInfo> devices() override {
+    GpuDeviceInfo d;
+    for (const auto& f : std::filesystem::directory_iterator(dir_)) {
+      GpuProcessInfo p;
+      p.pid = static_cast<unsigned>(std::stoul(f.path().filename().string()));
+      p.used_memory_bytes = 512ull << 20;
+      d.processes.push_back(p);
+    }
+    return {d};
+  }
+  std::vector<XidEvent> poll_xid_events() override { return {}; }
+
+ private:
+  std::string dir_;
+};
+
+TEST_F(GridTest, ProgramThatReportsNothingIsMeasuredFromItsFirstGpuUseToItsExit) {
+  gpupack::testing::TempDir gpu_dir;
+  ::setenv("FAKE_CLIENT_SILENT", "1", 1);
+  ::setenv("FAKE_CLIENT_GPU_DIR", gpu_dir.path().c_str(), 1);
+  ::setenv("FAKE_CLIENT_STARTUP_S", "0.8", 1);  // start-up: no GPU yet
+  ::setenv("FAKE_CLIENT_GPU_S", "0.5", 1);
+  MarkerDirGpu gpu(gpu_dir.path());
+  LinuxProcReader proc;
+  measure::GpuUseWatch gpu_use(gpu, proc, 0.05);
+  BenchOptions o = options({1, 2});
+  o.parts = {Part::client};
+  const BenchResults r = run(o, &gpu_use);
+  for (const auto& c : r.colocation->cells) {
+    ASSERT_EQ(c.error, "") << measure::cell_label(c);
+    for (const auto& copy : c.copies) {
+      ASSERT_TRUE(copy.gpu_s && copy.first_gpu_s) << measure::cell_label(c);
+      EXPECT_GE(*copy.first_gpu_s, 0.75);  // its start-up is not GPU time
+      EXPECT_GE(*copy.gpu_s, 0.35);
+      EXPECT_LT(*copy.gpu_s, copy.wall_s - 0.6);
+      EXPECT_EQ(copy.gpu_memory_bytes, 512ull << 20);
+    }
+    ASSERT_TRUE(measure::mean_gpu_s(c));
+  }
+  EXPECT_EQ(measure::gpu_time_curve(*r.colocation, "mps").size(), 2u);
+  // The fields survive the JSON round trip (bench --json and the workload profile).
+  const auto back = measure::colocation_grid_from_json(nlohmann::json::parse(measure::to_json(*r.colocation).dump()));
+  EXPECT_EQ(back.cells.front().copies.front().gpu_s, r.colocation->cells.front().copies.front().gpu_s);
+  EXPECT_EQ(back.cells.front().copies.front().gpu_memory_bytes, 512ull << 20);
 }
 
 TEST_F(GridTest, MalformedLinesAreCountedNeverFatal) {

@@ -4,7 +4,8 @@
 # the warm-up, one with a 15 s start-up, one that writes garbage reports. Each must end with a clear
 # message (exit 1 and one line where there is no profile), never hang (every call runs under `timeout`),
 # and never print an entry `gpupack plan` rejects (every entry printed is planned). The CI versions of
-# these cases run against the fake GPU backend (tests/e2e/profile.sh, tests/measure/steady_profile_test,
+# these cases (and a program that reports nothing, measured from its first GPU use in the grid) run
+# against the fake GPU backend (tests/e2e/profile.sh, tests/measure/steady_profile_test,
 # tests/bench/grid_test).
 # Needs a CUDA GPU whose model is in gpupack's catalog and python3 with torch and torchvision
 # (tests/example_clients.sh). Outputs under $OUT/robustness when OUT is set: each call's stdout and
@@ -103,9 +104,20 @@ jq -e '.colocation.cells | length == 2 and all(.error | test("wrote no ready lin
   "$RESULTS/garbage-grid.json" >/dev/null || fail "garbage-grid.json: $(jq -c '[.colocation.cells[].error]' "$RESULTS/garbage-grid.json")"
 expect_out "FAILED: .*wrote no ready line"
 
+# 5. Reports nothing (its report variables removed): the grid measures each copy from its first GPU use
+# to its exit through NVML's process lists (MPS clients included), so the start-up (a 5 s sleep, then
+# importing torch) is not its time on the GPU; a fixed amount of work (2000 requests) per copy.
+timed silent-grid 240 bench --only client --ks 1,2 --json "$RESULTS/silent-grid.json" --client-cmd \
+  "sleep 5; exec env -u GPUPACK_REPORT -u GPUPACK_GO python3 $CLIENTS/resnet18_b1.py --requests 2000"
+expect_rc 0
+expect_out "request latency was not reported; on the GPU [0-9.]+ s per copy"
+jq -e '.colocation.cells | length == 4 and all(.error == "" and (.latency_reported | not) and .mean_gpu_s > 0.5
+       and all(.copies[]; .first_gpu_s >= 5 and .gpu_s < .wall_s - 5 and .gpu_memory_bytes > 50 * 1048576))' \
+  "$RESULTS/silent-grid.json" >/dev/null || fail "silent-grid.json: $(jq -c '[.colocation.cells[] | {mode, k, error, copies}]' "$RESULTS/silent-grid.json")"
+
 # Nothing of ours left running.
 sleep 1
-if pgrep -f "$CLIENTS/mlp_b8.py|$WORK/garbage.py" >/dev/null; then
-  fail "a client survived: $(pgrep -af "$CLIENTS/mlp_b8.py|$WORK/garbage.py")"
+if pgrep -f "$CLIENTS/mlp_b8.py|$CLIENTS/resnet18_b1.py|$WORK/garbage.py" >/dev/null; then
+  fail "a client survived: $(pgrep -af "$CLIENTS/mlp_b8.py|$CLIENTS/resnet18_b1.py|$WORK/garbage.py")"
 fi
 finish

@@ -39,7 +39,8 @@ for helper in doc example; do
   LAST="profile with the $helper helper"
   expect_rc 0
   expect_json '.window.start == "ready-line" and .report.any_line and .report.malformed_lines == 0'
-  expect_json '.requests.req_per_s > 50 and .requests.req_per_s < 600 and .requests.p50_ms >= 2 and .requests.p99_ms < 100'
+  # Loose bounds: CI machines are loaded (a 2 ms sleep may take far longer); the rate comes from the lines.
+  expect_json '.requests.req_per_s > 10 and .requests.req_per_s < 600 and .requests.p50_ms >= 2 and .requests.p99_ms < 1000'
 done
 
 # GPUPACK_GO: after its ready line the program waits until the go file exists, then reports requests.

@@ -1,0 +1,59 @@
+#include "measure/gpu_use_watch.hpp"
+
+#include <algorithm>
+#include <exception>
+
+namespace gpupack::measure {
+
+TreeGpuUse tree_gpu_use(const std::vector<GpuDeviceInfo>& devices, const std::set<unsigned>& pids) {
+  TreeGpuUse use;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    for (const auto& proc : devices[i].processes) {
+      if (!pids.count(proc.pid)) continue;
+      use.seen = true;
+      use.bytes += proc.used_memory_bytes.value_or(0);
+      if (!use.device) use.device = i;
+    }
+  }
+  return use;
+}
+
+GpuUseWatch::GpuUseWatch(GpuBackend& gpu, const ProcReader& proc, double interval_s)
+    : gpu_(gpu), proc_(proc), interval_s_(interval_s) {}
+
+void GpuUseWatch::reset(std::size_t programs) {
+  programs_.assign(programs, Program{});
+  last_s_.reset();
+}
+
+void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
+  if (error_ || (last_s_ && now_s - *last_s_ < interval_s_)) return;
+  last_s_ = now_s;
+  std::vector<GpuDeviceInfo> devices;
+  try {
+    devices = gpu_.devices();
+  } catch (const std::exception& e) {
+    error_ = e.what();
+    return;
+  }
+  for (std::size_t i = 0; i < roots.size() && i < programs_.size(); ++i) {
+    if (roots[i] <= 0) continue;
+    const auto tree = process_tree(proc_, roots[i]);
+    const TreeGpuUse use = tree_gpu_use(devices, std::set<unsigned>(tree.begin(), tree.end()));
+    // Listed with no memory yet (a context being made) counts as use: the program reached the GPU.
+    if (!use.seen) continue;
+    Program& p = programs_[i];
+    if (!p.first_use_s) p.first_use_s = now_s;
+    p.peak_bytes = std::max(p.peak_bytes.value_or(0), use.bytes);
+  }
+}
+
+std::optional<double> GpuUseWatch::first_use_s(std::size_t i) const {
+  return i < programs_.size() ? programs_[i].first_use_s : std::nullopt;
+}
+
+std::optional<std::uint64_t> GpuUseWatch::peak_bytes(std::size_t i) const {
+  return i < programs_.size() ? programs_[i].peak_bytes : std::nullopt;
+}
+
+}  // namespace gpupack::measure

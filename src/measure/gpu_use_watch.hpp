@@ -1,0 +1,57 @@
+#pragma once
+// When each of several running programs first held GPU memory, and how much at most: what gpupack sees of
+// a program that reports nothing (docs/client-report.md), so that its time on the GPU (first GPU use to
+// exit) is measured without its start-up (importing PyTorch alone takes seconds). Each program is a
+// process tree (a /bin/sh -c root and what it started); NVML lists a process's own memory, MPS clients
+// included (nvmlDeviceGetMPSComputeRunningProcesses), so copies of one program are told apart.
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_backend.hpp"
+#include "os/proc_reader.hpp"
+
+namespace gpupack::measure {
+
+// GPU memory a set of processes holds in one snapshot of the devices; `seen` when any of them is listed.
+struct TreeGpuUse {
+  bool seen = false;
+  std::uint64_t bytes = 0;
+  std::optional<std::size_t> device;  // the first device that lists one of them
+};
+TreeGpuUse tree_gpu_use(const std::vector<GpuDeviceInfo>& devices, const std::set<unsigned>& pids);
+
+class GpuUseWatch {
+ public:
+  // Snapshots at most every `interval_s` (a device snapshot costs NVML calls per device and process).
+  GpuUseWatch(GpuBackend& gpu, const ProcReader& proc, double interval_s = 0.2);
+
+  // A new set of programs, none seen yet (one per cell of the grid).
+  void reset(std::size_t programs);
+  // Takes a snapshot when `interval_s` has passed since the last one. roots[i]: program i's root pid, or
+  // -1 once it exited (its processes are gone; what was seen stays). A backend that fails stops the watch
+  // (error() says why); the programs go on.
+  void sample(double now_s, const std::vector<int>& roots);
+
+  // Seconds (on the caller's clock) of the first snapshot that listed program i; none: never seen.
+  std::optional<double> first_use_s(std::size_t i) const;
+  // Its largest GPU memory in any snapshot; none: never seen.
+  std::optional<std::uint64_t> peak_bytes(std::size_t i) const;
+  const std::optional<std::string>& error() const { return error_; }
+
+ private:
+  struct Program {
+    std::optional<double> first_use_s;
+    std::optional<std::uint64_t> peak_bytes;
+  };
+  GpuBackend& gpu_;
+  const ProcReader& proc_;
+  double interval_s_;
+  std::optional<double> last_s_;
+  std::vector<Program> programs_;
+  std::optional<std::string> error_;
+};
+
+}  // namespace gpupack::measure
