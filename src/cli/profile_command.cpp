@@ -28,7 +28,7 @@ namespace {
 using namespace measure;
 
 struct ProfileArgs {
-  double duration = 10, warmup = 3, interval = 0.5, headroom = 0.15, startup_timeout = 120, tolerance = 0.10, p99_tolerance = 0.25;
+  double duration = 10, warmup = 3, interval = 0.5, headroom = 0.15, startup_timeout = 120, tolerance = 0.10, p99_tolerance = 0.10;
   int repeat = 2;
   bool repeat_all = false;
   std::string name, output, sweep, colocation, mps_control = "nvidia-cuda-mps-control";

@@ -41,7 +41,7 @@ struct SweepDeps {
 // max(p99_tolerance, 2 x the largest share's p99 spread) higher. Being better never fails.
 struct DemandRule {
   double tolerance = 0.10;
-  double p99_tolerance = 0.25;
+  double p99_tolerance = 0.10;
 };
 
 // (max - min) / mean of each figure over a share's runs (gpupack verify's spread); null with < 2 runs.

@@ -62,7 +62,8 @@ expect_json '.name == "fake-client" and .requests.req_per_s > 100 and .requests.
 
 # --sweep: the program alone under the (fake) MPS daemon at each share; it needs 25% of the SMs.
 # The reference (100%) runs twice (--repeat 2, the default): its spread is in the profile, each share's verdict too.
-# p99 of a 10 ms fake on a busy CI host is noisy: a wide --p99-tolerance keeps 50% and 25% passing.
+# The fake reports the latency it models; its req/s is real and noisy on a busy CI host: wide tolerances keep
+# 50% and 25% passing.
 run profile "${FAST[@]}" --sweep 100,50,25,12 --tolerance 0.3 --p99-tolerance 0.6 --mps-control "$FAKE_MPS" --format json -- \
   "$CLIENT" --latency-us 10000 --needs-pct 25
 expect_rc 0

@@ -66,7 +66,11 @@ int main(int argc, char** argv) {
     const double t1 = now();
     ++done;
     if (how == "report") {
-      line("{\"v\":1,\"event\":\"request\",\"t\":" + std::to_string(t1) + ",\"latency_ms\":" + std::to_string((t1 - t0) * 1000) + "}");
+      // The latency it models, not the sleep it took: on a loaded CI host a 10 ms sleep's p99 can triple,
+      // and tests check the modelled shape (req/s stays real: requests are paced by the sleeps).
+      (void)t0;
+      line("{\"v\":1,\"event\":\"request\",\"t\":" + std::to_string(t1) + ",\"latency_ms\":" +
+           std::to_string(static_cast<double>(latency) / 1000) + "}");
     } else if (how == "summary" && t1 - summary_from >= 0.1) {
       line("{\"v\":1,\"event\":\"summary\",\"t\":" + std::to_string(t1) + ",\"requests\":" + std::to_string(done) +
            ",\"seconds\":" + std::to_string(t1 - summary_from) + ",\"p50_ms\":" + std::to_string(static_cast<double>(latency) / 1000) +
