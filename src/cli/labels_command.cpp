@@ -32,7 +32,7 @@ int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat
         return exit_code::usage;
       }
       try {
-        k8s::write_features_file(settings.features_file, plan.labels);
+        k8s::write_features_file(ctx.env.fs, settings.features_file, plan.labels);
       } catch (const std::runtime_error& e) {
         std::cerr << "gpupack labels: " << e.what() << '\n';
         return exit_code::unavailable;
