@@ -19,7 +19,7 @@ int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat
   const DevicePluginSettings& settings = config.device_plugin;  // node.yaml is read once
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     const auto devices = gpu.devices();
-    check_against_devices(config, devices);
+    check_against_devices(config, devices, ctx.catalog);
     const auto plan = plan_device_plugins(config, devices);
     if (format == OutputFormat::json) {
       ctx.out << nlohmann::ordered_json(plan.labels).dump(2) << '\n';

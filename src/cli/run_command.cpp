@@ -44,7 +44,7 @@ int run_client(const RunArgs& a, const CommandContext& ctx) {
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
     const auto devices = gpu.devices();
-    check_against_devices(config, devices);
+    check_against_devices(config, devices, ctx.catalog);
     auto mps_running = [&](const std::string& target) {
       MpsDaemonOptions o;
       o.paths = mps_paths_for(config, target);
