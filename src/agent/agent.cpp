@@ -33,7 +33,7 @@ void Agent::start_supervisors() {
 void Agent::start(int port_override) {
   // The whole file is checked before any directory, lock or daemon is touched, as at reload: a bad file
   // (device_plugin section included) is an input error (exit 2), never an MPS or internal one.
-  config_ = load_node_config(config_path_);
+  config_ = load_node_config(deps_.fs, config_path_);
   check_against_devices(config_, deps_.gpu.devices(), deps_.catalog);
   check_device_plugins(config_);
   prepare_slots();
@@ -154,7 +154,7 @@ bool Agent::reload() {
   // old config, the MPS daemons and the device plugins as they were.
   NodeConfig next;
   try {
-    next = load_node_config(config_path_);
+    next = load_node_config(deps_.fs, config_path_);
     check_against_devices(next, deps_.gpu.devices(), deps_.catalog);
     check_device_plugins(next);
   } catch (const std::exception& e) {

@@ -11,9 +11,9 @@
 
 namespace gpupack {
 
-NodeConfig load_node_config(const std::string& path) {
+NodeConfig load_node_config(const Filesystem& fs, const std::string& path) {
   // Bounded like every input file (docs/cli.md): --config /dev/zero is one line, not a gigabyte read.
-  return parse_node_config(read_input_file(path), path);
+  return parse_node_config(read_input_file(fs, path), path);
 }
 
 void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices,

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "bench/progress.hpp"
 #include "bench/results.hpp"
+#include "os/env.hpp"
 
 namespace gpupack::bench {
 
@@ -17,7 +18,8 @@ class DeviceUnavailable : public UnavailableError {
   using UnavailableError::UnavailableError;
 };
 
-// `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`).
-BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress);
+// `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`). Temporary directories,
+// report files, the MPS daemon's files and the start time go through `env`.
+BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress, Env env);
 
 }  // namespace gpupack::bench

@@ -10,6 +10,7 @@
 #include "bench/options.hpp"
 #include "bench/workers.hpp"
 #include "measure/colocation_grid.hpp"
+#include "os/env.hpp"
 
 namespace gpupack::bench {
 
@@ -25,7 +26,8 @@ struct GridCellRequest {
 std::string grid_cell_label(const GridCellRequest& request);
 
 // Never throws for a failed copy or a timeout (the cell's `error` says which copy and why); throws
-// Interrupted on Ctrl-C, after every copy was killed.
-measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request);
+// Interrupted on Ctrl-C, after every copy was killed. The cell's scratch directory, report files and go
+// file go through `env`.
+measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request, Env env);
 
 }  // namespace gpupack::bench

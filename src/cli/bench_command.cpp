@@ -2,7 +2,6 @@
 // `gpupack bench-worker` that runs one measurement in a child process (src/bench/worker_protocol.hpp).
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "bench/bench_json.hpp"
@@ -15,6 +14,7 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/errors.hpp"
+#include "io/input_file.hpp"
 #include "measure/sm_share_sweep.hpp"
 
 namespace gpupack {
@@ -37,8 +37,8 @@ std::string self_executable() {
 }
 
 // The command as typed, shell-quoted where needed, for the JSON and the report.
-std::string command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+std::string command_line(const Filesystem& fs) {
+  const std::string cmdline = fs.read_file("/proc/self/cmdline").value_or("");
   std::string out, arg;
   auto flush = [&] {
     const bool plain = !arg.empty() && arg.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -48,7 +48,7 @@ std::string command_line() {
     out += (out.empty() ? "" : " ") + (plain ? arg : quoted + "'");
     arg.clear();
   };
-  for (char c; in.get(c);) {
+  for (const char c : cmdline) {
     if (c == '\0') {
       flush();
     } else {
@@ -57,12 +57,6 @@ std::string command_line() {
   }
   if (!arg.empty()) flush();
   return out;
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush()) throw InputError("cannot write '" + path + "'");
 }
 
 void finish_options(BenchArgs& a) {
@@ -81,7 +75,8 @@ void finish_options(BenchArgs& a) {
   a.options.window_s = a.window.value_or(a.options.quick ? 4.0 : a.options.window_s);
 }
 
-int run_bench_command(std::ostream& out, BenchArgs& a) {
+int run_bench_command(const CommandContext& ctx, BenchArgs& a) {
+  std::ostream& out = ctx.out;
   finish_options(a);
   if (!bench::built_with_cuda()) {
     std::cerr << "gpupack bench: this gpupack was built without CUDA (nvcc was not found at build time); "
@@ -92,8 +87,8 @@ int run_bench_command(std::ostream& out, BenchArgs& a) {
   bench::Progress progress(std::cerr, ::isatty(2) != 0);
   bench::BenchResults results;
   try {
-    results = bench::run_bench(a.options, self_executable(), progress);
-    results.command_line = command_line();
+    results = bench::run_bench(a.options, self_executable(), progress, ctx.env);
+    results.command_line = command_line(ctx.env.fs);
   } catch (const bench::DeviceUnavailable& e) {
     progress.done();
     std::cerr << "gpupack bench: " << e.what() << '\n';
@@ -103,8 +98,8 @@ int run_bench_command(std::ostream& out, BenchArgs& a) {
     std::cerr << "gpupack bench: interrupted; workers ended and gpupack's MPS daemon told to quit\n";
     return 128 + bench::interrupt_signal();
   }
-  if (a.options.json_path) write_file(*a.options.json_path, bench::to_json(results).dump(1) + "\n");
-  if (a.options.report_path) write_file(*a.options.report_path, bench::render_report(results));
+  if (a.options.json_path) write_output_file(ctx.env.fs, *a.options.json_path, bench::to_json(results).dump(1) + "\n");
+  if (a.options.report_path) write_output_file(ctx.env.fs, *a.options.report_path, bench::render_report(results));
   print_bench_summary(out, results);
   return bench::any_failed(bench::verdicts(results)) ? exit_code::negative : exit_code::ok;
 }
@@ -135,7 +130,7 @@ void register_bench_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--mps-control", args->options.mps_control, "The MPS control program (default nvidia-cuda-mps-control)");
   cmd->callback([&ctx, args, cmd] {
     if (cmd->count("--sweep") > 0 && args->sweep.empty()) args->sweep = "100,50,25,12";  // bare --sweep
-    ctx.action = [&ctx, args] { return run_bench_command(ctx.out, *args); };
+    ctx.action = [&ctx, args] { return run_bench_command(ctx, *args); };
   });
 
   auto request = std::make_shared<bench::WorkerRequest>();

@@ -15,7 +15,7 @@ namespace gpupack {
 namespace {
 
 int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat format, bool write) {
-  const NodeConfig config = load_node_config(config_path);
+  const NodeConfig config = load_node_config(ctx.env.fs, config_path);
   const DevicePluginSettings& settings = config.device_plugin;  // node.yaml is read once
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     const auto devices = gpu.devices();

@@ -23,7 +23,7 @@ struct MpsArgs {
 
 // The targets the command acts on: all in mode mps, or those --gpu names (GPU UUID or index, MIG UUID).
 std::vector<MpsTarget> selected(const MpsArgs& a, GpuBackend& gpu, const LocalServices& os, const GpuCatalog& catalog) {
-  const NodeConfig config = load_node_config(a.config);
+  const NodeConfig config = load_node_config(os.fs, a.config);
   const auto devices = gpu.devices();
   check_against_devices(config, devices, catalog);
   auto targets = mps_targets(config, devices, os.fs.effective_uid());

@@ -21,6 +21,7 @@ namespace {
 
 class GridTest : public ::testing::Test {
  protected:
+  SystemEnv system;  // the real files, clock and TMPDIR: the workers and fakes are real processes
   void SetUp() override {
     ::setenv("FAKE_CLIENT_STATE", state.path().c_str(), 1);
     ::setenv("FAKE_CLIENT_PIDS", pids.path().c_str(), 1);
@@ -57,7 +58,7 @@ class GridTest : public ::testing::Test {
 
   BenchResults run(const BenchOptions& o) {
     Progress progress(log, false);
-    return run_bench(o, FAKE_BENCH_WORKER, progress);
+    return run_bench(o, FAKE_BENCH_WORKER, progress, system.env());
   }
 
   // Nothing left in TMPDIR: every cell's report directory and the MPS daemon's directory were removed.
