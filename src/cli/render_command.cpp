@@ -6,8 +6,8 @@
 #include <ostream>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/input_file.hpp"
+#include "core/exit_codes.hpp"
+#include "io/input_file.hpp"
 #include "cli/plan_views.hpp"
 #include "cli/profile_loading.hpp"
 #include "contract/plan_json.hpp"

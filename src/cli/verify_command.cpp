@@ -12,7 +12,7 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
-#include "cli/input_file.hpp"
+#include "io/input_file.hpp"
 #include "cli/profile_loading.hpp"
 #include "cli/node_support.hpp"
 #include "cli/table.hpp"
@@ -153,7 +153,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
   // The one bounded reader and JSON parser of the io layer: every bad plan (1e999 included) is exit 2.
   const nlohmann::json plan_json = parse_json_document(read_input_file(ctx.env.fs, a.plan), a.plan + ": not a plan JSON",
                                                        "give the output of `gpupack plan --format json`");
-  const RenderPlan plan = render_plan_from_json(plan_json);
+  const PlanDocument plan = read_plan_json(plan_json, ctx.catalog);
   SetupRequest request;
   request.runs = parse_runs(a.runs);
   request.plain = a.plain;
