@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "fakes/fake_proc_reader.hpp"
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 #include "mps/mps_fixture.hpp"
 #include "podresources_v1.grpc.pb.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 class AgentTest : public testing::MpsFixture {
  protected:
-  std::unique_ptr<FakeGpuBackend> gpu = FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json");
+  std::unique_ptr<FakeGpuBackend> gpu = FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json");
   testing::FakeProcReader proc;
   const GpuCatalog catalog = builtin_catalog();
   const std::string gpu0 = "GPU-11111111-2222-3333-4444-555555555555";

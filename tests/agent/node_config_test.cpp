@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack {
 namespace {
@@ -19,7 +20,7 @@ std::string error_of(const std::string& yaml) {
   return "";
 }
 
-std::vector<GpuDeviceInfo> two_gpus() { return FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json")->devices(); }
+std::vector<GpuDeviceInfo> two_gpus() { return FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json")->devices(); }
 
 TEST(NodeConfig, ParsesTheDocumentedExample) {
   const NodeConfig c = parse_node_config(R"(
