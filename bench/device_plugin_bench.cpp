@@ -12,6 +12,7 @@
 #include "k8s/device_plugins.hpp"
 #include "k8s/kubelet_sim.hpp"
 #include "k8s/sample_node.hpp"
+#include "os/filesystem.hpp"
 
 namespace {
 
@@ -33,7 +34,8 @@ double percentile(std::vector<double> v, double p) {
 // One Allocate of an MPS slice (the largest answer: env, mounts), as kubelet sends it.
 void BM_Allocate(benchmark::State& state) {
   testing::TempDir dir;
-  k8s::DevicePlugins plugins(k8s::plan_resources(testing::sample_targets()), settings_for(dir.path()));
+  PosixFilesystem files;
+  k8s::DevicePlugins plugins(k8s::plan_resources(testing::sample_targets()), settings_for(dir.path()), files);
   plugins.start();
   testing::PluginClient client(dir.path() + "/" + k8s::socket_name("gpupack.io/mps-25"));
   const std::vector<std::vector<std::string>> request = {{testing::kGpu2 + "::1"}};
@@ -57,7 +59,8 @@ void BM_ReregistrationAfterKubeletRestart(benchmark::State& state) {
   testing::TempDir dir;
   testing::KubeletSim kubelet(dir.path());
   kubelet.start();
-  k8s::DevicePlugins plugins(k8s::plan_resources(testing::sample_targets()), settings_for(dir.path()));
+  PosixFilesystem files;
+  k8s::DevicePlugins plugins(k8s::plan_resources(testing::sample_targets()), settings_for(dir.path()), files);
   plugins.start();
   const std::size_t n = plugins.resources().size();
   std::size_t expected = n;

@@ -33,8 +33,8 @@ void Agent::start_supervisors() {
 void Agent::start(int port_override) {
   // The whole file is checked before any directory, lock or daemon is touched, as at reload: a bad file
   // (device_plugin section included) is an input error (exit 2), never an MPS or internal one.
-  config_ = load_node_config(config_path_);
-  check_against_devices(config_, deps_.gpu.devices());
+  config_ = load_node_config(deps_.fs, config_path_);
+  check_against_devices(config_, deps_.gpu.devices(), deps_.catalog);
   check_device_plugins(config_);
   prepare_slots();
   auto [host, port] = split_address(config_.metrics_address);
@@ -132,7 +132,7 @@ void Agent::refresh() {
       log("XID " + std::to_string(x.xid) + " on " + x.uuid);
     }
     refresh_pod_allocations();
-    text = render_node_metrics(build_snapshot(devices));
+    text = render_node_metrics(build_snapshot(devices), deps_.catalog);
     h.text += "gpus: ok (" + std::to_string(devices.size()) + " seen)\n";
   } catch (const std::exception& e) {
     h.healthy = false;
@@ -154,8 +154,8 @@ bool Agent::reload() {
   // old config, the MPS daemons and the device plugins as they were.
   NodeConfig next;
   try {
-    next = load_node_config(config_path_);
-    check_against_devices(next, deps_.gpu.devices());
+    next = load_node_config(deps_.fs, config_path_);
+    check_against_devices(next, deps_.gpu.devices(), deps_.catalog);
     check_device_plugins(next);
   } catch (const std::exception& e) {
     ++reload_failures_;

@@ -30,6 +30,7 @@ struct AgentDeps {
   Clock& clock;
   ProcReader& proc;
   GpuBackend& gpu;
+  const GpuCatalog& catalog;  // the CLI's one catalog: node.yaml's limits and the metrics' model names
 };
 
 class Agent {

@@ -21,7 +21,7 @@ void Agent::start_device_plugins(bool reloading) {
     DevicePluginPlan plan = plan_device_plugins(config_, deps_.gpu.devices());
     if (!settings.features_file.empty()) {
       try {
-        k8s::write_features_file(settings.features_file, plan.labels);
+        k8s::write_features_file(deps_.fs, settings.features_file, plan.labels);
       } catch (const std::runtime_error& e) {
         log(std::string("node labels not written: ") + e.what());  // labels are a convenience, not a reason to stop
       }
@@ -30,7 +30,7 @@ void Agent::start_device_plugins(bool reloading) {
     if (device_plugins_ && device_plugins_->resources() == plan.resources && device_plugins_->settings() == settings) return;
     std::unique_ptr<k8s::DevicePlugins> plugins;
     if (!plan.resources.empty()) {
-      plugins = std::make_unique<k8s::DevicePlugins>(std::move(plan.resources), settings, [this](const std::string& line) { log(line); });
+      plugins = std::make_unique<k8s::DevicePlugins>(std::move(plan.resources), settings, deps_.fs, [this](const std::string& line) { log(line); });
     }
     if (plugins && device_plugins_) plugins->carry_health_from(*device_plugins_);  // XIDs stay
     device_plugins_.reset();

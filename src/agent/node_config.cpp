@@ -11,13 +11,13 @@
 
 namespace gpupack {
 
-NodeConfig load_node_config(const std::string& path) {
+NodeConfig load_node_config(const Filesystem& fs, const std::string& path) {
   // Bounded like every input file (docs/cli.md): --config /dev/zero is one line, not a gigabyte read.
-  return parse_node_config(read_input_file(path), path);
+  return parse_node_config(read_input_file(fs, path), path);
 }
 
-void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices) {
-  static const GpuCatalog catalog = builtin_catalog();
+void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices,
+                           const GpuCatalog& catalog) {
   // One GPU (or MIG instance) named twice, by index and by UUID or by profile@start and by UUID, would be
   // supervised and advertised twice: the parser cannot see it, the devices can.
   std::map<std::string, std::string> named;  // UUID -> the reference that named it first

@@ -6,17 +6,21 @@
 #include <vector>
 
 #include "contract/node_config.hpp"
+#include "core/gpu_catalog.hpp"
 #include "gpu/gpu_backend.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack {
 
-// Reads and parses `path` once; the device plugin's section comes with it (NodeConfig::device_plugin).
-// Throws InputError as parse_node_config does, or naming the file when it cannot be read.
-NodeConfig load_node_config(const std::string& path);
+// Reads (through `fs`, the Env's files) and parses `path` once; the device plugin's section comes with it
+// (NodeConfig::device_plugin). Throws InputError as parse_node_config does, or naming the file when it
+// cannot be read.
+NodeConfig load_node_config(const Filesystem& fs, const std::string& path);
 
 // Throws InputError when a configured GPU or MIG instance is not on this machine, or a limit exceeds it
 // (MPS clients above the catalog's limit, memory above the device's).
-void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices);
+void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices,
+                           const GpuCatalog& catalog);
 
 // A MIG instance is named by its UUID or, as `gpupack render` writes it (a plan cannot know UUIDs), by
 // its placement "<profile>@<start>", e.g. "3g.40gb@0".

@@ -14,8 +14,8 @@ namespace gpupack::bench {
 
 namespace {
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
+std::string utc_text(const Clock& clock) {
+  const std::time_t t = static_cast<std::time_t>(clock.unix_seconds());
   std::tm tm{};
   gmtime_r(&t, &tm);
   char text[32];
@@ -25,11 +25,11 @@ std::string utc_now() {
 
 class Runner {
  public:
-  Runner(const BenchOptions& options, const std::string& exe, Progress& progress, measure::GpuUseWatch* gpu_use)
-      : options_(options), workers_(exe), progress_(progress), gpu_use_(gpu_use) {
+  Runner(const BenchOptions& options, const std::string& exe, Progress& progress, Env env, measure::GpuUseWatch* gpu_use)
+      : options_(options), workers_(exe), progress_(progress), env_(env), gpu_use_(gpu_use) {
     results_.options = options;
     results_.plan = make_plan(options);
-    results_.started_at = utc_now();
+    results_.started_at = utc_text(env_.clock);
   }
 
   BenchResults run() {
@@ -144,7 +144,7 @@ class Runner {
     session_options.control_binary = options_.mps_control;
     session_options.gpu_uuid = results_.device.uuid;
     std::string why_not;
-    const auto session = MpsSession::start(session_options, why_not);
+    const auto session = MpsSession::start(session_options, env_, why_not);
     if (!session) {
       skip_mps_parts(why_not);
       return;
@@ -191,7 +191,7 @@ class Runner {
   // One cell of the --client-cmd grid; a failed cell stays in the grid with its error, and is noted.
   void grid_cell(const GridCellRequest& request) {
     progress_.step("client: " + grid_cell_label(request));
-    measure::GridCell cell = run_grid_cell(options_, request, gpu_use_);
+    measure::GridCell cell = run_grid_cell(options_, request, env_, gpu_use_);
     if (!cell.error.empty()) progress_.note("client: " + measure::cell_label(cell) + " failed: " + cell.error);
     results_.colocation->cells.push_back(std::move(cell));
   }
@@ -202,7 +202,7 @@ class Runner {
     progress_.step(label);
     const ModeEnvironment capped =
         mps_environment(session.client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(pct)}});
-    const measure::GridCell cell = run_grid_cell(options_, {"mps", 1, capped, std::nullopt, std::nullopt}, gpu_use_);
+    const measure::GridCell cell = run_grid_cell(options_, {"mps", 1, capped, std::nullopt, std::nullopt}, env_, gpu_use_);
     if (!cell.error.empty()) return skip(label, cell.error);
     if (!measure::latency_reported(cell)) return skip(label, "request latency was not reported");
     const measure::CopyResult& c = cell.copies.front();
@@ -227,15 +227,16 @@ class Runner {
   const BenchOptions& options_;
   Workers workers_;
   Progress& progress_;
+  Env env_;
   measure::GpuUseWatch* gpu_use_;
   BenchResults results_;
 };
 
 }  // namespace
 
-BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress,
+BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress, Env env,
                        measure::GpuUseWatch* gpu_use) {
-  return Runner(options, worker_executable, progress, gpu_use).run();
+  return Runner(options, worker_executable, progress, env, gpu_use).run();
 }
 
 }  // namespace gpupack::bench

@@ -9,6 +9,7 @@
 #include "bench/progress.hpp"
 #include "bench/results.hpp"
 #include "measure/gpu_use_watch.hpp"
+#include "os/env.hpp"
 
 namespace gpupack::bench {
 
@@ -18,9 +19,10 @@ class DeviceUnavailable : public UnavailableError {
   using UnavailableError::UnavailableError;
 };
 
-// `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`). `gpu_use` (optional)
-// watches the --client-cmd copies' GPU memory (experiments_grid.hpp).
-BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress,
+// `worker_executable` is gpupack itself (it re-runs as `gpupack bench-worker`). Temporary directories,
+// report files, the MPS daemon's files and the start time go through `env`. `gpu_use` (optional) watches
+// the --client-cmd copies' GPU memory (experiments_grid.hpp).
+BenchResults run_bench(const BenchOptions& options, const std::string& worker_executable, Progress& progress, Env env,
                        measure::GpuUseWatch* gpu_use = nullptr);
 
 }  // namespace gpupack::bench

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <stdexcept>
 
 #include "bench/child_group.hpp"
@@ -29,7 +28,7 @@ class CellFailure : public std::runtime_error {
 // A report file read while its program appends to it: each read feeds only the new bytes.
 class ReportTail {
  public:
-  explicit ReportTail(std::string path) : source_(std::move(path)) {}
+  ReportTail(const Filesystem& fs, std::string path) : source_(fs, std::move(path)) {}
   void read_new() {
     for (std::string chunk = source_.read_new(1 << 16); !chunk.empty(); chunk = source_.read_new(1 << 16)) reader_.feed(chunk);
   }
@@ -55,13 +54,13 @@ std::string stderr_tail(const ChildOutcome& o) {
 
 class CellRun {
  public:
-  CellRun(const BenchOptions& options, const GridCellRequest& request, measure::GpuUseWatch* gpu_use)
-      : options_(options), request_(request), gpu_use_(gpu_use) {}
+  CellRun(const BenchOptions& options, const GridCellRequest& request, Env env, measure::GpuUseWatch* gpu_use)
+      : options_(options), request_(request), env_(env), gpu_use_(gpu_use), dir_(env, "gpupack-grid") {}
 
   void run(measure::GridCell& cell) {
     start();
     if (!wait_ready()) return measure_wall_time(cell);
-    std::ofstream(path("go")).flush();  // its existence releases every copy at once
+    env_.fs.write_file(path("go"), "");  // its existence releases every copy at once
     const double go = now_s();
     const double from = go + options_.settle_s;
     const double end = measure_until(go, from + options_.window_s);
@@ -95,7 +94,7 @@ class CellRun {
       specs.push_back(std::move(spec));
       members_.push_back({neighbour ? "the neighbour (--neighbour-cmd)"
                                     : fmt::format("copy {} of {} (GPUPACK_BENCH_CLIENT={})", i + 1, request_.k, i),
-                          ReportTail(report), std::nullopt});
+                          ReportTail(env_.fs, report), std::nullopt});
     }
     group_ = std::make_unique<ChildGroup>(specs);
     t0_ = Clock::now();
@@ -224,8 +223,9 @@ class CellRun {
 
   const BenchOptions& options_;
   const GridCellRequest& request_;
+  Env env_;
   measure::GpuUseWatch* gpu_use_;  // none: GPU use not watched (no GPU backend)
-  ScratchDir dir_{"gpupack-grid"};  // the cell's report and go files
+  ScratchDir dir_;  // the cell's report and go files
   std::vector<Member> members_;
   std::unique_ptr<ChildGroup> group_;
   Clock::time_point t0_;
@@ -246,10 +246,11 @@ measure::GridCell empty_cell(const GridCellRequest& request) {
 
 std::string grid_cell_label(const GridCellRequest& request) { return measure::cell_label(empty_cell(request)); }
 
-measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request, measure::GpuUseWatch* gpu_use) {
+measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request, Env env,
+                                measure::GpuUseWatch* gpu_use) {
   measure::GridCell cell = empty_cell(request);
   try {
-    CellRun(options, request, gpu_use).run(cell);
+    CellRun(options, request, env, gpu_use).run(cell);
   } catch (const CellFailure& e) {
     cell.copies.clear();
     cell.neighbour.reset();

@@ -12,6 +12,7 @@
 #include "bench/workers.hpp"
 #include "measure/colocation_grid.hpp"
 #include "measure/gpu_use_watch.hpp"
+#include "os/env.hpp"
 
 namespace gpupack::bench {
 
@@ -27,10 +28,11 @@ struct GridCellRequest {
 std::string grid_cell_label(const GridCellRequest& request);
 
 // Never throws for a failed copy or a timeout (the cell's `error` says which copy and why); throws
-// Interrupted on Ctrl-C, after every copy was killed.
-// gpu_use, when given, watches the copies' GPU memory: each copy's first GPU use, its time on the GPU
-// from there to its exit, its peak memory (what is known of a program that reports nothing).
-measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request,
+// Interrupted on Ctrl-C, after every copy was killed. The cell's scratch directory, report files and go
+// file go through `env`. gpu_use, when given, watches the copies' GPU memory: each copy's first GPU use,
+// its time on the GPU from there to its exit, its peak memory (what is known of a program that reports
+// nothing).
+measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request, Env env,
                                 measure::GpuUseWatch* gpu_use = nullptr);
 
 }  // namespace gpupack::bench

@@ -1,35 +1,30 @@
 #include "bench/mps_session.hpp"
 
 #include <signal.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
 
 namespace gpupack::bench {
 
 namespace {
-std::string make_temp_dir(const std::string& base_option) {
-  const char* env = std::getenv("TMPDIR");
-  std::string base = !base_option.empty() ? base_option : (env && *env ? env : "/tmp");
-  std::string tmpl = base + "/gpupack-bench-mps-XXXXXX";
-  if (!::mkdtemp(tmpl.data())) throw MpsError("cannot create a temporary directory under " + base);
-  return tmpl;
+std::string make_temp_dir(Filesystem& fs, const Environment& vars, const std::string& base_option) {
+  const std::string base = !base_option.empty() ? base_option : temp_root(vars);
+  try {
+    return fs.make_temp_dir(base, "gpupack-bench-mps");
+  } catch (const FileError&) {
+    throw MpsError("cannot create a temporary directory under " + base);
+  }
 }
 }  // namespace
 
-std::vector<int> foreign_mps_processes() {
+std::vector<int> foreign_mps_processes(const Filesystem& fs) {
   std::vector<int> pids;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
+  for (const std::string& name : fs.list_dir("/proc")) {
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream comm(entry.path() / "comm");
-    std::string command;
-    std::getline(comm, command);
+    const std::string command = fs.read_file("/proc/" + name + "/comm").value_or("");
     if (command.rfind("nvidia-cuda-mps", 0) == 0) pids.push_back(std::stoi(name));
   }
+  std::sort(pids.begin(), pids.end());  // /proc lists them in pid order; say the lowest first as before
   return pids;
 }
 
@@ -38,8 +33,8 @@ bool is_nvidia_mps_control(const std::string& control_binary) {
   return control_binary.substr(slash == std::string::npos ? 0 : slash + 1) == "nvidia-cuda-mps-control";
 }
 
-MpsSession::MpsSession(const MpsSessionOptions& options, std::string temp_dir)
-    : temp_dir_(std::move(temp_dir)), paths_{temp_dir_ + "/pipe", temp_dir_ + "/log"} {
+MpsSession::MpsSession(const MpsSessionOptions& options, Env env, std::string temp_dir)
+    : fs_(env.fs), clock_(env.clock), temp_dir_(std::move(temp_dir)), paths_{temp_dir_ + "/pipe", temp_dir_ + "/log"} {
   MpsDaemonOptions daemon_options;
   daemon_options.paths = paths_;
   daemon_options.binary = options.control_binary;
@@ -47,9 +42,9 @@ MpsSession::MpsSession(const MpsSessionOptions& options, std::string temp_dir)
   daemon_ = std::make_unique<MpsDaemon>(runner_, fs_, clock_, daemon_options);
 }
 
-std::unique_ptr<MpsSession> MpsSession::start(const MpsSessionOptions& options, std::string& why_not) {
+std::unique_ptr<MpsSession> MpsSession::start(const MpsSessionOptions& options, Env env, std::string& why_not) {
   if (options.check_foreign_daemons && is_nvidia_mps_control(options.control_binary)) {
-    if (const auto pids = foreign_mps_processes(); !pids.empty()) {
+    if (const auto pids = foreign_mps_processes(env.fs); !pids.empty()) {
       why_not = "an MPS daemon not started by gpupack already runs (pid " + std::to_string(pids.front()) +
                 ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to measure MPS";
       return nullptr;
@@ -57,7 +52,7 @@ std::unique_ptr<MpsSession> MpsSession::start(const MpsSessionOptions& options, 
   }
   std::unique_ptr<MpsSession> session;
   try {
-    session.reset(new MpsSession(options, make_temp_dir(options.temp_base)));
+    session.reset(new MpsSession(options, env, make_temp_dir(env.fs, env.vars, options.temp_base)));
     session->daemon_->start();
     return session;
   } catch (const std::exception& e) {
@@ -90,14 +85,11 @@ bool MpsSession::quit() {
     gone = false;
   }
   for (int pid : servers) {
-    for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) ::usleep(50000);  // up to 10 s each
+    for (int i = 0; i < 200 && ::kill(pid, 0) == 0; ++i) clock_.sleep_for(std::chrono::milliseconds(50));  // up to 10 s each
     gone = gone && ::kill(pid, 0) != 0;
   }
   daemon_->unlock();
-  if (gone) {
-    std::error_code ec;
-    std::filesystem::remove_all(temp_dir_, ec);
-  }
+  if (gone) fs_.remove_all(temp_dir_);
   return gone;
 }
 

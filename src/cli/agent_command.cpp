@@ -17,7 +17,7 @@ int run_agent(const std::string& config, int port, const CommandContext& ctx) {
   Agent::block_signals();  // before any thread starts (the GPU backend's, the HTTP server's)
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
-    Agent agent({os.runner, os.fs, os.clock, os.proc, gpu}, config, "0.1.0");
+    Agent agent({os.runner, os.fs, os.clock, os.proc, gpu, ctx.catalog}, config, "0.1.0");
     try {
       agent.start(port);
     } catch (const MpsError& e) {

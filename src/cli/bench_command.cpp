@@ -2,7 +2,6 @@
 // `gpupack bench-worker` that runs one measurement in a child process (src/bench/worker_protocol.hpp).
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "bench/bench_json.hpp"
@@ -17,6 +16,7 @@
 #include "core/errors.hpp"
 #include "gpu/gpu_backend.hpp"
 #include "measure/gpu_use_watch.hpp"
+#include "io/input_file.hpp"
 #include "measure/sm_share_sweep.hpp"
 #include "os/proc_reader.hpp"
 
@@ -40,8 +40,8 @@ std::string self_executable() {
 }
 
 // The command as typed, shell-quoted where needed, for the JSON and the report.
-std::string command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+std::string command_line(const Filesystem& fs) {
+  const std::string cmdline = fs.read_file("/proc/self/cmdline").value_or("");
   std::string out, arg;
   auto flush = [&] {
     const bool plain = !arg.empty() && arg.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -51,7 +51,7 @@ std::string command_line() {
     out += (out.empty() ? "" : " ") + (plain ? arg : quoted + "'");
     arg.clear();
   };
-  for (char c; in.get(c);) {
+  for (const char c : cmdline) {
     if (c == '\0') {
       flush();
     } else {
@@ -60,12 +60,6 @@ std::string command_line() {
   }
   if (!arg.empty()) flush();
   return out;
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out.flush()) throw InputError("cannot write '" + path + "'");
 }
 
 void finish_options(BenchArgs& a) {
@@ -111,8 +105,8 @@ int run_bench_command(const CommandContext& ctx, BenchArgs& a) {
   std::optional<measure::GpuUseWatch> gpu_use;
   if (gpu) gpu_use.emplace(*gpu, proc);
   try {
-    results = bench::run_bench(a.options, self_executable(), progress, gpu_use ? &*gpu_use : nullptr);
-    results.command_line = command_line();
+    results = bench::run_bench(a.options, self_executable(), progress, ctx.env, gpu_use ? &*gpu_use : nullptr);
+    results.command_line = command_line(ctx.env.fs);
     if (gpu_use && gpu_use->error()) progress.note("client: watching the copies' GPU use stopped: " + *gpu_use->error());
   } catch (const bench::DeviceUnavailable& e) {
     progress.done();
@@ -123,8 +117,8 @@ int run_bench_command(const CommandContext& ctx, BenchArgs& a) {
     std::cerr << "gpupack bench: interrupted; workers ended and gpupack's MPS daemon told to quit\n";
     return 128 + bench::interrupt_signal();
   }
-  if (a.options.json_path) write_file(*a.options.json_path, bench::to_json(results).dump(1) + "\n");
-  if (a.options.report_path) write_file(*a.options.report_path, bench::render_report(results));
+  if (a.options.json_path) write_output_file(ctx.env.fs, *a.options.json_path, bench::to_json(results).dump(1) + "\n");
+  if (a.options.report_path) write_output_file(ctx.env.fs, *a.options.report_path, bench::render_report(results));
   print_bench_summary(out, results);
   return bench::any_failed(bench::verdicts(results)) ? exit_code::negative : exit_code::ok;
 }

@@ -29,8 +29,7 @@ std::string fraction_text(const GpuModel& m) {
   return m.fraction ? "1/" + std::to_string(m.fraction->denominator) + " " + m.fraction->of_model : "no";
 }
 
-int list_models(std::ostream& out, OutputFormat format) {
-  const GpuCatalog catalog = builtin_catalog();
+int list_models(std::ostream& out, const GpuCatalog& catalog, OutputFormat format) {
   if (format == OutputFormat::json) {
     Json models = Json::array();
     for (const auto& m : catalog.models()) models.push_back(to_json(m));
@@ -64,8 +63,7 @@ void print_profiles_table(std::ostream& out, const MigGeometry& g) {
   t.print(out);
 }
 
-int show_model(std::ostream& out, const std::string& name, OutputFormat format) {
-  const GpuCatalog catalog = builtin_catalog();
+int show_model(std::ostream& out, const GpuCatalog& catalog, const std::string& name, OutputFormat format) {
   const GpuModel& m = catalog.get(name);
   if (format == OutputFormat::json) {
     out << to_json(m).dump(2) << '\n';
@@ -111,7 +109,7 @@ void register_catalog_command(CLI::App& app, CommandContext& ctx) {
   auto format = std::make_shared<OutputFormat>(OutputFormat::table);
   add_format_option(*cmd, *format, {"table", "json"});
   cmd->callback([&ctx, cmd, format] {
-    if (cmd->get_subcommands().empty()) ctx.action = [&ctx, format] { return list_models(ctx.out, *format); };
+    if (cmd->get_subcommands().empty()) ctx.action = [&ctx, format] { return list_models(ctx.out, ctx.catalog, *format); };
   });
 
   auto* show = cmd->add_subcommand("show", "Show one GPU model: specs, MPS limits, MIG profiles");
@@ -122,7 +120,7 @@ void register_catalog_command(CLI::App& app, CommandContext& ctx) {
   show->callback([&ctx, gpu, show_format, format] {
     // `catalog --format json show X` and `catalog show X --format json` both work.
     const OutputFormat f = *show_format != OutputFormat::table ? *show_format : *format;
-    ctx.action = [&ctx, gpu, f] { return show_model(ctx.out, *gpu, f); };
+    ctx.action = [&ctx, gpu, f] { return show_model(ctx.out, ctx.catalog, *gpu, f); };
   });
 }
 

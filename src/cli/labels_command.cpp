@@ -15,11 +15,11 @@ namespace gpupack {
 namespace {
 
 int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat format, bool write) {
-  const NodeConfig config = load_node_config(config_path);
+  const NodeConfig config = load_node_config(ctx.env.fs, config_path);
   const DevicePluginSettings& settings = config.device_plugin;  // node.yaml is read once
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     const auto devices = gpu.devices();
-    check_against_devices(config, devices);
+    check_against_devices(config, devices, ctx.catalog);
     const auto plan = plan_device_plugins(config, devices);
     if (format == OutputFormat::json) {
       ctx.out << nlohmann::ordered_json(plan.labels).dump(2) << '\n';
@@ -32,7 +32,7 @@ int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat
         return exit_code::usage;
       }
       try {
-        k8s::write_features_file(settings.features_file, plan.labels);
+        k8s::write_features_file(ctx.env.fs, settings.features_file, plan.labels);
       } catch (const std::runtime_error& e) {
         std::cerr << "gpupack labels: " << e.what() << '\n';
         return exit_code::unavailable;

@@ -33,8 +33,7 @@ std::string placements_text(const MigGeometry& g, const std::vector<MigPlacedIns
   return out;
 }
 
-int profiles(std::ostream& out, const std::string& gpu, OutputFormat format) {
-  const GpuCatalog catalog = builtin_catalog();
+int profiles(std::ostream& out, const GpuCatalog& catalog, const std::string& gpu, OutputFormat format) {
   const GpuModel& m = mig_model(catalog, gpu);
   if (format == OutputFormat::json) {
     Json list = Json::array();
@@ -53,8 +52,7 @@ int profiles(std::ostream& out, const std::string& gpu, OutputFormat format) {
   return exit_code::ok;
 }
 
-int validate(std::ostream& out, const std::string& gpu, const std::vector<std::string>& tokens, OutputFormat format) {
-  const GpuCatalog catalog = builtin_catalog();
+int validate(std::ostream& out, const GpuCatalog& catalog, const std::string& gpu, const std::vector<std::string>& tokens, OutputFormat format) {
   const GpuModel& m = mig_model(catalog, gpu);
   const MigCounts counts = parse_mig_request(m, tokens);
   const MigValidation v = validate_layout(*m.mig, counts);
@@ -75,8 +73,7 @@ int validate(std::ostream& out, const std::string& gpu, const std::vector<std::s
   return v.valid ? exit_code::ok : exit_code::negative;
 }
 
-int layouts(std::ostream& out, const std::string& gpu, MigEnumerateOptions options, OutputFormat format) {
-  const GpuCatalog catalog = builtin_catalog();
+int layouts(std::ostream& out, const GpuCatalog& catalog, const std::string& gpu, MigEnumerateOptions options, OutputFormat format) {
   const GpuModel& m = mig_model(catalog, gpu);
   const MigGeometry& g = *m.mig;
   const std::vector<MigLayout> all = enumerate_layouts(g, options);
@@ -122,8 +119,7 @@ struct CapacityArgs {
   OutputFormat format = OutputFormat::table;
 };
 
-int capacity(std::ostream& out, const CapacityArgs& a) {
-  const GpuCatalog catalog = builtin_catalog();
+int capacity(std::ostream& out, const GpuCatalog& catalog, const CapacityArgs& a) {
   const GpuModel& m = mig_model(catalog, a.gpu);
   const CudaVersion cuda = CudaVersion::parse(a.cuda);
   const MigCounts counts = parse_mig_request(m, a.tokens);
@@ -184,7 +180,7 @@ void register_mig_command(CLI::App& app, CommandContext& ctx) {
     auto format = std::make_shared<OutputFormat>(OutputFormat::table);
     cmd->add_option("gpu", *gpu, gpu_help)->required();
     add_format_option(*cmd, *format, {"table", "json"});
-    cmd->callback([&ctx, gpu, format] { ctx.action = [&ctx, gpu, format] { return profiles(ctx.out, *gpu, *format); }; });
+    cmd->callback([&ctx, gpu, format] { ctx.action = [&ctx, gpu, format] { return profiles(ctx.out, ctx.catalog, *gpu, *format); }; });
   }
   {
     auto* cmd = mig->add_subcommand("validate", "Does a set of profiles fit on one GPU? exit 0 yes, 1 no");
@@ -195,7 +191,7 @@ void register_mig_command(CLI::App& app, CommandContext& ctx) {
     cmd->add_option("profiles", *tokens, profiles_help)->required();
     add_format_option(*cmd, *format, {"table", "json"});
     cmd->callback([&ctx, gpu, tokens, format] {
-      ctx.action = [&ctx, gpu, tokens, format] { return validate(ctx.out, *gpu, *tokens, *format); };
+      ctx.action = [&ctx, gpu, tokens, format] { return validate(ctx.out, ctx.catalog, *gpu, *tokens, *format); };
     });
   }
   {
@@ -208,7 +204,7 @@ void register_mig_command(CLI::App& app, CommandContext& ctx) {
     cmd->add_flag("--media", options->include_variants, "Include media-extension and other variant profiles");
     add_format_option(*cmd, *format, {"table", "json", "mig-parted"});
     cmd->callback([&ctx, gpu, options, format] {
-      ctx.action = [&ctx, gpu, options, format] { return layouts(ctx.out, *gpu, *options, *format); };
+      ctx.action = [&ctx, gpu, options, format] { return layouts(ctx.out, ctx.catalog, *gpu, *options, *format); };
     });
   }
   {
@@ -224,7 +220,7 @@ void register_mig_command(CLI::App& app, CommandContext& ctx) {
     cmd->add_option("--cuda", args->cuda, "CUDA version for the MPS client limit (48 up to 13.0, 60 from 13.1)")
         ->default_str(kDefaultCudaVersion.to_string());
     add_format_option(*cmd, args->format, {"table", "json"});
-    cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return capacity(ctx.out, *args); }; });
+    cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return capacity(ctx.out, ctx.catalog, *args); }; });
   }
 }
 

@@ -22,10 +22,10 @@ struct MpsArgs {
 };
 
 // The targets the command acts on: all in mode mps, or those --gpu names (GPU UUID or index, MIG UUID).
-std::vector<MpsTarget> selected(const MpsArgs& a, GpuBackend& gpu, const LocalServices& os) {
-  const NodeConfig config = load_node_config(a.config);
+std::vector<MpsTarget> selected(const MpsArgs& a, GpuBackend& gpu, const LocalServices& os, const GpuCatalog& catalog) {
+  const NodeConfig config = load_node_config(os.fs, a.config);
   const auto devices = gpu.devices();
-  check_against_devices(config, devices);
+  check_against_devices(config, devices, catalog);
   auto targets = mps_targets(config, devices, os.fs.effective_uid());
   if (a.gpus.empty()) return targets;
   std::vector<MpsTarget> out;
@@ -47,7 +47,7 @@ int up(const MpsArgs& a, const CommandContext& ctx) {
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
     int rc = exit_code::ok;
-    for (const auto& t : selected(a, gpu, os)) {
+    for (const auto& t : selected(a, gpu, os, ctx.catalog)) {
       // Idempotent: a daemon already answering on the pipe directory is left as it is.
       MpsDaemon existing(os.runner, os.fs, os.clock, t.options.daemon);
       if (existing.is_running()) {
@@ -74,7 +74,7 @@ int down(const MpsArgs& a, const CommandContext& ctx) {
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
     int rc = exit_code::ok;
-    for (const auto& t : selected(a, gpu, os)) {
+    for (const auto& t : selected(a, gpu, os, ctx.catalog)) {
       MpsDaemon d(os.runner, os.fs, os.clock, t.options.daemon);
       if (d.quit()) {
         std::cout << "mps down: " << t.target_uuid << '\n';
@@ -92,7 +92,7 @@ int status(const MpsArgs& a, const CommandContext& ctx) {
     LocalServices os(ctx.env);
     Json list = Json::array();
     Table t({"TARGET", "DAEMON", "PID", "SERVERS", "CLIENTS", "PIPE DIRECTORY"});
-    for (const auto& target : selected(a, gpu, os)) {
+    for (const auto& target : selected(a, gpu, os, ctx.catalog)) {
       MpsDaemon d(os.runner, os.fs, os.clock, target.options.daemon);
       const bool up = d.is_running();
       Json servers = Json::array();

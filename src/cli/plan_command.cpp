@@ -1,17 +1,13 @@
 // `gpupack plan [file.yaml] [--gpu MODEL] [--format table|json|yaml] [-o FILE] [--explain]
 //  [--calibration bench.json] [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <unistd.h>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/input_file.hpp"
+#include "core/exit_codes.hpp"
+#include "io/input_file.hpp"
 #include "cli/plan_progress.hpp"
 #include "cli/plan_views.hpp"
 #include "cli/profile_loading.hpp"
@@ -22,7 +18,6 @@
 #include "io/calibration_json.hpp"
 #include "io/default_scenario.hpp"
 #include "io/scenario_yaml.hpp"
-#include "os/clock.hpp"
 #include "planner/planner.hpp"
 #include "planner/profile_prediction.hpp"
 
@@ -44,30 +39,9 @@ struct PlanArgs {
   bool force = false;
 };
 
-// Writes `text` to `path` atomically: a temporary file in the same directory, then rename, so that a
-// failed run never leaves a partial plan behind.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError("cannot write " + path + ": " + std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw InputError("cannot write " + path + ": " + std::strerror(errno));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw InputError("cannot write " + path + ": " + why);
-  }
-}
-
-Scenario load_scenario(const PlanArgs& args, const GpuCatalog& catalog) {
+Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCatalog& catalog) {
   Scenario s = args.file.empty() ? parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog)
-                                 : parse_scenario_yaml(read_input_file(args.file), args.file, catalog);
+                                 : parse_scenario_yaml(read_input_file(fs, args.file), args.file, catalog);
   if (!args.gpu.empty()) {
     // --gpu replaces the fleet: as many GPUs of that model as the plan needs.
     FleetEntry f;
@@ -78,19 +52,19 @@ Scenario load_scenario(const PlanArgs& args, const GpuCatalog& catalog) {
     throw InputError((args.file.empty() ? std::string("the scenario") : args.file) +
                      " has no 'fleet'; add one or pass --gpu MODEL");
   }
-  attach_profiles(s, args.file, args.profiles, catalog);
+  attach_profiles(fs, s, args.file, args.profiles, catalog);
   return s;
 }
 
-int run_plan(std::ostream& out, const PlanArgs& args) {
-  const GpuCatalog catalog = builtin_catalog();
-  const Scenario scenario = load_scenario(args, catalog);
+int run_plan(const CommandContext& ctx, const PlanArgs& args) {
+  std::ostream& out = ctx.out;
+  const GpuCatalog& catalog = ctx.catalog;
+  const Scenario scenario = load_scenario(args, ctx.env.fs, catalog);
   PlanOptions options;
   if (!args.calibration.empty()) {
-    options.calibration = parse_calibration_json(read_input_file(args.calibration), args.calibration);
+    options.calibration = parse_calibration_json(read_input_file(ctx.env.fs, args.calibration), args.calibration);
   }
-  const SystemClock clock;
-  PlanProgress progress(std::cerr, clock, ::isatty(2) != 0);
+  PlanProgress progress(std::cerr, ctx.env.clock, ::isatty(2) != 0);
   options.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
   Plan plan = make_plan(scenario, options);
   add_predictions(scenario, plan);
@@ -100,7 +74,7 @@ int run_plan(std::ostream& out, const PlanArgs& args) {
   if (!args.render_dir.empty()) {
     // Rendered first: a plan whose names cannot be rendered fails before any output is written.
     check_plan_document(document, catalog);
-    render_plan_to_dir(out, document, args.render_targets, args.render_dir, args.force);
+    render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force);
   }
   // The plan's text, held once: the JSON of 10,000 replicas is 12 MB, not worth a second copy in a stream.
   std::string text;
@@ -117,7 +91,7 @@ int run_plan(std::ostream& out, const PlanArgs& args) {
   if (args.output.empty()) {
     out << text;
   } else {
-    write_atomically(args.output, text);
+    write_output_file(ctx.env.fs, args.output, text);  // atomically: a failed run leaves no partial plan
     out << "wrote " << args.output << ": " << plan.summary.gpus_used << " GPUs, " << plan.unplaced.size()
         << " replicas unplaced\n";
   }
@@ -146,7 +120,7 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--target", args->render_targets, "With --render: the targets (default all; see gpupack render)")
       ->default_str("all");
   cmd->add_flag("--force", args->force, "With --render: replace an existing directory");
-  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_plan(ctx.out, *args); }; });
+  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_plan(ctx, *args); }; });
 }
 
 }  // namespace gpupack

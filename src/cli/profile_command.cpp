@@ -2,7 +2,6 @@
 // measures a program's steady state (docs/profile.md) and prints the workload entry for `gpupack plan`
 // (or, with --format json, the workload profile).
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -37,8 +36,8 @@ struct ProfileArgs {
 };
 
 // The co-location grid of a `gpupack bench --client-cmd ... --json FILE` run, checked, for the profile.
-nlohmann::json read_colocation(const std::string& path) {
-  const auto bench = parse_json_document(read_input_file(path), path);
+nlohmann::json read_colocation(const Filesystem& fs, const std::string& path) {
+  const auto bench = parse_json_document(read_input_file(fs, path), path);
   if (!bench.is_object() || !bench.contains("colocation") || bench.at("colocation").is_null()) {
     throw InputError("--colocation " + path + ": no co-location grid in it; give the --json file of `gpupack bench --client-cmd`");
   }
@@ -132,7 +131,7 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   o.headroom = a.headroom;
   o.report_path = scratch + "/report.jsonl";
   o.interrupted = [] { return bench::interrupt_requested(); };
-  FileReportSource source(o.report_path);
+  FileReportSource source(os.fs, o.report_path);
   WorkloadProfile p = measure_steady(o, {os.runner, gpu, os.proc, os.clock, source, catalog}).profile;
   if (a.sweep.empty()) return p;
   if (!p.requests || !p.requests->p99_ms) {
@@ -150,10 +149,10 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   mps.gpu_uuid = p.device.uuid;
   mps.temp_base = scratch;
   std::string why_not;
-  auto session = bench::MpsSession::start(mps, why_not);  // quits in its destructor, on errors and Ctrl-C too
+  auto session = bench::MpsSession::start(mps, os.env, why_not);  // quits in its destructor, on errors and Ctrl-C too
   if (!session) throw ProfileError("--sweep needs a private MPS daemon, which did not start: " + why_not);
   s.mps_env = session->client_environment();
-  auto open = [](const std::string& path) { return std::make_unique<FileReportSource>(path); };
+  auto open = [&os](const std::string& path) { return std::make_unique<FileReportSource>(os.fs, path); };
   auto progress = [](int pct, int run) {
     std::cerr << "gpupack profile: sweep, alone under MPS at " << pct << "% threads" << (run > 1 ? ", run " + std::to_string(run) : "") << "\n";
   };
@@ -167,10 +166,10 @@ int profile(const ProfileArgs& a, const CommandContext& ctx) {
   // Bad input fails before anything runs.
   if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
   std::optional<nlohmann::json> colocation;
-  if (!a.colocation.empty()) colocation = read_colocation(a.colocation);
+  if (!a.colocation.empty()) colocation = read_colocation(ctx.env.fs, a.colocation);
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
-    const ScratchDir scratch("gpupack-profile");
+    const ScratchDir scratch(ctx.env, "gpupack-profile");
     const bench::InterruptGuard guard;
     WorkloadProfile p;
     try {
@@ -195,10 +194,7 @@ int profile(const ProfileArgs& a, const CommandContext& ctx) {
     }
     p.colocation = colocation;
     const std::string json = profile_to_json(p).dump(2) + "\n";
-    if (!a.output.empty()) {
-      std::ofstream out(a.output);
-      if (!(out << json)) throw InputError("cannot write " + a.output);
-    }
+    if (!a.output.empty()) write_output_file(ctx.env.fs, a.output, json);
     print_summary(std::cerr, p);
     std::cout << (a.format == OutputFormat::json ? json : plan_entry_yaml(p, a.output));
     return exit_code::ok;

@@ -57,8 +57,8 @@ struct Loaded {
   std::uint64_t memory_bytes = 0;  // the profile's plan entry memory (peak with headroom)
 };
 
-Loaded load(const std::string& path, const GpuCatalog& catalog) {
-  const std::string text = read_input_file(path);
+Loaded load(const Filesystem& fs, const std::string& path, const GpuCatalog& catalog) {
+  const std::string text = read_input_file(fs, path);
   try {
     const measure::WorkloadProfile p = measure::profile_from_json(nlohmann::json::parse(text));
     return {to_facts(p, path, catalog), p.memory.with_headroom_bytes};
@@ -71,10 +71,10 @@ Loaded load(const std::string& path, const GpuCatalog& catalog) {
 
 }  // namespace
 
-void attach_profiles(Scenario& scenario, const std::string& scenario_file, const std::string& profiles_dir,
-                     const GpuCatalog& catalog) {
-  namespace fs = std::filesystem;
-  if (!profiles_dir.empty() && !fs::is_directory(profiles_dir)) {
+void attach_profiles(const Filesystem& files, Scenario& scenario, const std::string& scenario_file,
+                     const std::string& profiles_dir, const GpuCatalog& catalog) {
+  namespace fs = std::filesystem;  // paths joined lexically; the files themselves are read through `files`
+  if (!profiles_dir.empty() && !files.stat(profiles_dir).is_dir) {
     throw InputError("--profiles " + profiles_dir + ": not a directory (give the folder of `gpupack profile` JSON files)");
   }
   const fs::path base = scenario_file.empty() ? fs::path() : fs::path(scenario_file).parent_path();
@@ -82,11 +82,13 @@ void attach_profiles(Scenario& scenario, const std::string& scenario_file, const
     std::string path;
     if (w.profile_path) {
       path = (base / *w.profile_path).string();
-    } else if (!profiles_dir.empty() && fs::is_regular_file(fs::path(profiles_dir) / (w.name + ".json"))) {
-      path = (fs::path(profiles_dir) / (w.name + ".json")).string();
+    } else if (!profiles_dir.empty()) {
+      const std::string candidate = (fs::path(profiles_dir) / (w.name + ".json")).string();
+      const FileInfo f = files.stat(candidate);
+      if (f.exists && !f.is_dir) path = candidate;
     }
     if (path.empty()) continue;
-    Loaded loaded = load(path, catalog);
+    Loaded loaded = load(files, path, catalog);
     // What the entry states wins; the profile fills what it left out (the same memory as the entry
     // `gpupack profile` prints).
     if (w.memory_bytes == 0) w.memory_bytes = loaded.memory_bytes;

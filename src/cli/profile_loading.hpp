@@ -7,10 +7,12 @@
 
 #include "core/gpu_catalog.hpp"
 #include "core/scenario.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack {
 
-void attach_profiles(Scenario& scenario, const std::string& scenario_file, const std::string& profiles_dir,
-                     const GpuCatalog& catalog);
+// Profile files are read through `fs` (the Env's files).
+void attach_profiles(const Filesystem& fs, Scenario& scenario, const std::string& scenario_file,
+                     const std::string& profiles_dir, const GpuCatalog& catalog);
 
 }  // namespace gpupack

@@ -6,8 +6,8 @@
 #include <ostream>
 
 #include "cli/command.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/input_file.hpp"
+#include "core/exit_codes.hpp"
+#include "io/input_file.hpp"
 #include "cli/plan_views.hpp"
 #include "cli/profile_loading.hpp"
 #include "contract/plan_json.hpp"
@@ -35,11 +35,11 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 // The plan: read from a plan file, or planned on the fly from a workloads YAML; checked either way.
-PlanDocument plan_from_input(const std::string& path, const GpuCatalog& catalog) {
-  const std::string text = read_input_file(path);
+PlanDocument plan_from_input(const Filesystem& fs, const std::string& path, const GpuCatalog& catalog) {
+  const std::string text = read_input_file(fs, path);
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
     Scenario scenario = parse_scenario_yaml(text, path, catalog);
-    attach_profiles(scenario, path, "", catalog);  // entries that name a profile (docs/workloads.md)
+    attach_profiles(fs, scenario, path, "", catalog);  // entries that name a profile (docs/workloads.md)
     const PlanOptions options;
     Plan plan = make_plan(scenario, options);
     add_predictions(scenario, plan);
@@ -52,19 +52,18 @@ PlanDocument plan_from_input(const std::string& path, const GpuCatalog& catalog)
                         catalog);
 }
 
-int run_render(std::ostream& out, const RenderArgs& a) {
-  const GpuCatalog catalog = builtin_catalog();
-  return render_plan_to_dir(out, plan_from_input(a.input, catalog), a.targets, a.output, a.force);
+int run_render(const CommandContext& ctx, const RenderArgs& a) {
+  return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a.input, ctx.catalog), a.targets, a.output, a.force);
 }
 
 }  // namespace
 
-int render_plan_to_dir(std::ostream& out, const PlanDocument& plan, const std::string& targets, const std::string& dir,
-                       bool force) {
+int render_plan_to_dir(const CommandContext& ctx, const PlanDocument& plan, const std::string& targets,
+                       const std::string& dir, bool force) {
+  std::ostream& out = ctx.out;
   const std::vector<RenderTarget> selected = parse_render_targets(targets);
-  const GpuCatalog catalog = builtin_catalog();
-  const FileTree files = render_targets(plan, selected, catalog);
-  write_tree_atomically(dir, files, force);
+  const FileTree files = render_targets(plan, selected, ctx.catalog);
+  write_tree_atomically(ctx.env.fs, dir, files, force);
   out << "rendered " << files.size() << " files into " << dir << " (targets:";
   for (RenderTarget t : selected) out << ' ' << to_string(t);
   out << "); read " << dir << "/README.txt for the order to apply them\n";
@@ -83,7 +82,7 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
       ->default_str("all");
   cmd->add_option("-o,--output", args->output, "Output directory (written atomically)")->required();
   cmd->add_flag("--force", args->force, "Replace an existing output directory");
-  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_render(ctx.out, *args); }; });
+  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_render(ctx, *args); }; });
 }
 
 }  // namespace gpupack

@@ -40,11 +40,11 @@ int run_client(const RunArgs& a, const CommandContext& ctx) {
   if (a.sm != 0) req.sm_percent = a.sm;
   if (!a.mem.empty()) req.memory_bytes = parse_size(a.mem);
   if (!a.tenant.empty()) req.tenant = a.tenant;
-  const NodeConfig config = load_node_config(a.config);
+  const NodeConfig config = load_node_config(ctx.env.fs, a.config);
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
     const auto devices = gpu.devices();
-    check_against_devices(config, devices);
+    check_against_devices(config, devices, ctx.catalog);
     auto mps_running = [&](const std::string& target) {
       MpsDaemonOptions o;
       o.paths = mps_paths_for(config, target);

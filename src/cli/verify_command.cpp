@@ -1,11 +1,6 @@
 // `gpupack verify plan.json --run WORKLOAD=COMMAND ... [--node N] [--duration S] [--warmup S] [--tolerance F]
 // [--repeat R] [--scenario FILE] [--search WORKLOAD] [--format json] [--report FILE.html]`: runs one node's
 // placements of a plan on this machine as rendered and compares with the plan's predictions (docs/verify.md).
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -17,7 +12,7 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
-#include "cli/input_file.hpp"
+#include "io/input_file.hpp"
 #include "cli/profile_loading.hpp"
 #include "cli/node_support.hpp"
 #include "cli/table.hpp"
@@ -26,6 +21,8 @@
 #include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
 #include "mps/mps_control.hpp"
+#include "contract/plan_json.hpp"
+#include "os/scratch_dir.hpp"
 #include "verify/verify_driver.hpp"
 #include "verify/verify_html.hpp"
 
@@ -43,24 +40,6 @@ struct VerifyArgs {
   bool solo = true;
   bool measure_alone = false;
   OutputFormat format = OutputFormat::table;
-};
-
-class ScratchDir {
- public:
-  ScratchDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/gpupack-verify-XXXXXX";
-    if (!::mkdtemp(tmpl.data())) throw InputError("cannot create a temporary directory under " + tmpl.substr(0, tmpl.rfind('/')));
-    path_ = tmpl;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
 };
 
 std::map<std::string, std::string> parse_runs(const std::vector<std::string>& runs) {
@@ -91,11 +70,10 @@ void require_program(const std::string& workload, const std::string& command, co
 
 // The SLOs of --scenario, and the alone figures of the profiles its workloads name (the base that
 // --measure-alone compares this machine with).
-void read_scenario(const std::string& path, SetupRequest& request) {
+void read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const std::string& path, SetupRequest& request) {
   if (path.empty()) return;
-  const GpuCatalog catalog = builtin_catalog();
-  Scenario scenario = parse_scenario_yaml(read_input_file(path), path, catalog);
-  attach_profiles(scenario, path, "", catalog);
+  Scenario scenario = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
+  attach_profiles(fs, scenario, path, "", catalog);
   for (const auto& w : scenario.workloads) {
     if (w.latency_slo_ms) request.slo_ms[w.name] = *w.latency_slo_ms;
     if (w.profile) request.profile_alone[w.name] = {w.profile->p99_ms, w.profile->req_per_s};
@@ -173,14 +151,14 @@ void print_table(std::ostream& out, const VerifyReport& r) {
 int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
   std::ostream& out = ctx.out;
   // The one bounded reader and JSON parser of the io layer: every bad plan (1e999 included) is exit 2.
-  const nlohmann::json plan_json = parse_json_document(read_input_file(a.plan), a.plan + ": not a plan JSON",
+  const nlohmann::json plan_json = parse_json_document(read_input_file(ctx.env.fs, a.plan), a.plan + ": not a plan JSON",
                                                        "give the output of `gpupack plan --format json`");
-  const RenderPlan plan = render_plan_from_json(plan_json);
+  const PlanDocument plan = read_plan_json(plan_json, ctx.catalog);
   SetupRequest request;
   request.runs = parse_runs(a.runs);
   request.plain = a.plain;
   if (!a.node.empty()) request.node = a.node;
-  read_scenario(a.scenario, request);
+  read_scenario(ctx.env.fs, ctx.catalog, a.scenario, request);
 
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
@@ -192,13 +170,13 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
       throw InputError("--mps-control " + a.mps_control + ": not found; the plan has MPS slices, which need nvidia-cuda-mps-control");
     }
     if (mps && bench::is_nvidia_mps_control(a.mps_control)) {
-      if (const auto pids = bench::foreign_mps_processes(); !pids.empty()) {
+      if (const auto pids = bench::foreign_mps_processes(os.fs); !pids.empty()) {
         std::cerr << "gpupack verify: an MPS daemon not started by gpupack already runs (pid " << pids.front()
                   << ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to verify MPS slices\n";
         return exit_code::unavailable;
       }
     }
-    const ScratchDir scratch;
+    const ScratchDir scratch(ctx.env, "gpupack-verify");
     const bench::InterruptGuard guard;
     DriverOptions o;
     o.session.warmup_s = a.warmup;
@@ -217,7 +195,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
     o.tolerance = a.tolerance;
     o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     SessionDeps deps{os.runner, os.fs, os.clock, os.proc, &gpu,
-                     [](const std::string& path) { return std::make_unique<measure::FileReportSource>(path); }};
+                     [&os](const std::string& path) { return std::make_unique<measure::FileReportSource>(os.fs, path); }};
     VerifyReport report;
     try {
       report = run_verify(setup, o, deps);
@@ -229,8 +207,11 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
       return 128 + bench::interrupt_signal();
     }
     if (!a.report_html.empty()) {
-      std::ofstream html(a.report_html);
-      if (!(html << render_verify_html(report, a.plan))) throw InputError("--report " + a.report_html + ": cannot write it");
+      try {
+        ctx.env.fs.write_file(a.report_html, render_verify_html(report, a.plan));
+      } catch (const FileError&) {
+        throw InputError("--report " + a.report_html + ": cannot write it");
+      }
     }
     if (a.format == OutputFormat::json) {
       out << to_json(report).dump(2) << '\n';

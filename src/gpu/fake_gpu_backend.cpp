@@ -160,10 +160,6 @@ std::unique_ptr<FakeGpuBackend> FakeGpuBackend::from_file(const Filesystem& fs, 
   }
 }
 
-std::unique_ptr<FakeGpuBackend> FakeGpuBackend::from_file(const std::string& path) {
-  return from_file(PosixFilesystem{}, path);
-}
-
 std::vector<GpuDeviceInfo> FakeGpuBackend::devices() {
   std::vector<GpuDeviceInfo> out = devices_;
   for (std::size_t i = 0; i < out.size(); ++i) {

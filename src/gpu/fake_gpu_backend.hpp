@@ -16,9 +16,8 @@ class FakeGpuBackend : public GpuBackend {
  public:
   // Throws InputError naming the field when the description is malformed.
   explicit FakeGpuBackend(const nlohmann::json& machine);
-  // Reads the description through `fs` (the Env's file system); the one-argument form reads the real one.
+  // Reads the description through `fs` (the Env's file system).
   static std::unique_ptr<FakeGpuBackend> from_file(const Filesystem& fs, const std::string& path);
-  static std::unique_ptr<FakeGpuBackend> from_file(const std::string& path);
 
   std::string name() const override { return "fake"; }
   std::optional<std::string> driver_version() const override { return driver_; }

@@ -21,8 +21,12 @@ std::string read_input_file(const Filesystem& fs, const std::string& path, std::
   return std::move(*read.text);
 }
 
-std::string read_input_file(const std::string& path, std::size_t max_bytes) {
-  return read_input_file(PosixFilesystem{}, path, max_bytes);
+void write_output_file(Filesystem& fs, const std::string& path, const std::string& text) {
+  try {
+    fs.write_file(path, text);
+  } catch (const FileError& e) {
+    throw InputError("cannot write " + path + ": " + std::strerror(e.error()));
+  }
 }
 
 }  // namespace gpupack

@@ -18,7 +18,8 @@ inline constexpr std::size_t kMaxInputFileBytes = 4 * 1024 * 1024;
 // Reads through the Env's file system (os/env.hpp), so that tests can read from an in-memory one.
 std::string read_input_file(const Filesystem& fs, const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
 
-// The same through the real file system, for callers that have no Env yet.
-std::string read_input_file(const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
+// Writes one of the user's output files (-o, --json, --report) through the Env's file system, atomically
+// for a regular file; a failure is one InputError (exit 2): "cannot write <path>: <reason>".
+void write_output_file(Filesystem& fs, const std::string& path, const std::string& text);
 
 }  // namespace gpupack

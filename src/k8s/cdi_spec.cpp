@@ -1,26 +1,11 @@
 #include "k8s/cdi_spec.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <stdexcept>
 
 #include "k8s/allocation.hpp"
 #include "contract/cdi_spec.hpp"
 
 namespace gpupack::k8s {
-
-namespace {
-
-[[noreturn]] void fail(const std::string& what, const std::string& path) {
-  throw std::runtime_error("CDI spec: cannot " + what + " " + path + ": " + std::strerror(errno));
-}
-
-}  // namespace
 
 std::string cdi_spec_json(const std::vector<PluginResource>& resources) {
   std::vector<CdiDevice> devices;
@@ -43,38 +28,14 @@ std::string cdi_spec_json(const std::vector<PluginResource>& resources) {
   return gpupack::cdi_spec_json(devices, kCdiKind);
 }
 
-std::string write_cdi_spec(const std::string& dir, const std::vector<PluginResource>& resources) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    errno = ec.value();
-    fail("create the directory", dir);
-  }
+std::string write_cdi_spec(Filesystem& fs, const std::string& dir, const std::vector<PluginResource>& resources) {
   const std::string path = dir + "/gpupack.io-gpu.json";
-  std::string tmp = dir + "/.gpupack.io-gpu.json.XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) fail("create a temporary file in", dir);
-  const std::string text = cdi_spec_json(resources);
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      fail("write", tmp);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    fail("sync", tmp);
-  }
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    fail("rename into place", path);
+  try {
+    if (!fs.stat(dir).exists) fs.make_dirs(dir, 0755);
+    // Atomic and synced, mode 0644: the container runtime may read it at any time.
+    fs.write_file(path, cdi_spec_json(resources));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("CDI spec: ") + e.what());
   }
   return path;
 }

@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "k8s/device_plan.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack::k8s {
 
 // The spec as JSON text.
 std::string cdi_spec_json(const std::vector<PluginResource>& resources);
 
-// Writes <dir>/gpupack.io-gpu.json (creating dir), returns the path. Throws std::runtime_error naming
-// the path on failure.
-std::string write_cdi_spec(const std::string& dir, const std::vector<PluginResource>& resources);
+// Writes <dir>/gpupack.io-gpu.json through `fs` (creating dir, 0755), returns the path. Throws
+// std::runtime_error naming the path on failure.
+std::string write_cdi_spec(Filesystem& fs, const std::string& dir, const std::vector<PluginResource>& resources);
 
 }  // namespace gpupack::k8s

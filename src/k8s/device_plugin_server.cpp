@@ -1,11 +1,6 @@
 #include "k8s/device_plugin_server.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -29,8 +24,8 @@ grpc::Status to_status(const AllocationError& e) {
 
 }  // namespace
 
-DevicePluginServer::DevicePluginServer(PluginResource resource, ServerOptions options)
-    : resource_(std::move(resource)), options_(std::move(options)) {
+DevicePluginServer::DevicePluginServer(PluginResource resource, ServerOptions options, Filesystem& fs)
+    : resource_(std::move(resource)), options_(std::move(options)), fs_(fs) {
   for (const auto& d : resource_.devices) healthy_[d.id] = true;
 }
 
@@ -46,23 +41,33 @@ void DevicePluginServer::start() {
     std::lock_guard lock(mutex_);
     stopping_ = false;
   }
-  ::unlink(socket_path().c_str());  // a stale socket from an earlier run
+  fs_.remove(socket_path());  // a stale socket from an earlier run
   // A unix socket gets its mode from the umask at bind time (0777 under umask 000: anyone could
   // allocate devices). So it is bound in a private staging directory, made 0700 there (kubelet runs as
   // root) and only then renamed into the plugin directory: it is never reachable with a looser mode.
-  std::string staging = options_.plugin_dir + "/.gpupack-XXXXXX";
-  if (!::mkdtemp(staging.data())) {
+  std::string staging;
+  try {
+    staging = fs_.make_temp_dir(options_.plugin_dir, ".gpupack");
+  } catch (const FileError& e) {
     throw std::runtime_error("device plugin " + resource_.name + ": cannot create a staging directory in " +
-                             options_.plugin_dir + ": " + std::strerror(errno));
+                             options_.plugin_dir + ": " + std::strerror(e.error()));
   }
   const std::string staged = staging + "/" + endpoint();
   grpc::ServerBuilder builder;
   builder.AddListeningPort("unix://" + staged, grpc::InsecureServerCredentials());
   builder.RegisterService(this);
   server_ = builder.BuildAndStart();
-  const bool placed = server_ && ::chmod(staged.c_str(), 0700) == 0 && ::rename(staged.c_str(), socket_path().c_str()) == 0;
-  ::unlink(staged.c_str());
-  ::rmdir(staging.c_str());
+  bool placed = false;
+  if (server_) {
+    try {
+      fs_.set_mode(staged, 0700);
+      fs_.rename(staged, socket_path());
+      placed = true;
+    } catch (const FileError&) {
+    }
+  }
+  fs_.remove(staged);
+  fs_.remove_all(staging);
   if (!placed) {
     if (server_) {
       server_->Shutdown();
@@ -84,7 +89,7 @@ void DevicePluginServer::stop() {
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   server_->Wait();
   server_.reset();
-  ::unlink(socket_path().c_str());
+  fs_.remove(socket_path());
 }
 
 bool DevicePluginServer::serving() const {

@@ -16,6 +16,7 @@
 
 #include "deviceplugin_v1beta1.grpc.pb.h"
 #include "k8s/device_plan.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack::k8s {
 
@@ -30,7 +31,8 @@ struct ServerOptions {
 
 class DevicePluginServer final : public v1beta1::DevicePlugin::Service {
  public:
-  DevicePluginServer(PluginResource resource, ServerOptions options);
+  // The socket's staging directory, its mode and its rename go through `fs` (the Env's files).
+  DevicePluginServer(PluginResource resource, ServerOptions options, Filesystem& fs);
   ~DevicePluginServer() override;
   DevicePluginServer(const DevicePluginServer&) = delete;
   DevicePluginServer& operator=(const DevicePluginServer&) = delete;
@@ -67,6 +69,7 @@ class DevicePluginServer final : public v1beta1::DevicePlugin::Service {
 
   const PluginResource resource_;
   const ServerOptions options_;
+  Filesystem& fs_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::map<std::string, bool> healthy_;  // by device ID

@@ -1,7 +1,5 @@
 #include "k8s/device_plugins.hpp"
 
-#include <sys/stat.h>
-
 #include <set>
 
 #include "k8s/cdi_spec.hpp"
@@ -13,17 +11,12 @@ namespace gpupack::k8s {
 
 namespace {
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-// Which file is at `path` now: "" when none.
-std::string identity(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return "";
-  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_ctim.tv_sec) + "." +
-         std::to_string(st.st_ctim.tv_nsec);
+// Which file is at `path` now: "" when none. The change time tells a socket made anew on the same inode.
+std::string identity(const Filesystem& fs, const std::string& path) {
+  const FileInfo info = fs.stat(path);
+  if (!info.exists) return "";
+  return std::to_string(info.device_major) + ":" + std::to_string(info.device_minor) + ":" +
+         std::to_string(info.inode) + ":" + std::to_string(info.change_ns);
 }
 
 constexpr auto kTick = std::chrono::milliseconds(1000);
@@ -42,15 +35,17 @@ HealthTracker health_tracker_for(const std::vector<PluginResource>& resources) {
   return HealthTracker(gpus, migs);
 }
 
-DevicePlugins::DevicePlugins(std::vector<PluginResource> resources, DevicePluginSettings settings, Log log)
+DevicePlugins::DevicePlugins(std::vector<PluginResource> resources, DevicePluginSettings settings, Filesystem& fs,
+                             Log log)
     : resources_(std::move(resources)),
+      fs_(fs),
       settings_(std::move(settings)),
       log_(log ? std::move(log) : Log([](const std::string&) {})),
       health_(health_tracker_for(resources_)) {
   for (const auto& r : resources_) {
     ServerOptions o{settings_.plugin_dir, settings_.policy, settings_.cdi, {}};
     o.pre_start_check = [this, name = r.name](const std::vector<std::string>& ids) { return check_container(name, ids); };
-    servers_.push_back(std::make_unique<DevicePluginServer>(r, o));
+    servers_.push_back(std::make_unique<DevicePluginServer>(r, o, fs_));
   }
   registered_with_.assign(servers_.size(), "");
 }
@@ -79,7 +74,7 @@ DevicePluginServer* DevicePlugins::server(const std::string& resource_name) {
 }
 
 void DevicePlugins::start() {
-  if (settings_.cdi) log_("CDI spec written to " + write_cdi_spec(settings_.cdi_dir, resources_));
+  if (settings_.cdi) log_("CDI spec written to " + write_cdi_spec(fs_, settings_.cdi_dir, resources_));
   watch_ = std::make_unique<DirectoryWatch>(settings_.plugin_dir);  // before serving: no event is missed
   for (auto& s : servers_) {
     s->start();
@@ -127,10 +122,10 @@ void DevicePlugins::carry_health_from(const DevicePlugins& previous) {
 // deleted it), then registers each unregistered one while kubelet.sock exists.
 void DevicePlugins::reconcile() {
   const std::string kubelet = settings_.plugin_dir + "/" + kKubeletSocket;
-  const std::string kubelet_now = identity(kubelet);
+  const std::string kubelet_now = identity(fs_, kubelet);
   for (std::size_t i = 0; i < servers_.size() && !stopping_; ++i) {
     auto& s = *servers_[i];
-    if (!exists(s.socket_path())) {
+    if (!fs_.stat(s.socket_path()).exists) {
       s.stop();
       try {
         s.start();

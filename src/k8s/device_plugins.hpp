@@ -17,6 +17,7 @@
 #include "k8s/health.hpp"
 #include "contract/node_config.hpp"
 #include "k8s/socket_watch.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack::k8s {
 
@@ -24,7 +25,8 @@ class DevicePlugins {
  public:
   using Log = std::function<void(const std::string&)>;
 
-  DevicePlugins(std::vector<PluginResource> resources, DevicePluginSettings settings, Log log = {});
+  // `fs` answers whether a socket is still there and which kubelet.sock is (the Env's files, os/env.hpp).
+  DevicePlugins(std::vector<PluginResource> resources, DevicePluginSettings settings, Filesystem& fs, Log log = {});
   ~DevicePlugins();
   DevicePlugins(const DevicePlugins&) = delete;
   DevicePlugins& operator=(const DevicePlugins&) = delete;
@@ -53,6 +55,7 @@ class DevicePlugins {
   void reconcile();
 
   const std::vector<PluginResource> resources_;
+  Filesystem& fs_;
   const DevicePluginSettings settings_;
   const Log log_;
   std::vector<std::unique_ptr<DevicePluginServer>> servers_;

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <stdexcept>
 
@@ -70,26 +67,18 @@ std::string features_file_text(const std::map<std::string, std::string>& labels)
   return out;
 }
 
-void write_features_file(const std::string& path, const std::map<std::string, std::string>& labels) {
-  const std::filesystem::path p(path);
-  std::error_code ec;
-  // A directory made here is 0755, not the umask's choice: whoever can write it can replace the file.
-  if (p.has_parent_path() && std::filesystem::create_directories(p.parent_path(), ec)) {
-    std::filesystem::permissions(p.parent_path(), std::filesystem::perms(0755), ec);
-  }
-  // NFD reads every file in features.d: the temporary name starts with a dot, which NFD skips.
-  const std::string tmp = (p.parent_path() / ("." + p.filename().string() + ".tmp")).string();
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << features_file_text(labels);
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write the node feature file " + tmp);
-  }
-  // Node labels steer scheduling: readable by NFD, writable by nobody else, whatever the umask.
-  std::filesystem::permissions(tmp, std::filesystem::perms(0644), ec);
-  if (ec || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot move the node feature file into place at " + path);
+void write_features_file(Filesystem& fs, const std::string& path, const std::map<std::string, std::string>& labels) {
+  const auto slash = path.rfind('/');
+  const std::string parent = slash == std::string::npos || slash == 0 ? "" : path.substr(0, slash);
+  try {
+    // A directory made here is 0755, not the umask's choice: whoever can write it can replace the file.
+    if (!parent.empty() && !fs.stat(parent).exists) fs.make_dirs(parent, 0755);
+    // Atomic, mode 0644 whatever the umask (node labels steer scheduling: readable by NFD, writable by
+    // nobody else); NFD reads every file in features.d, and the temporary name starts with a dot, which
+    // NFD skips.
+    fs.write_file(path, features_file_text(labels));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("cannot write the node feature file " + path + " (" + e.what() + ")");
   }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "k8s/device_plan.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack::k8s {
 
@@ -26,7 +27,8 @@ std::string label_value(const std::string& text);
 
 // key=value lines, sorted.
 std::string features_file_text(const std::map<std::string, std::string>& labels);
-// Writes the NFD feature file atomically (NFD may read it at any time). Throws std::runtime_error.
-void write_features_file(const std::string& path, const std::map<std::string, std::string>& labels);
+// Writes the NFD feature file atomically (NFD may read it at any time) through `fs`, making its
+// directory (0755) when missing. Throws std::runtime_error.
+void write_features_file(Filesystem& fs, const std::string& path, const std::map<std::string, std::string>& labels);
 
 }  // namespace gpupack::k8s

@@ -4,6 +4,9 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
+
+#include "os/filesystem.hpp"
 
 namespace gpupack::measure {
 
@@ -14,13 +17,15 @@ class ReportSource {
   virtual std::string read_new(std::size_t max_bytes) = 0;
 };
 
-// The report file at `path`, read from where the previous call stopped; a missing file reads as empty.
+// The report file at `path`, read through `fs` (the Env's files) from where the previous call stopped;
+// a missing file reads as empty.
 class FileReportSource : public ReportSource {
  public:
-  explicit FileReportSource(std::string path) : path_(std::move(path)) {}
+  FileReportSource(const Filesystem& fs, std::string path) : fs_(fs), path_(std::move(path)) {}
   std::string read_new(std::size_t max_bytes) override;
 
  private:
+  const Filesystem& fs_;
   std::string path_;
   std::size_t offset_ = 0;
 };

@@ -174,8 +174,6 @@ void mps_families(Exposition& e, const NodeSnapshot& s) {
 
 }  // namespace
 
-std::string render_node_metrics(const NodeSnapshot& s) { return render_node_metrics(s, builtin_catalog()); }
-
 std::string render_node_metrics(const NodeSnapshot& s, const GpuCatalog& catalog) {
   Exposition e(4096 + s.devices.size() * 4096);
   e.family("gpupack_build_info", "gauge", "gpupack agent build (value 1).");

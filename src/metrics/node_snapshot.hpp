@@ -77,8 +77,5 @@ std::vector<SliceUsage> slice_usage(const NodeSnapshot& snapshot);
 
 // The /metrics body (names and labels documented in docs/metrics.md); GPU models named from `catalog`.
 std::string render_node_metrics(const NodeSnapshot& snapshot, const GpuCatalog& catalog);
-// The same with a catalog built for the call: only for the agent until it is given the CLI's catalog
-// (issue 13, agent/agent.cpp); new code passes one.
-std::string render_node_metrics(const NodeSnapshot& snapshot);
 
 }  // namespace gpupack

@@ -20,7 +20,8 @@ namespace gpupack {
 namespace {
 
 [[noreturn]] void fail(const std::string& what, const std::string& path) {
-  throw std::runtime_error(what + " " + path + ": " + std::strerror(errno));
+  const int error = errno;
+  throw FileError(what + " " + path + ": " + std::strerror(error), error);
 }
 
 class FlockLock : public FileLock {
@@ -40,11 +41,13 @@ FileInfo PosixFilesystem::stat(const std::string& path) const {
   if (::stat(path.c_str(), &st) != 0) return info;
   info.exists = true;
   info.is_dir = S_ISDIR(st.st_mode);
+  info.is_socket = S_ISSOCK(st.st_mode);
   info.uid = st.st_uid;
   info.mode = st.st_mode & 07777;
   info.device_major = major(st.st_dev);
   info.device_minor = minor(st.st_dev);
   info.inode = st.st_ino;
+  info.change_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
   return info;
 }
 
@@ -91,20 +94,89 @@ BoundedRead PosixFilesystem::read_bounded(const std::string& path, std::size_t m
   return {std::move(text), 0};
 }
 
+std::optional<std::string> PosixFilesystem::read_at(const std::string& path, std::size_t offset,
+                                                    std::size_t max_bytes) const {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::string data(max_bytes, '\0');
+  in.read(data.data(), static_cast<std::streamsize>(max_bytes));
+  data.resize(static_cast<std::size_t>(in.gcount()));
+  return data;
+}
+
 void PosixFilesystem::write_file(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    // A device or pipe (-o /dev/stdout, /dev/null) is written in place: renaming over it would replace it.
+    std::ofstream out(path, std::ios::binary);
+    if (!(out << content) || !out.flush()) fail("cannot write", path);
+    return;
+  }
+  // The temporary name starts with a dot: a reader of the whole directory (NFD's features.d) skips it.
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string tmp = dir + "." + name + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) fail("cannot write", tmp);
     out << content;
-    if (!out.flush()) fail("cannot write", tmp);
+    if (!out.flush()) {
+      const int error = errno;
+      out.close();
+      ::unlink(tmp.c_str());
+      errno = error;
+      fail("cannot write", tmp);
+    }
+  }
+  // On disk before the rename: after a crash the path holds the old text or the new, never an empty file
+  // (the CDI spec a container runtime reads, node labels, node.yaml).
+  if (const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
   }
   // Not the umask's choice: under umask 000 node labels (the NFD feature file) became world-writable.
   if (::chmod(tmp.c_str(), 0644) != 0) fail("cannot set the mode of", tmp);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename to", path);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(tmp.c_str());
+    errno = error;
+    fail("cannot rename to", path);
+  }
 }
 
 bool PosixFilesystem::remove(const std::string& path) { return ::unlink(path.c_str()) == 0; }
+
+void PosixFilesystem::remove_all(const std::string& path) {
+  std::error_code ignored;
+  std::filesystem::remove_all(path, ignored);
+}
+
+void PosixFilesystem::rename(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) fail("cannot rename " + from + " to", to);
+}
+
+std::string PosixFilesystem::make_temp_dir(const std::string& parent, const std::string& prefix) {
+  std::string tmpl = parent + "/" + prefix + "-XXXXXX";
+  if (!::mkdtemp(tmpl.data())) fail("cannot create a temporary directory under", parent);
+  return tmpl;
+}
+
+std::vector<std::string> PosixFilesystem::list_dir(const std::string& path) const {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+    names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+std::string PosixFilesystem::absolute(const std::string& path) const {
+  std::error_code ec;
+  const auto p = std::filesystem::absolute(path, ec);
+  return ec ? path : p.string();
+}
 
 std::unique_ptr<FileLock> PosixFilesystem::try_lock(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);

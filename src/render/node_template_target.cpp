@@ -32,22 +32,21 @@ std::string gpu_type_name(const std::string& model) {
 }
 
 // Whether a GPU of the plan is an AWS fractional GPU (docs/fractional-gpus.md).
-bool is_fractional(const std::string& model) {
-  static const GpuCatalog catalog = builtin_catalog();
+bool is_fractional(const std::string& model, const GpuCatalog& catalog) {
   const GpuModel* m = catalog.find(model);
   return m != nullptr && m->is_fractional();
 }
 
 }  // namespace
 
-TargetOutput render_node_template_target(const PlanDocument& plan) {
+TargetOutput render_node_template_target(const PlanDocument& plan, const GpuCatalog& catalog) {
   TargetOutput out;
   // Per GPU type: the most clients any one GPU of it serves; the strategy from the plan's modes.
   std::map<std::string, int> clients_per_type;
   std::map<std::string, int> gpus_per_node;
   bool mps = false, time_slicing = false, fractional = false;
   for (const auto& gpu : plan.gpus) {
-    fractional = fractional || is_fractional(gpu.model);
+    fractional = fractional || is_fractional(gpu.model, catalog);
     int clients = 0;
     for (const auto& s : gpu.slices) clients += static_cast<int>(s.clients.size());
     auto& c = clients_per_type[gpu_type_name(gpu.model)];

@@ -73,7 +73,7 @@ FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget
       case RenderTarget::k8s_device_plugin: o = render_device_plugin_target(plan, catalog); break;
       case RenderTarget::mig_parted: o = render_mig_parted_target(plan); break;
       case RenderTarget::k8s_workloads: o = render_workloads_target(plan, catalog); break;
-      case RenderTarget::node_template: o = render_node_template_target(plan); break;
+      case RenderTarget::node_template: o = render_node_template_target(plan, catalog); break;
       case RenderTarget::gpupack_agent: o = render_agent_config_target(plan); break;
       case RenderTarget::cdi: o = render_cdi_target(plan, catalog); break;
       case RenderTarget::dra: o = render_dra_target(plan, catalog); break;

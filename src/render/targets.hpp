@@ -36,7 +36,7 @@ std::vector<std::string> nvidia_plugin_problems(const PlanDocument& plan, const 
 // serve it.
 std::string resource_name(const PlanDocument& plan, const GpuCatalog& catalog, const DocGpu& gpu,
                           const DocSlice& slice, const DocPlacement& client);
-TargetOutput render_node_template_target(const PlanDocument& plan);
+TargetOutput render_node_template_target(const PlanDocument& plan, const GpuCatalog& catalog);
 TargetOutput render_agent_config_target(const PlanDocument& plan);
 TargetOutput render_cdi_target(const PlanDocument& plan, const GpuCatalog& catalog);
 // Target `dra`: a ResourceClaim per slice (NVIDIA's DRA driver: GpuConfig / MigDeviceConfig sharing) and

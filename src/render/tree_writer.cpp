@@ -1,70 +1,64 @@
 #include "render/tree_writer.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
 
 #include "core/errors.hpp"
 
 namespace gpupack {
 
-namespace fs = std::filesystem;
-
 namespace {
 
+// Lexical only (std::filesystem::path as a parser): the file system is reached through `fs`.
 void check_relative_path(const std::string& path) {
-  const fs::path p(path);
+  const std::filesystem::path p(path);
   bool clean = !path.empty() && p.is_relative();
   for (const auto& part : p) clean = clean && part != ".." && part != "." && !part.empty();
   if (!clean) throw InputError("refusing to write '" + path + "': rendered paths must be relative and clean");
 }
 
-void write_file(const fs::path& path, const RenderedFile& file) {
-  fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << file.content;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
-  if (::chmod(path.c_str(), static_cast<mode_t>(file.mode)) != 0) {
-    throw std::runtime_error("cannot chmod " + path.string() + ": " + std::strerror(errno));
-  }
+void write_file(Filesystem& fs, const std::string& root, const RenderedFile& file) {
+  const std::string path = root + "/" + file.path;
+  const std::string dir = path.substr(0, path.rfind('/'));
+  if (!fs.stat(dir).is_dir) fs.make_dirs(dir, 0755);
+  fs.write_file(path, file.content);
+  fs.set_mode(path, file.mode);
 }
 
 }  // namespace
 
-void write_tree_atomically(const std::string& dir, const FileTree& tree, bool force) {
+void write_tree_atomically(Filesystem& fs, const std::string& dir, const FileTree& tree, bool force) {
   for (const auto& f : tree) check_relative_path(f.path);
-  const fs::path target = fs::absolute(fs::path(dir)).lexically_normal();
-  if (target.has_filename() == false || target == target.root_path()) {
+  const std::filesystem::path target_path = std::filesystem::path(fs.absolute(dir)).lexically_normal();
+  if (target_path.has_filename() == false || target_path == target_path.root_path()) {
     throw InputError("invalid output directory '" + dir + "'");
   }
-  if (fs::exists(target) && !force) {
+  const std::string target = target_path.string();
+  if (fs.stat(target).exists && !force) {
     throw InputError("output directory '" + dir + "' already exists; use --force to replace it");
   }
-  const fs::path parent = target.parent_path();
-  if (!fs::is_directory(parent)) {
-    throw InputError("cannot create '" + dir + "': parent directory '" + parent.string() + "' does not exist");
+  const std::string parent = target_path.parent_path().string();
+  if (!fs.stat(parent).is_dir) {
+    throw InputError("cannot create '" + dir + "': parent directory '" + parent + "' does not exist");
   }
-  const fs::path staging = parent / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  const fs::path old = parent / ("." + target.filename().string() + ".old-" + std::to_string(::getpid()));
-  std::error_code ignored;
-  fs::remove_all(staging, ignored);
+  // A fresh hidden sibling: the rename at the end stays within one file system.
+  const std::string staging = fs.make_temp_dir(parent, "." + target_path.filename().string() + ".tmp");
+  const std::string old = staging + ".old";
   try {
-    fs::create_directory(staging);
-    for (const auto& f : tree) write_file(staging / f.path, f);
-    if (fs::exists(target)) fs::rename(target, old);
-    fs::rename(staging, target);
+    fs.set_mode(staging, 0755);
+    for (const auto& f : tree) write_file(fs, staging, f);
+    if (fs.stat(target).exists) fs.rename(target, old);
+    fs.rename(staging, target);
   } catch (...) {
-    fs::remove_all(staging, ignored);
-    if (fs::exists(old) && !fs::exists(target)) fs::rename(old, target, ignored);
+    fs.remove_all(staging);
+    if (fs.stat(old).exists && !fs.stat(target).exists) {
+      try {
+        fs.rename(old, target);
+      } catch (const std::exception&) {
+      }
+    }
     throw;
   }
-  fs::remove_all(old, ignored);
+  fs.remove_all(old);
 }
 
 }  // namespace gpupack

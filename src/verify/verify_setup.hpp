@@ -14,7 +14,7 @@
 
 #include "gpu/gpu_backend.hpp"
 #include "render/client_env.hpp"
-#include "render/render_plan.hpp"
+#include "contract/plan_json.hpp"
 
 namespace gpupack::verify {
 

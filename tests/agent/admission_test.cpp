@@ -3,11 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack {
 namespace {
 
-std::vector<GpuDeviceInfo> two_gpus() { return FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json")->devices(); }
+std::vector<GpuDeviceInfo> two_gpus() { return FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json")->devices(); }
 
 const auto always_up = [](const std::string&) { return true; };
 const auto none_held = [](const ResolvedTarget&) { return 0; };

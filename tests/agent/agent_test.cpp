@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "fakes/fake_proc_reader.hpp"
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 #include "mps/mps_fixture.hpp"
 #include "podresources_v1.grpc.pb.h"
 
@@ -20,8 +21,9 @@ namespace {
 
 class AgentTest : public testing::MpsFixture {
  protected:
-  std::unique_ptr<FakeGpuBackend> gpu = FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json");
+  std::unique_ptr<FakeGpuBackend> gpu = FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json");
   testing::FakeProcReader proc;
+  const GpuCatalog catalog = builtin_catalog();
   const std::string gpu0 = "GPU-11111111-2222-3333-4444-555555555555";
 
   std::string config(const std::string& gpus) const {
@@ -52,7 +54,7 @@ TEST_F(AgentTest, ServesMetricsAndHealthAndRestoresAKilledDaemon) {
   const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 4, limits: {sm_percent: 50, memory: 4GiB}}\n");
   proc.processes[4242] = {1000, "0::/kubepods.slice/kubepods-pod0f6b1e0e_4f0a_4a34_9f0b_2d6c7a1e9c11.slice/cri-containerd-" +
                                     std::string(64, 'a') + ".scope\n", {{"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "0=3G"}}, {}, {}};
-  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, path, "0.1.0");
   agent.start(0);
   ASSERT_GT(agent.port(), 0);
   httplib::Client http("127.0.0.1", agent.port());
@@ -88,7 +90,7 @@ TEST_F(AgentTest, ServesMetricsAndHealthAndRestoresAKilledDaemon) {
 
 TEST_F(AgentTest, ABadReloadKeepsTheOldConfigAndAGoodOneKeepsTheDaemon) {
   const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 4}\n");
-  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, path, "0.1.0");
   agent.start(0);
   const auto before = daemon_pid(gpu0);
   ASSERT_TRUE(before);
@@ -111,7 +113,7 @@ TEST_F(AgentTest, ABadReloadKeepsTheOldConfigAndAGoodOneKeepsTheDaemon) {
 // MPS daemon. Every bad file is now refused before anything changes: the daemon and the old config stay.
 TEST_F(AgentTest, EveryBadFileAtReloadKeepsTheDaemonAndTheOldConfig) {
   const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 4}\n");
-  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, path, "0.1.0");
   agent.start(0);
   const auto before = daemon_pid(gpu0);
   ASSERT_TRUE(before);
@@ -135,7 +137,7 @@ TEST_F(AgentTest, EveryBadFileAtReloadKeepsTheDaemonAndTheOldConfig) {
   // The same files at start are input errors (exit 2), not internal ones.
   for (const auto& text : bad) {
     fs.write_file(tmp / "other.yaml", text);
-    Agent fresh({runner, fs, clock, proc, *gpu}, tmp / "other.yaml", "0.1.0");
+    Agent fresh({runner, fs, clock, proc, *gpu, catalog}, tmp / "other.yaml", "0.1.0");
     EXPECT_THROW(fresh.start(0), InputError) << text;
   }
   agent.stop();
@@ -145,7 +147,7 @@ TEST_F(AgentTest, EveryBadFileAtReloadKeepsTheDaemonAndTheOldConfig) {
 TEST_F(AgentTest, DirectoriesAndSlotsHaveTheirModesUnderUmaskZeroAndMetricsCountHeldSlots) {
   const mode_t old = ::umask(0);
   const std::string path = write_config("  - {gpu: '0', mode: mps, clients: 3}\n");
-  Agent agent({runner, fs, clock, proc, *gpu}, path, "0.1.0");
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, path, "0.1.0");
   agent.start(0);
   ::umask(old);
   const std::string target = tmp.path() + "/mps/" + gpu0;
@@ -169,11 +171,11 @@ TEST_F(AgentTest, DirectoriesAndSlotsHaveTheirModesUnderUmaskZeroAndMetricsCount
 }
 
 TEST_F(AgentTest, RefusesToStartOnAnUnknownGpuOrAForeignPipeDirectory) {
-  Agent unknown({runner, fs, clock, proc, *gpu}, write_config("  - {gpu: GPU-nope, mode: mps}\n"), "0.1.0");
+  Agent unknown({runner, fs, clock, proc, *gpu, catalog}, write_config("  - {gpu: GPU-nope, mode: mps}\n"), "0.1.0");
   EXPECT_THROW(unknown.start(0), InputError);
   fs.make_dirs(tmp.path() + "/mps/" + gpu0 + "/pipe", 0700);
   fs.owner_of[tmp.path() + "/mps/" + gpu0 + "/pipe"] = fs.effective_uid() + 1;
-  Agent foreign({runner, fs, clock, proc, *gpu}, write_config("  - {gpu: '0', mode: mps}\n"), "0.1.0");
+  Agent foreign({runner, fs, clock, proc, *gpu, catalog}, write_config("  - {gpu: '0', mode: mps}\n"), "0.1.0");
   EXPECT_THROW(foreign.start(0), MpsError);
 }
 
@@ -209,7 +211,7 @@ TEST_F(AgentTest, MetricsNameThePodOfAnMpsClientThroughPodResources) {
   // The MPS client process (NVML lists it) carries the device IDs its container was allocated.
   std::filesystem::create_directories(tmp.path() + "/plugins");  // kubelet creates it
   proc.processes[4242] = {1000, "", {{"GPUPACK_DEVICE_IDS", gpu0 + "::0"}}, {}, {}};
-  Agent agent({runner, fs, clock, proc, *gpu}, tmp / "node.yaml", "0.1.0");
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, tmp / "node.yaml", "0.1.0");
   agent.start(0);
   const std::string text = agent.metrics_text();
   EXPECT_NE(text.find("pid=\"4242\""), std::string::npos) << text;

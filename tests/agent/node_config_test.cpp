@@ -4,9 +4,12 @@
 
 #include "core/errors.hpp"
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 
 namespace gpupack {
 namespace {
+
+const GpuCatalog kCatalog = builtin_catalog();
 
 std::string error_of(const std::string& yaml) {
   try {
@@ -17,7 +20,7 @@ std::string error_of(const std::string& yaml) {
   return "";
 }
 
-std::vector<GpuDeviceInfo> two_gpus() { return FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json")->devices(); }
+std::vector<GpuDeviceInfo> two_gpus() { return FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json")->devices(); }
 
 TEST(NodeConfig, ParsesTheDocumentedExample) {
   const NodeConfig c = parse_node_config(R"(
@@ -54,7 +57,7 @@ gpus:
   EXPECT_EQ(c.gpus[0].limits.memory_bytes, 16ull << 30);
   ASSERT_EQ(c.gpus[1].mig.size(), 2u);
   EXPECT_EQ(c.gpus[1].mig[1].mode, Sharing::time_slicing);
-  EXPECT_NO_THROW(check_against_devices(c, two_gpus()));
+  EXPECT_NO_THROW(check_against_devices(c, two_gpus(), kCatalog));
 }
 
 TEST(NodeConfig, BadInputNamesTheFieldAndTheProblem) {
@@ -77,7 +80,7 @@ TEST(NodeConfig, BadInputNamesTheFieldAndTheProblem) {
 TEST(NodeConfig, ChecksReferencesAndLimitsAgainstTheMachine) {
   auto check = [](const std::string& yaml) -> std::string {
     try {
-      check_against_devices(parse_node_config(yaml, "node.yaml"), two_gpus());
+      check_against_devices(parse_node_config(yaml, "node.yaml"), two_gpus(), kCatalog);
     } catch (const InputError& e) {
       return e.what();
     }

@@ -24,6 +24,7 @@ namespace {
 
 class GridTest : public ::testing::Test {
  protected:
+  SystemEnv system;  // the real files, clock and TMPDIR: the workers and fakes are real processes
   void SetUp() override {
     ::setenv("FAKE_CLIENT_STATE", state.path().c_str(), 1);
     ::setenv("FAKE_CLIENT_PIDS", pids.path().c_str(), 1);
@@ -60,7 +61,7 @@ class GridTest : public ::testing::Test {
 
   BenchResults run(const BenchOptions& o, measure::GpuUseWatch* gpu_use = nullptr) {
     Progress progress(log, false);
-    return run_bench(o, FAKE_BENCH_WORKER, progress, gpu_use);
+    return run_bench(o, FAKE_BENCH_WORKER, progress, system.env(), gpu_use);
   }
 
   // Nothing left in TMPDIR: every cell's report directory and the MPS daemon's directory were removed.

@@ -46,11 +46,12 @@ class MpsSessionTest : public ::testing::Test {
     clear_interrupt();
   }
   gpupack::testing::TempDir tmp;
+  SystemEnv system;  // real files and clock: the fake control program is a real process
 };
 
 TEST_F(MpsSessionTest, StartsOnPrivateDirectoriesAndQuits) {
   std::string why;
-  auto s = MpsSession::start(fake_options(tmp.path()), why);
+  auto s = MpsSession::start(fake_options(tmp.path()), system.env(), why);
   ASSERT_TRUE(s) << why;
   const auto env = s->client_environment();
   EXPECT_EQ(env.at("CUDA_MPS_PIPE_DIRECTORY").rfind(tmp.path() + "/gpupack-bench-mps-", 0), 0u);
@@ -67,7 +68,7 @@ TEST_F(MpsSessionTest, StartsOnPrivateDirectoriesAndQuits) {
 TEST_F(MpsSessionTest, FailedStartIsReportedWithTheReason) {
   ::setenv("FAKE_MPS_FAIL", "-d", 1);
   std::string why;
-  EXPECT_FALSE(MpsSession::start(fake_options(tmp.path()), why));
+  EXPECT_FALSE(MpsSession::start(fake_options(tmp.path()), system.env(), why));
   EXPECT_NE(why.find("-d' failed"), std::string::npos) << why;
 }
 
@@ -75,7 +76,7 @@ TEST_F(MpsSessionTest, MissingBinaryIsReportedWithTheReason) {
   MpsSessionOptions o = fake_options(tmp.path());
   o.control_binary = tmp / "no-such-mps-control";
   std::string why;
-  EXPECT_FALSE(MpsSession::start(o, why));
+  EXPECT_FALSE(MpsSession::start(o, system.env(), why));
   EXPECT_NE(why.find("cannot find"), std::string::npos) << why;
 }
 
@@ -84,7 +85,7 @@ TEST_F(MpsSessionTest, QuitsWhenAnExperimentThrows) {
   std::string pipe;
   try {
     std::string why;
-    auto s = MpsSession::start(fake_options(tmp.path()), why);
+    auto s = MpsSession::start(fake_options(tmp.path()), system.env(), why);
     ASSERT_TRUE(s) << why;
     pid = daemon_pid(*s);
     pipe = s->paths().pipe_dir;
@@ -100,7 +101,7 @@ TEST_F(MpsSessionTest, QuitsAndEndsWorkersOnInterrupt) {
   std::string why;
   EXPECT_THROW(
       {
-        auto s = MpsSession::start(fake_options(tmp.path()), why);
+        auto s = MpsSession::start(fake_options(tmp.path()), system.env(), why);
         ASSERT_TRUE(s) << why;
         pid = daemon_pid(*s);
         ChildGroup workers({ChildSpec{{"/bin/sleep", "30"}, {}, {}}});

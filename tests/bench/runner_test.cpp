@@ -20,6 +20,7 @@ namespace {
 
 class RunnerTest : public ::testing::Test {
  protected:
+  SystemEnv system;  // the real files, clock and TMPDIR: the workers and fakes are real processes
   void SetUp() override {
     ::setenv("FAKE_WORKER_STATE", tmp.path().c_str(), 1);
     old_tmpdir_ = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "";
@@ -43,7 +44,7 @@ class RunnerTest : public ::testing::Test {
     o.parts = parts;
     o.mps_control = FAKE_MPS_CONTROL;
     Progress progress(log, false);
-    return run_bench(o, FAKE_BENCH_WORKER, progress);
+    return run_bench(o, FAKE_BENCH_WORKER, progress, system.env());
   }
 
   // No private MPS directory is left behind: the daemon was told to quit and went.
@@ -120,7 +121,7 @@ TEST_F(RunnerTest, WorkerSayingNoGpuMeansUnavailable) {
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   BenchOptions o;
   Progress progress(log, false);
-  EXPECT_THROW(run_bench(o, script, progress), DeviceUnavailable);
+  EXPECT_THROW(run_bench(o, script, progress, system.env()), DeviceUnavailable);
 }
 
 }  // namespace

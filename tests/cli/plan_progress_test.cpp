@@ -5,19 +5,12 @@
 #include <sstream>
 
 #include "cli/plan_progress.hpp"
+#include "fakes/fake_clock.hpp"
 
 namespace gpupack {
 namespace {
 
-class StepClock : public Clock {
- public:
-  time_point now() const override { return now_; }
-  void sleep_for(std::chrono::milliseconds d) override { now_ += d; }
-  double unix_seconds() const override { return 0; }
-
- private:
-  time_point now_{};
-};
+using StepClock = testing::FakeClock;
 
 TEST(PlanProgress, SilentDuringTheFirstSecond) {
   StepClock clock;

@@ -22,15 +22,16 @@ const std::string kIssue15 = kData + "/issue15-one-h100.yaml";
 
 Scenario load(const std::string& path, const std::string& profiles_dir = "") {
   const GpuCatalog catalog = builtin_catalog();
-  Scenario s = parse_scenario_yaml(read_input_file(path), path, catalog);
-  attach_profiles(s, path, profiles_dir, catalog);
+  const PosixFilesystem fs;
+  Scenario s = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
+  attach_profiles(fs, s, path, profiles_dir, catalog);
   return s;
 }
 
 Scenario from_text(const std::string& yaml, const std::string& profiles_dir) {
   const GpuCatalog catalog = builtin_catalog();
   Scenario s = parse_scenario_yaml(yaml, "test.yaml", catalog);
-  attach_profiles(s, "", profiles_dir, catalog);
+  attach_profiles(PosixFilesystem{}, s, "", profiles_dir, catalog);
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "os/filesystem.hpp"
 
@@ -20,14 +21,17 @@ class MemoryFilesystem : public Filesystem {
   std::map<std::string, unsigned> owner_of;  // path -> uid (0 unless set)
   std::set<std::string> unreadable;          // reads fail with EACCES
   std::set<std::string> read_only;           // writes fail, writable() is false
+  std::set<std::string> sockets;             // stat says is_socket
+  std::string cwd = "/work";                  // what absolute() resolves a relative path against
   unsigned uid = 1000;
 
   FileInfo stat(const std::string& path) const override {
     FileInfo info;
     const auto dir = dirs.find(path);
-    info.exists = dir != dirs.end() || files.count(path);
+    info.exists = dir != dirs.end() || files.count(path) || sockets.count(path);
     if (!info.exists) return info;
     info.is_dir = dir != dirs.end();
+    info.is_socket = sockets.count(path) > 0;
     info.mode = info.is_dir ? dir->second : 0644;
     const auto owner = owner_of.find(path);
     info.uid = owner != owner_of.end() ? owner->second : uid;
@@ -55,11 +59,45 @@ class MemoryFilesystem : public Filesystem {
     if (it == files.end()) return {std::nullopt, ENOENT};
     return {it->second.substr(0, max_bytes + 1), 0};
   }
+  std::optional<std::string> read_at(const std::string& path, std::size_t offset,
+                                     std::size_t max_bytes) const override {
+    const auto text = read_file(path);
+    if (!text) return std::nullopt;
+    return offset >= text->size() ? std::string() : text->substr(offset, max_bytes);
+  }
   void write_file(const std::string& path, const std::string& content) override {
-    if (read_only.count(path)) throw std::runtime_error("cannot write " + path + ": Permission denied");
+    if (read_only.count(path)) throw FileError("cannot write " + path + ": Permission denied", EACCES);
     files[path] = content;
   }
   bool remove(const std::string& path) override { return files.erase(path) > 0; }
+  void remove_all(const std::string& path) override {
+    erase_under(files, path);
+    erase_under(dirs, path);
+    sockets.erase(path);
+  }
+  void rename(const std::string& from, const std::string& to) override {
+    if (!stat(from).exists) throw FileError("cannot rename " + from + " to " + to + ": No such file or directory", ENOENT);
+    move_under(files, from, to);
+    move_under(dirs, from, to);
+  }
+  std::string make_temp_dir(const std::string& parent, const std::string& prefix) override {
+    const std::string path = parent + "/" + prefix + "-" + std::to_string(++temp_dirs_made_);
+    dirs[path] = 0700;
+    return path;
+  }
+  std::vector<std::string> list_dir(const std::string& path) const override {
+    std::set<std::string> names;
+    const std::string head = path + "/";
+    auto add = [&](const std::string& p) {
+      if (p.rfind(head, 0) == 0 && p.size() > head.size()) names.insert(p.substr(head.size(), p.find('/', head.size()) - head.size()));
+    };
+    for (const auto& [p, content] : files) add(p);
+    for (const auto& [p, mode] : dirs) add(p);
+    return {names.begin(), names.end()};
+  }
+  std::string absolute(const std::string& path) const override {
+    return !path.empty() && path[0] == '/' ? path : cwd + "/" + path;
+  }
   std::unique_ptr<FileLock> try_lock(const std::string& path) override {
     if (locked_->count(path)) return nullptr;
     files.emplace(path, "");
@@ -69,6 +107,27 @@ class MemoryFilesystem : public Filesystem {
   bool writable(const std::string& path) const override { return !read_only.count(path); }
 
  private:
+  static bool under(const std::string& p, const std::string& root) {
+    return p == root || p.rfind(root + "/", 0) == 0;
+  }
+  template <typename Map>
+  static void erase_under(Map& m, const std::string& root) {
+    for (auto it = m.begin(); it != m.end();) it = under(it->first, root) ? m.erase(it) : std::next(it);
+  }
+  template <typename Map>
+  static void move_under(Map& m, const std::string& from, const std::string& to) {
+    Map moved;
+    for (auto it = m.begin(); it != m.end();) {
+      if (!under(it->first, from)) {
+        ++it;
+        continue;
+      }
+      moved[to + it->first.substr(from.size())] = it->second;
+      it = m.erase(it);
+    }
+    for (auto& [p, v] : moved) m[p] = v;
+  }
+  int temp_dirs_made_ = 0;
   // Shared with the locks, so that a lock released after the file system is gone touches nothing freed.
   class Lock : public FileLock {
    public:

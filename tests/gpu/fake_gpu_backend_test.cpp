@@ -1,4 +1,5 @@
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +8,7 @@
 namespace gpupack {
 namespace {
 
-std::unique_ptr<FakeGpuBackend> machine() { return FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json"); }
+std::unique_ptr<FakeGpuBackend> machine() { return FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json"); }
 
 TEST(FakeGpuBackend, ReplaysDevicesMigInstancesAndProcesses) {
   auto b = machine();
@@ -59,7 +60,7 @@ TEST(FakeGpuBackend, GpmIsAbsentInTheFirstSnapshotThenReplaysItsSeriesPerGpuAndM
 }
 
 TEST(FakeGpuBackend, ProcessesCarryTheirSmAndMemoryUtilisationWhereDescribed) {
-  const auto devs = FakeGpuBackend::from_file(FAKE_MACHINES "/time-sliced-h100.json")->devices();
+  const auto devs = FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/time-sliced-h100.json")->devices();
   ASSERT_EQ(devs[0].processes.size(), 2u);
   EXPECT_DOUBLE_EQ(*devs[0].processes[0].sm_utilization, 0.62);
   EXPECT_DOUBLE_EQ(*devs[0].processes[1].memory_utilization, 0.1);
@@ -106,7 +107,7 @@ TEST(FakeGpuBackend, MalformedMachinesAreInputErrorsNamingTheField) {
     EXPECT_NE(std::string(e.what()).find("devices[0].memory_total_bytes"), std::string::npos) << e.what();
   }
   EXPECT_THROW(FakeGpuBackend(json{{"devices", json::array({json{{"name", "n"}}})}}), InputError);
-  EXPECT_THROW(FakeGpuBackend::from_file("/nonexistent.json"), InputError);
+  EXPECT_THROW(FakeGpuBackend::from_file(PosixFilesystem{}, "/nonexistent.json"), InputError);
 }
 
 TEST(GpuBackend, FindsDevicesByUuidOrIndex) {

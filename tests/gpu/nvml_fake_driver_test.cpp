@@ -8,20 +8,13 @@
 #include <map>
 #include <vector>
 
+#include "fakes/fake_clock.hpp"
 #include "gpu/nvml_gpu_backend.hpp"
 
 namespace gpupack {
 namespace {
 
 using namespace nvml;
-
-class ManualClock : public Clock {
- public:
-  time_point now() const override { return t; }
-  void sleep_for(std::chrono::milliseconds d) override { t += d; }
-  double unix_seconds() const override { return 0; }
-  time_point t{};
-};
 
 // The fake machine: GPU 0 time-sliced (processes 10, 11 and MPS client 12), GPU 1 MIG-enabled with the
 // GPU instance 3. Each GPM sample records a per-source counter the test advances.
@@ -145,7 +138,7 @@ Library library(bool with_gpm, bool with_versioned_utilization) {
 class NvmlFakeDriver : public ::testing::Test {
  protected:
   void SetUp() override { drv = Driver{}; }
-  std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>();
+  std::shared_ptr<testing::FakeClock> clock = std::make_shared<testing::FakeClock>();
 };
 
 TEST_F(NvmlFakeDriver, GpmIsAbsentFirstThenCoversTheIntervalSinceThePreviousCall) {
@@ -158,7 +151,7 @@ TEST_F(NvmlFakeDriver, GpmIsAbsentFirstThenCoversTheIntervalSinceThePreviousCall
     EXPECT_FALSE(devs[1].mig_instances[0].gpm);
     drv.gpm_ticks[0] = 9;    // GPU 0: 90% busy
     drv.gpm_ticks[103] = 2;  // MIG GPU instance 3: 20%
-    clock->t += std::chrono::seconds(5);
+    clock->sleep_for(std::chrono::seconds(5));
     devs = b.devices();
     ASSERT_TRUE(devs[0].gpm);
     EXPECT_DOUBLE_EQ(*devs[0].gpm->sm_active, 0.9);
@@ -170,15 +163,15 @@ TEST_F(NvmlFakeDriver, GpmIsAbsentFirstThenCoversTheIntervalSinceThePreviousCall
     EXPECT_DOUBLE_EQ(*devs[1].mig_instances[0].gpm->sm_active, 0.2);
     // Next interval: from the previous sample on, not from the first.
     drv.gpm_ticks[0] = 10;
-    clock->t += std::chrono::seconds(1);
+    clock->sleep_for(std::chrono::seconds(1));
     devs = b.devices();
     EXPECT_DOUBLE_EQ(*devs[0].gpm->sm_active, 0.1);
     EXPECT_DOUBLE_EQ(devs[0].gpm->interval_seconds, 1.0);
     // Within NVML's 100 ms refresh: absent, and the older sample stays the start.
     drv.gpm_ticks[0] = 13;
-    clock->t += std::chrono::milliseconds(50);
+    clock->sleep_for(std::chrono::milliseconds(50));
     EXPECT_FALSE(b.devices()[0].gpm);
-    clock->t += std::chrono::milliseconds(100);
+    clock->sleep_for(std::chrono::milliseconds(100));
     devs = b.devices();
     EXPECT_NEAR(*devs[0].gpm->sm_active, 0.3, 1e-9);
     EXPECT_NEAR(devs[0].gpm->interval_seconds, 0.15, 1e-9);
@@ -189,14 +182,14 @@ TEST_F(NvmlFakeDriver, GpmIsAbsentFirstThenCoversTheIntervalSinceThePreviousCall
 
 TEST_F(NvmlFakeDriver, NoGpmFunctionsOrAnUnsupportedGpuGiveAbsentValuesNotErrors) {
   NvmlGpuBackend without(library(false, true), clock, kCatalog);
-  clock->t += std::chrono::seconds(1);
+  clock->sleep_for(std::chrono::seconds(1));
   without.devices();
-  clock->t += std::chrono::seconds(1);
+  clock->sleep_for(std::chrono::seconds(1));
   EXPECT_FALSE(without.devices()[0].gpm);
   drv.gpm_supported = false;
   NvmlGpuBackend unsupported(library(true, true), clock, kCatalog);
   unsupported.devices();
-  clock->t += std::chrono::seconds(1);
+  clock->sleep_for(std::chrono::seconds(1));
   const auto devs = unsupported.devices();
   EXPECT_FALSE(devs[0].gpm);
   EXPECT_FALSE(devs[1].mig_instances[0].gpm);

@@ -14,7 +14,7 @@ namespace gpupack {
 namespace {
 std::string error_of(const std::string& path, std::size_t max = kMaxInputFileBytes) {
   try {
-    read_input_file(path, max);
+    read_input_file(PosixFilesystem{}, path, max);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -25,7 +25,7 @@ std::string error_of(const std::string& path, std::size_t max = kMaxInputFileByt
 TEST(InputFile, ReadsAFileUpToTheLimit) {
   testing::TempDir dir;
   std::ofstream(dir / "s.yaml") << std::string(1000, 'x');
-  EXPECT_EQ(read_input_file(dir / "s.yaml", 1000).size(), 1000u);
+  EXPECT_EQ(read_input_file(PosixFilesystem{}, dir / "s.yaml", 1000).size(), 1000u);
   EXPECT_EQ(error_of(dir / "s.yaml", 999), dir / "s.yaml" + " is larger than 999B, the limit for input files (docs/cli.md); "
                                                 "no scenario, plan or calibration is that large");
 }

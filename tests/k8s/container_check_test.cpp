@@ -40,12 +40,13 @@ TEST(ContainerCheck, RefusesAContainerHoldingTwoGpuResources) {
 
 class TwoResourcesSim : public ::testing::Test {
  protected:
+  gpupack::PosixFilesystem files_;
   void SetUp() override {
     kubelet.start();
     DevicePluginSettings s;
     s.plugin_dir = dir.path();
     s.pod_resources_socket = kubelet.pod_resources_socket();
-    plugins = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), s);
+    plugins = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), s, files_);
     plugins->start();
     ASSERT_TRUE(kubelet.wait_for_registrations(plugins->resources().size()));
     for (const auto& r : kubelet.registrations()) EXPECT_TRUE(r.options().pre_start_required()) << r.resource_name();

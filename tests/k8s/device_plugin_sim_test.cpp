@@ -26,6 +26,7 @@ namespace fs = std::filesystem;
 
 class DevicePluginSim : public ::testing::Test {
  protected:
+  gpupack::PosixFilesystem files_;
   DevicePluginSettings settings(bool cdi = false) {
     DevicePluginSettings s;
     s.plugin_dir = dir.path();
@@ -34,7 +35,7 @@ class DevicePluginSim : public ::testing::Test {
     return s;
   }
   std::unique_ptr<DevicePlugins> start_plugins(bool cdi = false) {
-    auto p = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), settings(cdi));
+    auto p = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), settings(cdi), files_);
     p->start();
     return p;
   }
@@ -173,7 +174,7 @@ TEST_F(DevicePluginSim, XidVerdictsSurviveRebuildingThePlugins) {
   auto plugins = start_plugins();
   plugins->update_health(gpupack::testing::sample_devices(), {{gpupack::testing::kGpu1, 48}});
   // A reload rebuilds the plugins; the XID is not reported again, yet GPU 1 must stay unhealthy.
-  auto next = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), settings());
+  auto next = std::make_unique<DevicePlugins>(plan_resources(gpupack::testing::sample_targets()), settings(), files_);
   next->carry_health_from(*plugins);
   plugins.reset();
   next->start();

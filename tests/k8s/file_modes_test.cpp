@@ -21,13 +21,14 @@ class UmaskZero : public ::testing::Test {
   void SetUp() override { old_ = ::umask(0); }
   void TearDown() override { ::umask(old_); }
   mode_t old_ = 0;
+  gpupack::PosixFilesystem files_;
 };
 
 TEST_F(UmaskZero, PluginSocketsAre0700AndTheFeatureFile0644) {
   gpupack::testing::TempDir dir;
   DevicePluginSettings s;
   s.plugin_dir = dir.path();
-  DevicePlugins plugins(plan_resources(gpupack::testing::sample_targets()), s);
+  DevicePlugins plugins(plan_resources(gpupack::testing::sample_targets()), s, files_);
   plugins.start();
   for (const auto& r : plugins.resources()) {
     const std::string socket = dir.path() + "/" + socket_name(r.name);
@@ -35,7 +36,7 @@ TEST_F(UmaskZero, PluginSocketsAre0700AndTheFeatureFile0644) {
   }
   plugins.stop();
   const std::string features = dir / "features.d/gpupack";
-  write_features_file(features, {{"gpupack.io/gpu.count", "4"}});
+  write_features_file(files_, features, {{"gpupack.io/gpu.count", "4"}});
   EXPECT_EQ(mode_of(features), 0644u);
   EXPECT_EQ(mode_of(dir / "features.d"), 0755u);
 }

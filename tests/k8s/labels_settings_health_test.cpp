@@ -53,12 +53,13 @@ TEST(NodeLabels, LabelValuesAreValid) {
 TEST(NodeLabels, FeatureFileIsWrittenWhole) {
   testing::TempDir dir;
   const std::string path = dir / "features.d/gpupack";
-  write_features_file(path, {{"gpupack.io/gpu.count", "2"}, {"a/b", "c"}});
+  PosixFilesystem fs;
+  write_features_file(fs, path, {{"gpupack.io/gpu.count", "2"}, {"a/b", "c"}});
   std::ifstream in(path);
   std::stringstream s;
   s << in.rdbuf();
   EXPECT_NE(s.str().find("\na/b=c\ngpupack.io/gpu.count=2\n"), std::string::npos) << s.str();
-  EXPECT_FALSE(std::filesystem::exists(dir / "features.d/.gpupack.tmp"));
+  EXPECT_EQ(fs.list_dir(dir / "features.d"), std::vector<std::string>{"gpupack"});  // no temporary file left
 }
 
 TEST(Health, XidIsStickyLostComesBackApplicationXidsIgnored) {

@@ -11,7 +11,8 @@ namespace {
 
 TEST(FileReportSource, ReadsOnlyWhatWasAppendedSinceTheLastRead) {
   testing::TempDir dir;
-  FileReportSource source(dir / "report.jsonl");
+  const PosixFilesystem fs;
+  FileReportSource source(fs, dir / "report.jsonl");
   EXPECT_EQ(source.read_new(1024), "");  // not written yet
   std::ofstream out(dir / "report.jsonl", std::ios::app);
   out << "{\"event\":\"ready\"" << std::flush;

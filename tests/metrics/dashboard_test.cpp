@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 #include "metrics/node_snapshot.hpp"
 
 namespace gpupack {
@@ -21,7 +22,7 @@ using nlohmann::json;
 
 std::set<std::string> exported_families() {
   NodeSnapshot s;
-  auto machine = FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json");
+  auto machine = FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json");
   machine->devices();
   s.devices = machine->devices();
   std::set<std::string> names;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gpu/fake_gpu_backend.hpp"
+#include "os/filesystem.hpp"
 #include "metrics/node_snapshot.hpp"
 
 namespace gpupack {
@@ -16,7 +17,7 @@ NodeSnapshot snapshot() {
   NodeSnapshot s;
   s.version = "0.1.0";
   s.backend = "fake";
-  auto machine = FakeGpuBackend::from_file(FAKE_MACHINES "/two-gpus.json");
+  auto machine = FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/two-gpus.json");
   machine->devices();  // GPM needs a previous sample: the agent's second read onwards
   s.devices = machine->devices();
   const std::string gpu0 = s.devices[0].uuid;
@@ -112,7 +113,7 @@ TEST(NodeMetrics, MpsSliceWasteCountsTheClientsCapsNotTheServer) {
 
 TEST(NodeMetrics, TimeSlicedProcessesCarryTheirUtilisationAndMigSlicesTheirOwnActivity) {
   NodeSnapshot s;
-  auto machine = FakeGpuBackend::from_file(FAKE_MACHINES "/time-sliced-h100.json");
+  auto machine = FakeGpuBackend::from_file(PosixFilesystem{}, FAKE_MACHINES "/time-sliced-h100.json");
   machine->devices();
   s.devices = machine->devices();
   const std::string gpu = s.devices[0].uuid;

@@ -69,7 +69,7 @@ TEST(Quoting, MpsScriptsKeepEveryPlanValueInCommentsOrSingleQuotes) {
 TEST(Quoting, NodeTemplateWritesTheModelAsAnHclString) {
   PlanDocument p = testing::mixed_plan();
   p.gpus[0].model = "X\" = 1\n}\nresource \"evil\" \"x\" {";
-  const TargetOutput out = render_node_template_target(p);
+  const TargetOutput out = render_node_template_target(p, builtin_catalog());
   const RenderedFile* tf = testing::find_file(out.files, "node-template/gpu.tf");
   ASSERT_NE(tf, nullptr);
   EXPECT_EQ(tf->content.find("\nresource"), std::string::npos) << tf->content;

@@ -123,7 +123,7 @@ TEST(WorkloadsTarget, ResourcesSelectorsTolerationsAndHostIpc) {
 }
 
 TEST(NodeTemplateTarget, StrategyClientsAndCapacity) {
-  const TargetOutput o = render_node_template_target(mixed_plan());
+  const TargetOutput o = render_node_template_target(mixed_plan(), builtin_catalog());
   const auto api = nlohmann::json::parse(find_file(o.files, "node-template/node-template.json")->content);
   EXPECT_EQ(api["gpu"]["sharingStrategy"], "GPU_SHARING_STRATEGY_MPS");
   EXPECT_EQ(api["gpu"]["sharingConfiguration"]["nvidia-a100-80gb"]["sharedClientsPerGpu"], 6);  // gpu1: 2+1+2+1 clients

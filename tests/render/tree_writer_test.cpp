@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "fakes/memory_filesystem.hpp"
 
 namespace gpupack {
 
@@ -17,6 +18,7 @@ namespace {
 
 class TreeWriterTest : public ::testing::Test {
  protected:
+  PosixFilesystem files_;
   fs::path root;
   void SetUp() override {
     root = fs::temp_directory_path() / ("gpupack-tree-" + std::to_string(::getpid()) + "-" +
@@ -40,7 +42,7 @@ class TreeWriterTest : public ::testing::Test {
 
 TEST_F(TreeWriterTest, WritesFilesWithModes) {
   const FileTree tree{{"README.txt", "hello\n", 0644}, {"mps/node-a/start.sh", "#!/bin/sh\n", 0755}};
-  write_tree_atomically((root / "out").string(), tree, false);
+  write_tree_atomically(files_, (root / "out").string(), tree, false);
   EXPECT_EQ(read(root / "out/README.txt"), "hello\n");
   struct stat st {};
   ASSERT_EQ(::stat((root / "out/mps/node-a/start.sh").c_str(), &st), 0);
@@ -53,9 +55,9 @@ TEST_F(TreeWriterTest, WritesFilesWithModes) {
 TEST_F(TreeWriterTest, RefusesExistingDirectoryWithoutForce) {
   fs::create_directories(root / "out");
   std::ofstream(root / "out/keep") << "precious";
-  EXPECT_THROW(write_tree_atomically((root / "out").string(), {{"a", "new", 0644}}, false), InputError);
+  EXPECT_THROW(write_tree_atomically(files_, (root / "out").string(), {{"a", "new", 0644}}, false), InputError);
   EXPECT_EQ(read(root / "out/keep"), "precious");
-  write_tree_atomically((root / "out").string(), {{"a", "new", 0644}}, true);
+  write_tree_atomically(files_, (root / "out").string(), {{"a", "new", 0644}}, true);
   EXPECT_FALSE(fs::exists(root / "out/keep"));
   EXPECT_EQ(read(root / "out/a"), "new");
   EXPECT_EQ(entries(), 1u);
@@ -63,7 +65,7 @@ TEST_F(TreeWriterTest, RefusesExistingDirectoryWithoutForce) {
 
 TEST_F(TreeWriterTest, RejectsUnsafePathsAndWritesNothing) {
   for (const char* bad : {"../escape", "/abs", "a/../../b", "", "a//b/./c"}) {
-    EXPECT_THROW(write_tree_atomically((root / "out").string(), {{"ok", "x", 0644}, {bad, "x", 0644}}, false),
+    EXPECT_THROW(write_tree_atomically(files_, (root / "out").string(), {{"ok", "x", 0644}, {bad, "x", 0644}}, false),
                  InputError)
         << bad;
     EXPECT_FALSE(fs::exists(root / "out"));
@@ -74,13 +76,24 @@ TEST_F(TreeWriterTest, RejectsUnsafePathsAndWritesNothing) {
 TEST_F(TreeWriterTest, FailureMidWayLeavesNothing) {
   // A file and a directory with the same name cannot both be written: the second write fails.
   const FileTree tree{{"a", "file", 0644}, {"a/b", "under a file", 0644}};
-  EXPECT_ANY_THROW(write_tree_atomically((root / "out").string(), tree, false));
+  EXPECT_ANY_THROW(write_tree_atomically(files_, (root / "out").string(), tree, false));
   EXPECT_FALSE(fs::exists(root / "out"));
   EXPECT_EQ(entries(), 0u);
 }
 
 TEST_F(TreeWriterTest, MissingParentIsAnInputError) {
-  EXPECT_THROW(write_tree_atomically((root / "no/such/out").string(), {{"a", "x", 0644}}, false), InputError);
+  EXPECT_THROW(write_tree_atomically(files_, (root / "no/such/out").string(), {{"a", "x", 0644}}, false), InputError);
+}
+
+TEST(TreeWriterInMemory, ReplacesTheDirectoryWholeWithForce) {
+  testing::MemoryFilesystem mem;
+  mem.make_dirs("/work", 0755);
+  mem.write_file("/work/out/keep", "old");
+  mem.make_dirs("/work/out", 0755);
+  write_tree_atomically(mem, "out", {{"mps/start.sh", "#!/bin/sh\n", 0755}}, true);  // relative to mem.cwd
+  EXPECT_FALSE(mem.stat("/work/out/keep").exists);
+  EXPECT_EQ(mem.read_file("/work/out/mps/start.sh"), "#!/bin/sh\n");
+  EXPECT_EQ(mem.list_dir("/work"), std::vector<std::string>{"out"});  // no staging or old directory left
 }
 
 }  // namespace gpupack

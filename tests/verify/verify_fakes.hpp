@@ -14,21 +14,11 @@
 
 #include "gpu/gpu_backend.hpp"
 #include "measure/report_source.hpp"
+#include "fakes/fake_clock.hpp"
 #include "os/clock.hpp"
 #include "os/process_runner.hpp"
 
 namespace gpupack::testing {
-
-class FakeClock : public Clock {
- public:
-  time_point now() const override { return t_; }
-  void sleep_for(std::chrono::milliseconds d) override { t_ += d; }
-  double unix_seconds() const override { return 1.7e9 + seconds(); }
-  double seconds() const { return std::chrono::duration<double>(t_.time_since_epoch()).count(); }
-
- private:
-  time_point t_{};
-};
 
 // How one replica (by GPUPACK_VERIFY_REPLICA) behaves.
 struct Script {
