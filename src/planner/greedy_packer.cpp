@@ -1,33 +1,30 @@
 #include "planner/greedy_packer.hpp"
 
 #include <algorithm>
-#include <map>
-#include <optional>
+#include <utility>
 
+#include "planner/mig_layout_fill.hpp"
+#include "planner/packer_parts.hpp"
 #include "planner/room_index.hpp"
+#include "planner/slice_fill.hpp"
 #include "planner/whole_gpu_fill.hpp"
 
 namespace gpupack {
 
 namespace {
 
-// The replicas of one workload still to place; the packer takes them from the back.
-struct Bucket {
-  int demand = 0;  // index into Demands::workloads
-  std::vector<int> pending;
-  int left() const { return static_cast<int>(pending.size()); }
-};
+using packer::Bucket;
+using packer::Candidate;
+using packer::Taken;
+using packer::Trial;
 
-// Candidates for one slice: a tenant's buckets (largest first), or one bucket of isolated replicas.
-struct Candidate {
-  std::vector<int> buckets;
-  bool own_slice = false;
-  RoomIndex room;  // over `buckets`: which of them a slice still has room for
-};
-
+// The two phases (greedy_packer.hpp) and the bookkeeping between them: which replicas of each workload are
+// left, which GPUs are used. Filling one slice is SliceFiller's (slice_fill.hpp), searching the MIG layouts
+// of a GPU best_mig_layout's (mig_layout_fill.hpp).
 class GreedyPacker {
  public:
-  explicit GreedyPacker(const PlanContext& ctx) : ctx_(ctx), used_(ctx.gpus().size(), false) {
+  explicit GreedyPacker(const PlanContext& ctx)
+      : ctx_(ctx), filler_(ctx, buckets_), used_(ctx.gpus().size(), false) {
     const Demands& d = ctx.demands();
     tenant_candidates_.resize(d.tenants.size());
     for (const auto& w : d.workloads) {
@@ -68,9 +65,7 @@ class GreedyPacker {
   }
 
  private:
-  const WorkloadDemand& demand(int bucket) const {
-    return ctx_.demands().workloads[static_cast<size_t>(buckets_[static_cast<size_t>(bucket)].demand)];
-  }
+  const WorkloadDemand& demand(int bucket) const { return filler_.demand(bucket); }
 
   std::vector<int> lefts() const {
     std::vector<int> out;
@@ -110,35 +105,8 @@ class GreedyPacker {
 
   // Phase 2: what is left goes GPU by GPU onto the configuration that holds the most.
 
-  // First fit decreasing of a candidate's buckets into one slice, `left[b]` replicas of bucket b being
-  // available; `taken` gets how many replicas of each bucket went in. Returns the dominant share placed
-  // (of the whole GPU).
-  double fill(SliceState& slice, const Candidate& c, const std::vector<int>& left, int gpu,
-              std::vector<std::pair<int, int>>& taken) const {
-    double placed = 0;
-    // Buckets the slice has no room for are skipped: check would refuse them, as it would refuse every
-    // bucket once the slice is closed.
-    for (size_t i = c.room.next(0, slice); i < c.buckets.size() && !slice.closed(); i = c.room.next(i + 1, slice)) {
-      const int b = c.buckets[i];
-      int n = left[static_cast<size_t>(b)];
-      int k = 0;
-      const WorkloadDemand& d = demand(b);
-      while (n > 0 && slice.has_room(d.memory_bytes, d.compute) && slice.check(d) == Fit::ok) {
-        slice.add(d, buckets_[static_cast<size_t>(b)].pending[static_cast<size_t>(n - 1)]);
-        --n;
-        ++k;
-        if (c.own_slice) break;
-      }
-      if (k > 0) {
-        placed += k * ctx_.dominant_share(d, gpu);
-        taken.push_back({b, k});
-      }
-      if (c.own_slice && k > 0) break;
-    }
-    return placed;
-  }
-
-  void commit(const std::vector<std::pair<int, int>>& taken) {
+  // Applies the chosen configuration's fills: only now do its replicas leave their buckets.
+  void commit(const Taken& taken) {
     for (auto [b, k] : taken) {
       auto& pending = buckets_[static_cast<size_t>(b)].pending;
       pending.resize(pending.size() - static_cast<size_t>(k));
@@ -169,136 +137,16 @@ class GreedyPacker {
     return out;
   }
 
-  struct Trial {
-    double score = 0;
-    GpuBuild build;
-    std::vector<std::pair<int, int>> taken;
-  };
-
+  // GPU `gpu` whole for the one candidate that fills it most (ties to the first listed).
   Trial try_whole(int gpu, const std::vector<Candidate>& candidates, const std::vector<int>& left) const {
     Trial best;
     for (const Candidate& c : candidates) {
       SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
-      std::vector<std::pair<int, int>> taken;
-      const double score = fill(slice, c, left, gpu, taken);
+      Taken taken;
+      const double score = filler_.fill(slice, c, left, gpu, taken);
       if (score > best.score) best = Trial{score, GpuBuild{gpu, false, {std::move(slice)}}, std::move(taken)};
     }
     return best;
-  }
-
-  // One candidate filled into one empty instance of a profile.
-  struct InstanceFill {
-    double score = 0;
-    std::optional<SliceState> slice;
-    std::vector<std::pair<int, int>> taken;
-  };
-
-  InstanceFill fill_instance(int gpu, int profile, const Candidate& c, const std::vector<int>& left) const {
-    InstanceFill f;
-    SliceState slice(ctx_.instance(gpu, profile), &ctx_.policy(), &ctx_.calibration());
-    f.score = fill(slice, c, left, gpu, f.taken);
-    if (f.score > 0) f.slice = std::move(slice);
-    return f;
-  }
-
-  // Fills of every (profile, candidate) pair from the GPU's starting state, computed on first use and
-  // shared by all layouts: candidates hold disjoint replicas, so a fill stays valid in a layout until that
-  // candidate has filled an earlier instance of it.
-  class FillTable {
-   public:
-    FillTable(const GreedyPacker& packer, int gpu, const std::vector<Candidate>& candidates,
-              const std::vector<int>& start)
-        : packer_(packer), gpu_(gpu), candidates_(candidates), start_(start) {}
-
-    const InstanceFill& at(int profile, size_t candidate) {
-      auto& row = table_[profile];
-      if (row.empty()) row.resize(candidates_.size());
-      auto& cell = row[candidate];
-      if (!cell) cell = packer_.fill_instance(gpu_, profile, candidates_[candidate], start_);
-      return *cell;
-    }
-    const std::vector<int>& start() const { return start_; }
-
-   private:
-    const GreedyPacker& packer_;
-    int gpu_;
-    const std::vector<Candidate>& candidates_;
-    const std::vector<int>& start_;
-    std::map<int, std::vector<std::optional<InstanceFill>>> table_;
-  };
-
-  // A MIG layout's instances filled up to some point, each instance in turn taking the candidate that fills
-  // it most: this instance's fill on top of the fills before it (`parent`), so that layouts beginning alike
-  // share them without copies.
-  struct LayoutFill {
-    const LayoutFill* parent = nullptr;
-    double score = 0;                  // of this instance and those before it
-    std::optional<SliceState> slice;   // none: no candidate fits this instance
-    std::vector<std::pair<int, int>> taken;
-    std::vector<int> left;             // per bucket, after this instance
-    std::vector<bool> touched;         // per candidate: it filled an instance already
-  };
-
-  LayoutFill fill_next_instance(int gpu, int profile, const std::vector<Candidate>& candidates, FillTable& table,
-                                const LayoutFill& before) const {
-    const InstanceFill* best = nullptr;
-    InstanceFill fresh_best;
-    size_t best_candidate = 0;
-    for (size_t ci = 0; ci < candidates.size(); ++ci) {
-      const double best_score = best ? best->score : 0;
-      if (!before.touched[ci]) {
-        const InstanceFill& cached = table.at(profile, ci);
-        if (cached.score > best_score) {
-          best = &cached;
-          best_candidate = ci;
-        }
-        continue;
-      }
-      InstanceFill fresh = fill_instance(gpu, profile, candidates[ci], before.left);
-      if (fresh.score > best_score) {
-        fresh_best = std::move(fresh);
-        best = &fresh_best;
-        best_candidate = ci;
-      }
-    }
-    LayoutFill f{&before, before.score, std::nullopt, {}, before.left, before.touched};
-    if (!best || !best->slice) return f;
-    f.touched[best_candidate] = true;
-    for (auto [b, k] : best->taken) f.left[static_cast<size_t>(b)] -= k;
-    f.score += best->score;
-    f.slice = *best->slice;
-    f.taken = best->taken;
-    return f;
-  }
-
-  // Layouts filled from the GPU's starting state, by the profiles of their first instances: layouts that
-  // begin alike (77 distinct beginnings among the 116 instances of an H100's 28 maximal layouts) share
-  // those fills, which depend on nothing else.
-  using LayoutFills = std::map<std::vector<int>, LayoutFill>;
-
-  const LayoutFill& try_layout(int gpu, const MigLayout& layout, const std::vector<Candidate>& candidates,
-                               FillTable& table, const LayoutFill& empty, LayoutFills& fills) const {
-    const LayoutFill* at = &empty;
-    std::vector<int> profiles;
-    for (const MigPlacedInstance& inst : layout.instances) {
-      profiles.push_back(inst.profile);
-      auto it = fills.find(profiles);
-      if (it == fills.end()) it = fills.emplace(profiles, fill_next_instance(gpu, inst.profile, candidates, table, *at)).first;
-      at = &it->second;
-    }
-    return *at;
-  }
-
-  static Trial layout_trial(int gpu, const LayoutFill& last) {
-    Trial t{last.score, GpuBuild{gpu, true, {}}, {}};
-    std::vector<const LayoutFill*> chain;
-    for (const LayoutFill* f = &last; f; f = f->parent) chain.push_back(f);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      if (!(*it)->slice) continue;
-      t.build.slices.push_back(*(*it)->slice);
-      t.taken.insert(t.taken.end(), (*it)->taken.begin(), (*it)->taken.end());
-    }
-    return t;
   }
 
   // The candidates of phase 2, listed once: a candidate whose buckets ran out stays listed and fills
@@ -324,16 +172,10 @@ class GreedyPacker {
     const std::vector<int> start = lefts();
     Trial best;
     if (ctx_.policy().whole_gpu) best = try_whole(gpu, candidates, start);
-    FillTable table(*this, gpu, candidates, start);
-    const LayoutFill empty{nullptr, 0, std::nullopt, {}, start, std::vector<bool>(candidates.size(), false)};
-    LayoutFills fills;
-    const LayoutFill* best_layout = nullptr;
-    for (const MigLayout& layout : ctx_.layouts(gpu)) {
-      const LayoutFill& t = try_layout(gpu, layout, candidates, table, empty, fills);
-      // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
-      if (t.score > (best_layout ? best_layout->score : best.score) + 1e-9) best_layout = &t;
+    // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
+    if (auto layout = packer::best_mig_layout(filler_, gpu, candidates, start, best.score)) {
+      best = std::move(*layout);
     }
-    if (best_layout) best = layout_trial(gpu, *best_layout);
     if (best.score <= 0) return;
     commit(best.taken);
     used_[static_cast<size_t>(gpu)] = true;
@@ -342,6 +184,7 @@ class GreedyPacker {
 
   const PlanContext& ctx_;
   std::vector<Bucket> buckets_;
+  packer::SliceFiller filler_;  // reads buckets_ (declared before it)
   std::vector<Candidate> tenant_candidates_;
   std::vector<int> own_;
   std::vector<bool> used_;
