@@ -39,6 +39,7 @@ ProfileFacts to_facts(const measure::WorkloadProfile& p, const std::string& path
   }
   f.sm_active = p.activity.sm_active;
   f.dram_bw = p.activity.dram_bw;
+  f.kernel_time = p.activity.utilization;
   if (p.requests) {
     f.req_per_s = p.requests->req_per_s;
     f.p99_ms = p.requests->p99_ms;

@@ -29,6 +29,7 @@ struct ProfileFacts {
   int gpu_sms = 0;                     // that GPU's SM count (0 when unknown)
   std::optional<double> sm_active;     // GPM, 0..1 of the GPU, window mean
   std::optional<double> dram_bw;       // GPM, 0..1 of the GPU's DRAM bandwidth, window mean
+  std::optional<double> kernel_time;   // NVML utilisation: 0..1 of the time any of its kernels ran
   std::optional<double> req_per_s;     // alone, uncapped
   std::optional<double> p99_ms;        // alone, uncapped
   std::optional<double> host_cpu_cores;

@@ -125,34 +125,56 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
   return Figures{agg.req / k, agg.p99 ? agg.p99 : p.p99_ms};
 }
 
-// Busy share of the slice a client keeps (its GPM SM activity, at most its cap) and its DRAM share.
+// What a client does to the slice and how much of its request the slice's contention reaches:
+// - `sm`: the share of the slice's SMs it keeps busy (GPM SM activity, at most its cap), its footprint;
+// - `dram`: its share of the DRAM bandwidth (GPM);
+// - `exposed`: the share of its request time a kernel of it runs (NVML utilisation, at least its SM
+//   activity): the part that waits when the SMs are oversubscribed; the rest is launch and host time;
+// - `width`: the share of the SMs its kernels fill while they run (SM activity / kernel time).
+// Without a profile: the planned compute, fully exposed, full width.
 struct Activity {
   double sm = 0;
   double dram = 0;
+  double exposed = 1;
+  double width = 1;
 };
 
 Activity activity(const PredictionInput& c, int slice_sms) {
   const ProfileFacts* p = c.workload->profile.get();
   const double cap = c.cap_pct ? *c.cap_pct / 100.0 : 1.0;
-  if (!p || !p->sm_active) return {std::min(cap, c.compute), 0};
+  if (!p || !p->sm_active) return {c.replicas * std::min(cap, c.compute), 0, 1, 1};
   const double to_slice = p->gpu_sms > 0 && slice_sms > 0 ? static_cast<double>(p->gpu_sms) / slice_sms : 1.0;
-  return {c.replicas * std::min(cap, *p->sm_active * to_slice), c.replicas * p->dram_bw.value_or(0) * to_slice};
+  const double a = std::clamp(*p->sm_active, 0.0, 1.0);
+  const double exposed = std::clamp(std::max(a, p->kernel_time.value_or(a)), 0.0, 1.0);
+  return {c.replicas * std::min(cap, a * to_slice), c.replicas * p->dram_bw.value_or(0) * to_slice, exposed,
+          exposed > 0 ? a / exposed : 1.0};
+}
+
+// The pressure on client `i`'s SMs: its own footprint, plus each neighbour's in proportion to how wide its
+// kernels are next to client i's (at most in full). Narrow kernels (a launch-bound CNN's fill 19% of the
+// SMs while they run) take SMs the wide ones free between blocks, but hardly keep a wide kernel waiting:
+// measured on H100s, 15 resnet18-b1 clients (summed SM activity 1.08) took nothing from a GEMM capped at
+// 55% of the SMs (it kept 100% of its capped req/s), while 2 MLP clients (0.77) cost a GEMM at 40% a fifth.
+double pressure(const std::vector<Activity>& acts, size_t i) {
+  double p = acts[i].sm;
+  for (size_t j = 0; j < acts.size(); ++j) {
+    if (j != i) p += acts[j].sm * std::min(1.0, acts[j].width / std::max(1e-9, acts[i].width));
+  }
+  return p;
 }
 
 // The MPS launch path: every client's kernel launches go through one MPS server and the GPU's work
 // distributor, so with N clients each launch also waits behind the others' (iGniter's t_sched, which grows
-// with the number of co-located models). A client spends its launch-bound share (1 - SM activity) there.
-// 1 + 0.08 x (N - 1) x (1 - SM activity), fitted on the three slices `gpupack verify` measured on an H100
-// on 2026-11-24 (docs/results/verify-profiled-h100/run1: resnet18-b1 kept 0.65-0.78 of its capped req/s
-// among 7 clients, 0.41-0.47 among 16; docs/decisions.md gives the errors on every recorded run). A profile
-// with an MPS co-location grid gives its own coefficient.
-constexpr double kMpsLaunchCostPerClient = 0.08;
-
-double launch_bound_share(const ProfileFacts& p) { return 1 - std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0); }
+// with the number of co-located models). A client spends the share of its time no kernel of it runs there.
+// 1 + 0.14 x (N - 1) x (1 - exposed share), fitted with the pressure above on every slice `gpupack verify`
+// measured on H100s (docs/results/verify-profiled-h100/run1-4, verify-issue15-h100, verify-h100) and the
+// MPS grids of docs/results/grid-h100 (docs/decisions.md gives the errors). A profile with an MPS
+// co-location grid gives its own coefficient.
+constexpr double kMpsLaunchCostPerClient = 0.14;
 
 // The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
-// their SM contention, per other client and per unit of launch-bound share; else the measured default.
-double launch_cost_per_client(const ProfileFacts& p) {
+// their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
+double launch_cost_per_client(const ProfileFacts& p, const Activity& one_copy) {
   const ProfileGridPoint* one = nullptr;
   const ProfileGridPoint* most = nullptr;
   for (const auto& g : p.grid) {
@@ -160,14 +182,14 @@ double launch_cost_per_client(const ProfileFacts& p) {
     if (g.k == 1) one = &g;
     if (g.k > 1 && (!most || g.k > most->k)) most = &g;
   }
-  const double w = launch_bound_share(p);
-  if (!one || !most || one->aggregate_req_per_s <= 0 || most->aggregate_req_per_s <= 0 || w < 0.05) {
+  const double idle = 1 - one_copy.exposed;
+  if (!one || !most || one->aggregate_req_per_s <= 0 || most->aggregate_req_per_s <= 0 || idle < 0.05) {
     return kMpsLaunchCostPerClient;
   }
   const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
   const double contention = std::max(1.0, most->k * p.sm_active.value_or(0.0));
-  const double slowdown = 1 / (kept * contention);
-  return std::clamp((slowdown - 1) / ((most->k - 1) * w), 0.0, 0.5);
+  const double slowed = (1 - one_copy.exposed) + one_copy.exposed * contention;
+  return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, 0.5);
 }
 
 bool copies_of_one(const std::vector<PredictionInput>& clients) {
@@ -190,12 +212,11 @@ ClientPrediction synthetic(const PredictionInput& c) {
 
 std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, double slice_throughput,
                                             const std::vector<PredictionInput>& clients) {
-  double sm_sum = 0;
+  std::vector<Activity> acts;
   double dram_sum = 0;
   for (const auto& c : clients) {
-    const Activity a = activity(c, slice_sms);
-    sm_sum += a.sm;
-    dram_sum += a.dram;
+    acts.push_back(activity(c, slice_sms));
+    dram_sum += acts.back().dram;
   }
   const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
   int slice_clients = 0;  // processes on the slice: every replica is one
@@ -216,21 +237,24 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
     if (!f) {
       f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
       if (sharing == Sharing::mps && slice_clients > 1) {
-        // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the clients' measured
-        // activities sum past 1, and the part of a request that runs on them (the client's own SM-busy
-        // share, Amdahl as in sm_speed) runs that much slower; the launch-bound rest does not.
-        const double contention = std::max({1.0, sm_sum, dram_sum});
-        const double busy = 1 - launch_bound_share(*p);
-        const double slowed = (1 - busy) + busy * contention;
-        pred.notes.push_back("slice SM activity " + num(sm_sum) + ", DRAM " + num(dram_sum) +
-                             (contention > 1 ? ": contention x" + num(contention) + " on its SM-busy share " +
-                                                   num(busy) + ": x" + num(slowed)
+        // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the pressure on the client's
+        // SMs (its own footprint and its neighbours', by kernel width) or the summed DRAM shares pass 1, and
+        // the part of a request during which its kernels run waits that much longer; the rest does not.
+        const size_t i = static_cast<size_t>(&c - clients.data());
+        const Activity& own = acts[i];
+        const double sm_pressure = pressure(acts, i);
+        const double contention = std::max({1.0, sm_pressure, dram_sum});
+        const double slowed = (1 - own.exposed) + own.exposed * contention;
+        pred.notes.push_back("SM pressure " + num(sm_pressure) + ", DRAM " + num(dram_sum) +
+                             (contention > 1 ? ": contention x" + num(contention) + " on its kernel time share " +
+                                                   num(own.exposed) + ": x" + num(slowed)
                                              : ": no contention"));
         scale(*f, 1.0 / slowed);
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
         // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
         // the same factor (measured on two of three H100 machines; docs/decisions.md).
-        const double launch = 1 + launch_cost_per_client(*p) * (slice_clients - 1) * launch_bound_share(*p);
+        const Activity one_copy = activity({c.workload, 1, c.compute, c.cap_pct, 1}, slice_sms);
+        const double launch = 1 + launch_cost_per_client(*p, one_copy) * (slice_clients - 1) * (1 - own.exposed);
         if (launch > 1) {
           scale(*f, 1.0 / launch);
           pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" + num(launch) +
