@@ -30,7 +30,7 @@ void scale(Figures& f, double speed) {
 }
 
 // The client alone under an MPS cap of `cap` percent: the SM-share curve where measured.
-Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out) {
+Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out) {
   Figures alone{p.req_per_s.value_or(0), p.p99_ms};
   if (!cap) return alone;
   const auto& c = p.share_curve;
@@ -65,6 +65,19 @@ Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& 
   }
   out.notes.push_back("SM-share curve at its highest point (" + std::to_string(c.back().pct) + "%)");
   return {c.back().req_per_s, c.back().p99_ms ? c.back().p99_ms : alone.p99};
+}
+
+// The SM-share curve gives the shape, the steady window alone the level of req/s: the sweep's points and
+// the window are separate runs, and where they disagree (mlp-b8: 7094 req/s at the curve's 100%, 6156 in
+// the window; the copies' grid and verify measured 5900-6200 alone) the curve is scaled to the window.
+// p99 keeps the curve's own figure: the tail of a short run is noisier than a ratio can correct.
+Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out) {
+  Figures f = curve_at_cap(p, cap, out);
+  const auto& c = p.share_curve;
+  if (cap && !c.empty() && c.back().pct == 100 && c.back().req_per_s > 0 && p.req_per_s && *p.req_per_s > 0) {
+    f.req *= *p.req_per_s / c.back().req_per_s;
+  }
+  return f;
 }
 
 // Another GPU (or a MIG slice of fewer SMs): Amdahl on the SM-busy share of its time; the rest (launch,
@@ -166,11 +179,12 @@ double pressure(const std::vector<Activity>& acts, size_t i) {
 // The MPS launch path: every client's kernel launches go through one MPS server and the GPU's work
 // distributor, so with N clients each launch also waits behind the others' (iGniter's t_sched, which grows
 // with the number of co-located models). A client spends the share of its time no kernel of it runs there.
-// 1 + 0.14 x (N - 1) x (1 - exposed share), fitted with the pressure above on every slice `gpupack verify`
-// measured on H100s (docs/results/verify-profiled-h100/run1-4, verify-issue15-h100, verify-h100) and the
-// MPS grids of docs/results/grid-h100 (docs/decisions.md gives the errors). A profile with an MPS
-// co-location grid gives its own coefficient.
-constexpr double kMpsLaunchCostPerClient = 0.14;
+// 1 + 0.09 x (N - 1) x (1 - exposed share), fitted with the pressure above and the DRAM queueing below on
+// every slice `gpupack verify` measured on H100s (docs/results/verify-profiled-h100/run1-5,
+// verify-issue15-h100, verify-h100) and the MPS grids of docs/results/grid-h100 (docs/decisions.md gives
+// the errors). A profile with an MPS co-location grid gives its own coefficient.
+constexpr double kMpsLaunchCostPerClient = 0.09;
+constexpr double kDramQueueing = 0.5;
 
 // The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
 // their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
@@ -188,7 +202,8 @@ double launch_cost_per_client(const ProfileFacts& p, const Activity& one_copy) {
   }
   const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
   const double contention = std::max(1.0, most->k * p.sm_active.value_or(0.0));
-  const double slowed = (1 - one_copy.exposed) + one_copy.exposed * contention;
+  const double memory = 1 + kDramQueueing * one_copy.dram * (most->k - 1) * one_copy.dram;
+  const double slowed = ((1 - one_copy.exposed) + one_copy.exposed * contention) * memory;
   return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, 0.5);
 }
 
@@ -244,11 +259,16 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
         const Activity& own = acts[i];
         const double sm_pressure = pressure(acts, i);
         const double contention = std::max({1.0, sm_pressure, dram_sum});
-        const double slowed = (1 - own.exposed) + own.exposed * contention;
+        // Below saturation the DRAM still queues: the share of its time a request waits on memory (its own
+        // DRAM share) stretches with what its neighbours draw, x (1 + 0.5 own x others') (fitted with k).
+        const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
+        const double memory = 1 + kDramQueueing * own_dram * std::max(0.0, dram_sum - own_dram);
+        const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
         pred.notes.push_back("SM pressure " + num(sm_pressure) + ", DRAM " + num(dram_sum) +
                              (contention > 1 ? ": contention x" + num(contention) + " on its kernel time share " +
-                                                   num(own.exposed) + ": x" + num(slowed)
-                                             : ": no contention"));
+                                                   num(own.exposed)
+                                             : ": no contention") +
+                             (memory > 1.005 ? ", memory queueing x" + num(memory) : "") + ": x" + num(slowed));
         scale(*f, 1.0 / slowed);
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
         // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by

@@ -105,18 +105,18 @@ std::map<std::string, Worst> errors_over_runs() {
   return worst;
 }
 
-// Throughput is what the model predicts best: within 25% for every replica of every recorded run (the
-// model's constants were fitted on these runs; docs/results/verify-profiled-h100/run5 is the check out of
-// sample). p99 of the GEMM and the MLP within 40% (the GEMM profile has no SM-share curve: its p99 under a
-// cap is extrapolated, +21% to +36%). resnet18-b1's p99 is bimodal run to run on the same plan
+// Throughput is what the model predicts best: within 20% for every replica of every recorded run (worst
+// -17%; the model's two constants were fitted on these runs and run 5, whose verify.json was not kept:
+// docs/decisions.md; run 6 is the check out of sample). p99 of the GEMM and the MLP within 30% (worst +28%:
+// the GEMM profile has no SM-share curve, so its p99 under a cap is extrapolated). resnet18-b1's p99 is bimodal run to run on the same plan
 // (3.6-4.4 ms on two machines, 7.1-10.6 on two others): it is printed, not bounded.
 TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
   const auto worst = errors_over_runs();
   ASSERT_EQ(worst.size(), 3u);
   for (const auto& [w, e] : worst) {
-    EXPECT_LT(e.req, 0.25) << w;
+    EXPECT_LT(e.req, 0.20) << w;
     if (w != "resnet18-b1") {
-      EXPECT_LT(e.p99, 0.40) << w;
+      EXPECT_LT(e.p99, 0.30) << w;
     }
   }
 }
