@@ -140,7 +140,7 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
 
 // What a client does to the slice and how much of its request the slice's contention reaches:
 // - `sm`: the share of the slice's SMs it keeps busy (GPM SM activity, at most its cap), its footprint;
-// - `dram`: its share of the DRAM bandwidth (GPM);
+// - `dram`: its share of the DRAM bandwidth (GPM), cut in proportion where its cap cuts its SM activity;
 // - `exposed`: the share of its request time a kernel of it runs (NVML utilisation, at least its SM
 //   activity): the part that waits when the SMs are oversubscribed; the rest is launch and host time;
 // - `width`: the share of the SMs its kernels fill while they run (SM activity / kernel time).
@@ -159,8 +159,10 @@ Activity activity(const PredictionInput& c, int slice_sms) {
   const double to_slice = p->gpu_sms > 0 && slice_sms > 0 ? static_cast<double>(p->gpu_sms) / slice_sms : 1.0;
   const double a = std::clamp(*p->sm_active, 0.0, 1.0);
   const double exposed = std::clamp(std::max(a, p->kernel_time.value_or(a)), 0.0, 1.0);
-  return {c.replicas * std::min(cap, a * to_slice), c.replicas * p->dram_bw.value_or(0) * to_slice, exposed,
-          exposed > 0 ? a / exposed : 1.0};
+  const double sm = std::min(cap, a * to_slice);
+  // A cap below its SM activity also cuts the bandwidth it draws, in proportion (the GEMM at 30%).
+  const double dram = p->dram_bw.value_or(0) * to_slice * (a > 0 ? sm / (a * to_slice) : 1.0);
+  return {c.replicas * sm, c.replicas * dram, exposed, exposed > 0 ? a / exposed : 1.0};
 }
 
 // The pressure on client `i`'s SMs: its own footprint, plus each neighbour's in proportion to how wide its
@@ -179,12 +181,12 @@ double pressure(const std::vector<Activity>& acts, size_t i) {
 // The MPS launch path: every client's kernel launches go through one MPS server and the GPU's work
 // distributor, so with N clients each launch also waits behind the others' (iGniter's t_sched, which grows
 // with the number of co-located models). A client spends the share of its time no kernel of it runs there.
-// 1 + 0.09 x (N - 1) x (1 - exposed share), fitted with the pressure above and the DRAM queueing below on
-// every slice `gpupack verify` measured on H100s (docs/results/verify-profiled-h100/run1-5,
+// 1 + 0.10 x (N - 1) x (1 - exposed share), fitted with the pressure above and the DRAM queueing below on
+// every slice `gpupack verify` measured on H100s (docs/results/verify-profiled-h100/run1-6,
 // verify-issue15-h100, verify-h100) and the MPS grids of docs/results/grid-h100 (docs/decisions.md gives
 // the errors). A profile with an MPS co-location grid gives its own coefficient.
-constexpr double kMpsLaunchCostPerClient = 0.09;
-constexpr double kDramQueueing = 0.5;
+constexpr double kMpsLaunchCostPerClient = 0.10;
+constexpr double kDramQueueing = 0.4;
 
 // The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
 // their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
@@ -260,7 +262,7 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
         const double sm_pressure = pressure(acts, i);
         const double contention = std::max({1.0, sm_pressure, dram_sum});
         // Below saturation the DRAM still queues: the share of its time a request waits on memory (its own
-        // DRAM share) stretches with what its neighbours draw, x (1 + 0.5 own x others') (fitted with k).
+        // DRAM share) stretches with what its neighbours draw, x (1 + 0.4 own x others') (fitted with k).
         const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
         const double memory = 1 + kDramQueueing * own_dram * std::max(0.0, dram_sum - own_dram);
         const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
