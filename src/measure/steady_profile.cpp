@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/gpu_catalog.hpp"
@@ -65,22 +66,30 @@ struct ReportTracker {
   }
 };
 
-// CPU seconds of the process tree at the window's first and latest samples.
+// CPU seconds of the process tree over the window, per process: what each used between its first and
+// latest samples. Summing the tree's totals instead went negative when a process that had used CPU left
+// the tree (a child exiting) between two samples.
 struct CpuSpan {
+  struct Span {
+    double first = 0, last = 0;
+  };
+  std::map<int, Span> per_pid;
   bool seen = false;
-  double first = 0, first_at = 0, last = 0, last_at = 0;
-  void add(double cpu_seconds, double at) {
-    if (!seen) {
-      seen = true;
-      first = cpu_seconds;
-      first_at = at;
-    }
-    last = cpu_seconds;
+  double first_at = 0, last_at = 0;
+  void add(int pid, double cpu_seconds) {
+    const auto [it, inserted] = per_pid.try_emplace(pid, Span{cpu_seconds, cpu_seconds});
+    if (!inserted) it->second.last = std::max(it->second.last, cpu_seconds);
+  }
+  void sampled(double at) {
+    if (!seen) first_at = at;
+    seen = true;
     last_at = at;
   }
   std::optional<double> cores() const {
     if (!seen || last_at <= first_at) return std::nullopt;
-    return (last - first) / (last_at - first_at);
+    double used = 0;
+    for (const auto& [pid, span] : per_pid) used += span.last - span.first;
+    return used / (last_at - first_at);
   }
 };
 
@@ -206,11 +215,14 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
         }
         means.add(4, d.utilization_gpu);
       }
-      std::optional<double> cpu;
+      bool any_cpu = false;
       for (int pid : tree_vec) {
-        if (const auto c = deps.proc.cpu_seconds(pid)) cpu = cpu.value_or(0) + *c;
+        if (const auto c = deps.proc.cpu_seconds(pid)) {
+          cpu_span.add(pid, *c);
+          any_cpu = true;
+        }
       }
-      if (cpu) cpu_span.add(*cpu, now);
+      if (any_cpu) cpu_span.sampled(now);
     }
 
     if (status) {

@@ -10,7 +10,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MACHINES="$ROOT/tests/measure/machines"
 export GPUPACK_GPU_BACKEND="fake:$MACHINES/growing-h100.json"
-FAST=(--interval 0.05 --warmup 0.2 --duration 0.6)
+# The fake GPU is "used" from the start, so the window would start at first GPU use + --warmup: a warm-up
+# long enough for python3 to print its ready line on a loaded machine lets that line start the window.
+FAST=(--interval 0.05 --warmup 4 --duration 0.6)
 
 # The documented helper: the first ```python block after the "A Python helper" heading.
 mkdir -p "$WORK/doc" "$WORK/example"

@@ -180,6 +180,32 @@ TEST(SteadyProfile, HostCpuCoresFromTheProcessTreeOverTheWindow) {
   EXPECT_NEAR(*run.profile.host_cpu_cores, 1.75, 1e-9);
 }
 
+// A child that had used 100 s of CPU before the window exits halfway through it: its CPU leaves the tree's
+// sum, which went negative (-0.016 cores was measured on a loaded machine); per process, the program's
+// 1 core plus what the child used while it was there.
+TEST(SteadyProfile, HostCpuStaysTrueWhenAChildLeavesTheTree) {
+  struct ExitingChild : testing::FakeProcReader {
+    const FakeClock* clock = nullptr;
+    bool child_alive() const { return clock->seconds() < 2.4; }  // the window runs from about 1.4 s to 3.4 s
+    std::optional<double> cpu_seconds(int pid) const override {
+      if (pid == 4242) return clock->seconds();
+      if (pid == 4243 && child_alive()) return 100 + clock->seconds() * 0.5;
+      return std::nullopt;
+    }
+    std::vector<int> children(int pid) const override {
+      return pid == 4242 && child_alive() ? std::vector<int>{4243} : std::vector<int>{};
+    }
+  };
+  Harness h(machine(1));
+  ExitingChild tree;
+  tree.clock = &h.clock;
+  tree.processes[4242] = {};
+  const auto run = measure_steady(h.options, {h.world, h.gpu, tree, h.clock, h.report, h.catalog});
+  ASSERT_TRUE(run.profile.host_cpu_cores);
+  EXPECT_GT(*run.profile.host_cpu_cores, 1.1);   // the child's half core counted while it ran
+  EXPECT_LT(*run.profile.host_cpu_cores, 1.35);  // and nothing after it left
+}
+
 TEST(SteadyProfile, MemoryOfItsOwnProcessesWhenTheDriverListsThem) {
   auto m = machine(1);
   m["devices"][0]["processes"] = {{{"pid", 4243}, {"used_memory_bytes", 512 << 20}}, {{"pid", 9999}, {"used_memory_bytes", GiB}}};
