@@ -35,7 +35,10 @@ ProfileFacts to_facts(const measure::WorkloadProfile& p, const std::string& path
   f.source = path;
   if (p.device.model) {
     f.gpu_model = *p.device.model;
-    if (const GpuModel* m = catalog.find(*p.device.model)) f.gpu_sms = m->sm_count;
+    if (const GpuModel* m = catalog.find(*p.device.model)) {
+      f.gpu_sms = m->sm_count;
+      f.gpu_bandwidth_gbs = m->memory_bandwidth_gbs;
+    }
   }
   f.sm_active = p.activity.sm_active;
   f.dram_bw = p.activity.dram_bw;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -317,6 +318,18 @@ GpuCatalog builtin_catalog() {
                     {"Tesla V100-SXM2-32GB", "Tesla V100-PCIE-32GB"}, A::volta, {7, 0}, 80, 32, std::nullopt));
   m.push_back(model("P100-PCIE-16GB", {"P100", "P100-16GB", "P100-SXM2-16GB"},
                     {"Tesla P100-PCIE-16GB", "Tesla P100-SXM2-16GB"}, A::pascal, {6, 0}, 56, 16, std::nullopt));
+  // Peak DRAM bandwidth, GB/s, from NVIDIA's datasheets; a fractional L4 gets its share of the L4's.
+  const std::map<std::string, double> bandwidth_gbs{
+      {"A100-SXM4-40GB", 1555}, {"A100-SXM4-80GB", 2039}, {"A100-PCIE-80GB", 1935}, {"A30-24GB", 933},
+      {"H100-SXM5-80GB", 3350}, {"H100-PCIE-80GB", 2000}, {"H100-NVL-94GB", 3900}, {"H200-SXM-141GB", 4800},
+      {"H200-NVL-141GB", 4800}, {"GH200-96GB", 4000}, {"GH200-144GB", 4900}, {"B200-180GB", 8000},
+      {"GB200-186GB", 8000}, {"RTX-PRO-6000-BLACKWELL-96GB", 1597}, {"L40S-48GB", 864}, {"L4-24GB", 300},
+      {"A10G-24GB", 600}, {"T4-16GB", 320}, {"V100-SXM2-16GB", 900}, {"V100-SXM2-32GB", 900},
+      {"P100-PCIE-16GB", 732}};
+  for (GpuModel& g : m) {
+    const auto it = bandwidth_gbs.find(g.fraction ? g.fraction->of_model : g.name);
+    if (it != bandwidth_gbs.end()) g.memory_bandwidth_gbs = it->second * g.compute_fraction();
+  }
   return GpuCatalog(std::move(m));
 }
 

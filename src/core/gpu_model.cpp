@@ -8,6 +8,15 @@ bool GpuModel::is_unconfirmed(std::string_view field) const {
   return std::find(unconfirmed.begin(), unconfirmed.end(), field) != unconfirmed.end();
 }
 
+SliceCapacity slice_capacity(const GpuModel& model, int mig_profile) {
+  if (mig_profile < 0 || !model.mig || mig_profile >= static_cast<int>(model.mig->profiles.size())) {
+    return {model.sm_count, model.memory_bandwidth_gbs};
+  }
+  const MigProfile& p = model.mig->profiles[static_cast<size_t>(mig_profile)];
+  const double share = model.mig->memory_slices > 0 ? static_cast<double>(p.memory_slices) / model.mig->memory_slices : 1.0;
+  return {p.sms, model.memory_bandwidth_gbs * share};
+}
+
 bool mps_supported(const GpuModel& model) { return !model.fraction || model.fraction->mps_inside; }
 
 int mps_client_limit(const GpuModel& model, CudaVersion cuda) {

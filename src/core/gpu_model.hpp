@@ -34,6 +34,9 @@ struct GpuModel {
   // Fields whose values were not seen in real output ("sm_count", "nvml_names", ...).
   std::vector<std::string> unconfirmed;
   std::optional<GpuFraction> fraction = std::nullopt;  // present only for fractional GPUs
+  // Peak DRAM bandwidth in GB/s from NVIDIA's datasheets (0: not known); profiles measured on another GPU
+  // model scale their memory-bound time by it.
+  double memory_bandwidth_gbs = 0;
 
   bool supports_mig() const { return mig.has_value(); }
   bool is_fractional() const { return fraction.has_value(); }
@@ -41,6 +44,15 @@ struct GpuModel {
   double compute_fraction() const { return fraction ? 1.0 / fraction->denominator : 1.0; }
   bool is_unconfirmed(std::string_view field) const;
 };
+
+// What the profile model scales by: a slice's SMs and its DRAM bandwidth (0: not known). A MIG instance gets
+// the share of the bandwidth its memory slices carry (each memory slice has its share of the memory
+// controllers).
+struct SliceCapacity {
+  int sms = 0;
+  double bandwidth_gbs = 0;
+};
+SliceCapacity slice_capacity(const GpuModel& model, int mig_profile = -1);
 
 // Whether an MPS server may run on this model: not inside a fractional GPU whose provider does not document it.
 bool mps_supported(const GpuModel& model);

@@ -27,6 +27,7 @@ struct ProfileFacts {
   std::string source;                  // the file it came from, for explanations
   std::string gpu_model;               // catalog name of the GPU it was measured on ("" when unknown)
   int gpu_sms = 0;                     // that GPU's SM count (0 when unknown)
+  double gpu_bandwidth_gbs = 0;        // that GPU's peak DRAM bandwidth, GB/s (0 when unknown)
   std::optional<double> sm_active;     // GPM, 0..1 of the GPU, window mean
   std::optional<double> dram_bw;       // GPM, 0..1 of the GPU's DRAM bandwidth, window mean
   std::optional<double> kernel_time;   // NVML utilisation: 0..1 of the time any of its kernels ran

@@ -237,11 +237,11 @@ class Checker {
         break;
     }
     check_predictions(id, sl, loads, judged_by_profiles);
-    if (judged_by_profiles) check_profile_predictions(id, sl, static_cast<int>(std::lround(m.sm_count * share)), profiled);
+    if (judged_by_profiles) check_profile_predictions(id, sl, slice_capacity(m, sl.profile), profiled);
   }
 
   // A slice judged by its clients' profiles: the plan's p99 inflations are the profile model's.
-  void check_profile_predictions(const std::string& id, const PlanSlice& sl, int sms,
+  void check_profile_predictions(const std::string& id, const PlanSlice& sl, SliceCapacity capacity,
                                  const std::vector<const Workload*>& profiled) {
     std::vector<PredictionInput> inputs;
     for (size_t i = 0; i < sl.clients.size(); ++i) {
@@ -249,7 +249,7 @@ class Checker {
       inputs.push_back({profiled[i], 1, c.compute / sl.compute_share, c.mps_active_thread_percentage,
                         synthetic_mps_inflation(sl, i)});
     }
-    const std::vector<double> expected = profile_p99_inflation(sms, inputs);
+    const std::vector<double> expected = profile_p99_inflation(capacity, inputs);
     for (size_t i = 0; i < sl.clients.size(); ++i) {
       if (std::abs(expected[i] - sl.clients[i].predicted_p99_inflation) > 1e-6) {
         fail(id + ": predicted p99 of a client differs from its profile's model");

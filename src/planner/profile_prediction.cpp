@@ -80,22 +80,33 @@ Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& 
   return f;
 }
 
-// Another GPU (or a MIG slice of fewer SMs): Amdahl on the SM-busy share of its time; the rest (launch,
-// host) does not scale. Memory bandwidth is not in the catalog, so it is not scaled.
-double sm_speed(const ProfileFacts& p, int slice_sms, ClientPrediction& out) {
+// Another GPU (or a MIG slice): Amdahl on the SM-busy share a of its time, the rest (launch, host) not
+// scaled. The busy time splits into a compute-bound part, scaled by SMs measured / SMs here, and a
+// memory-bound part, scaled by bandwidth measured / bandwidth here, in proportion to its SM activity and
+// DRAM share (GPM, the same window): m = DRAM / (SM activity + DRAM). Where either bandwidth is not known
+// the busy time scales by the SMs alone, and the note says so.
+double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientPrediction& out) {
   if (p.gpu_sms <= 0) {
     out.extrapolated = true;
     out.notes.push_back("measured on a GPU not in the catalog: not scaled");
     return 1;
   }
-  if (slice_sms == p.gpu_sms) return 1;
+  const bool bandwidth_known = p.gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0;
+  const bool same_bandwidth = !bandwidth_known || std::abs(slice.bandwidth_gbs - p.gpu_bandwidth_gbs) < 1e-6;
+  if (slice.sms == p.gpu_sms && same_bandwidth) return 1;
   const double a = std::clamp(p.sm_active.value_or(1.0), 0.0, 1.0);
-  const double ratio = static_cast<double>(slice_sms) / p.gpu_sms;
-  const double speed = 1.0 / ((1 - a) + a / ratio);
+  const double d = bandwidth_known ? std::clamp(p.dram_bw.value_or(0.0), 0.0, 1.0) : 0.0;
+  const double m = a + d > 0 ? d / (a + d) : 0.0;
+  const double sm_time = static_cast<double>(p.gpu_sms) / std::max(1, slice.sms);
+  const double memory_time = bandwidth_known ? p.gpu_bandwidth_gbs / slice.bandwidth_gbs : 1.0;
+  const double speed = 1.0 / ((1 - a) + a * ((1 - m) * sm_time + m * memory_time));
   out.extrapolated = true;
-  out.notes.push_back("measured on " + (p.gpu_model.empty() ? std::string("another GPU") : p.gpu_model) + " (" +
-                      std::to_string(p.gpu_sms) + " SMs), scaled to " + std::to_string(slice_sms) +
-                      " SMs by its SM activity " + num(a) + ": x" + num(speed) + " req/s; memory bandwidth not scaled");
+  std::string note = "measured on " + (p.gpu_model.empty() ? std::string("another GPU") : p.gpu_model) + " (" +
+                     std::to_string(p.gpu_sms) + " SMs), scaled to " + std::to_string(slice.sms) + " SMs";
+  note += bandwidth_known ? " and " + num(slice.bandwidth_gbs) + " GB/s (from " + num(p.gpu_bandwidth_gbs) +
+                                "; memory-bound share " + num(m) + " of its busy time)"
+                          : " (memory bandwidth not known: not scaled)";
+  out.notes.push_back(note + " by its SM activity " + num(a) + ": x" + num(speed) + " req/s");
   return speed;
 }
 
@@ -152,16 +163,18 @@ struct Activity {
   double width = 1;
 };
 
-Activity activity(const PredictionInput& c, int slice_sms) {
+Activity activity(const PredictionInput& c, SliceCapacity slice) {
   const ProfileFacts* p = c.workload->profile.get();
   const double cap = c.cap_pct ? *c.cap_pct / 100.0 : 1.0;
   if (!p || !p->sm_active) return {c.replicas * std::min(cap, c.compute), 0, 1, 1};
-  const double to_slice = p->gpu_sms > 0 && slice_sms > 0 ? static_cast<double>(p->gpu_sms) / slice_sms : 1.0;
+  const double to_slice = p->gpu_sms > 0 && slice.sms > 0 ? static_cast<double>(p->gpu_sms) / slice.sms : 1.0;
+  const double to_slice_bandwidth =
+      p->gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0 ? p->gpu_bandwidth_gbs / slice.bandwidth_gbs : to_slice;
   const double a = std::clamp(*p->sm_active, 0.0, 1.0);
   const double exposed = std::clamp(std::max(a, p->kernel_time.value_or(a)), 0.0, 1.0);
   const double sm = std::min(cap, a * to_slice);
   // A cap below its SM activity also cuts the bandwidth it draws, in proportion (the GEMM at 30%).
-  const double dram = p->dram_bw.value_or(0) * to_slice * (a > 0 ? sm / (a * to_slice) : 1.0);
+  const double dram = p->dram_bw.value_or(0) * to_slice_bandwidth * (a > 0 ? sm / (a * to_slice) : 1.0);
   return {c.replicas * sm, c.replicas * dram, exposed, exposed > 0 ? a / exposed : 1.0};
 }
 
@@ -227,12 +240,12 @@ ClientPrediction synthetic(const PredictionInput& c) {
 
 }  // namespace
 
-std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, double slice_throughput,
+std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice, double slice_throughput,
                                             const std::vector<PredictionInput>& clients) {
   std::vector<Activity> acts;
   double dram_sum = 0;
   for (const auto& c : clients) {
-    acts.push_back(activity(c, slice_sms));
+    acts.push_back(activity(c, slice));
     dram_sum += acts.back().dram;
   }
   const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
@@ -275,7 +288,7 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
         // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
         // the same factor (measured on two of three H100 machines; docs/decisions.md).
-        const Activity one_copy = activity({c.workload, 1, c.compute, c.cap_pct, 1}, slice_sms);
+        const Activity one_copy = activity({c.workload, 1, c.compute, c.cap_pct, 1}, slice);
         const double launch = 1 + launch_cost_per_client(*p, one_copy) * (slice_clients - 1) * (1 - own.exposed);
         if (launch > 1) {
           scale(*f, 1.0 / launch);
@@ -290,7 +303,7 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, doub
                              num(1.0 / std::max(1e-9, slice_throughput)));
       }
     }
-    scale(*f, sm_speed(*p, slice_sms, pred));
+    scale(*f, gpu_speed(*p, slice, pred));
     pred.req_per_s = f->req;
     pred.p99_ms = f->p99;
     out.push_back(std::move(pred));
@@ -303,14 +316,14 @@ void add_predictions(const Scenario& scenario, Plan& plan) {
   for (auto& g : plan.gpus) {
     const GpuModel& model = scenario.fleet[static_cast<size_t>(g.fleet_entry)].model;
     for (auto& s : g.slices) {
-      const int sms = static_cast<int>(std::lround(model.sm_count * s.compute_share));
+      const SliceCapacity capacity = slice_capacity(model, s.profile);
       inputs.clear();
       for (const auto& c : s.clients) {
         const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
         inputs.push_back({&w, static_cast<int>(c.replicas.size()), s.compute_share > 0 ? c.compute / s.compute_share : 1.0,
                           c.mps_active_thread_percentage, c.predicted_p99_inflation});
       }
-      std::vector<ClientPrediction> preds = predict_slice(s.sharing, sms, s.predicted_throughput, inputs);
+      std::vector<ClientPrediction> preds = predict_slice(s.sharing, capacity, s.predicted_throughput, inputs);
       for (size_t i = 0; i < s.clients.size(); ++i) s.clients[i].prediction = std::move(preds[i]);
     }
   }

@@ -6,6 +6,7 @@
 // ("Predictions from profiles"). Pure.
 #include <vector>
 
+#include "core/gpu_model.hpp"
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
 
@@ -20,9 +21,10 @@ struct PredictionInput {
   double synthetic_inflation = 1;      // the packer's predicted p99 inflation
 };
 
-// `slice_sms`: the SMs of the slice (a whole GPU's, or a MIG instance's); `slice_throughput`: the synthetic
-// model's per-client throughput for the slice (used where the profile has nothing for the sharing).
-std::vector<ClientPrediction> predict_slice(Sharing sharing, int slice_sms, double slice_throughput,
+// `slice`: the SMs and DRAM bandwidth of the slice (a whole GPU's, or a MIG instance's); `slice_throughput`:
+// the synthetic model's per-client throughput for the slice (used where the profile has nothing for the
+// sharing).
+std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice, double slice_throughput,
                                             const std::vector<PredictionInput>& clients);
 
 // Fills PlanClient::prediction for every client of the plan.

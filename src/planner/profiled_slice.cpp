@@ -14,9 +14,9 @@ double p99_alone_ms(const Workload& w) {
   return w.latency_slo_ms.value_or(0) / 2;
 }
 
-std::vector<double> profile_p99_inflation(int slice_sms, const std::vector<PredictionInput>& clients) {
+std::vector<double> profile_p99_inflation(SliceCapacity slice, const std::vector<PredictionInput>& clients) {
   // Throughput of the slice only matters to the model for time-slicing and streams, not for MPS.
-  const std::vector<ClientPrediction> preds = predict_slice(Sharing::mps, slice_sms, 1.0, clients);
+  const std::vector<ClientPrediction> preds = predict_slice(Sharing::mps, slice, 1.0, clients);
   std::vector<double> out;
   out.reserve(clients.size());
   for (size_t i = 0; i < clients.size(); ++i) {

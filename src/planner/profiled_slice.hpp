@@ -28,7 +28,7 @@ double p99_alone_ms(const Workload& w);
 // Predicted p99 inflation (predicted p99 / p99 alone) of each client of an MPS slice whose clients are all
 // judged by their profiles. `clients[i].cap_pct` must be set; a client whose profile has no p99 keeps its
 // `synthetic_inflation`.
-std::vector<double> profile_p99_inflation(int slice_sms, const std::vector<PredictionInput>& clients);
+std::vector<double> profile_p99_inflation(SliceCapacity slice, const std::vector<PredictionInput>& clients);
 
 // Whether a slice's clients may together exceed its share of the SMs: all judged by their profiles and at
 // least one with an SLO (clients without one accept the contention, which their predictions show).

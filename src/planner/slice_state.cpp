@@ -61,7 +61,7 @@ std::vector<double> mps_inflation(const Calibration& cal, const SliceSpec& spec,
   for (size_t i = 0; i < clients.size(); ++i) {
     inputs.push_back({clients[i].profiled, 1, slice_fraction(spec, clients[i].compute), caps[i], out[i]});
   }
-  return profile_p99_inflation(spec.sms, inputs);
+  return profile_p99_inflation(spec.capacity, inputs);
 }
 
 std::vector<double> timeslicing_inflation(const Calibration& cal, const SliceSpec& spec,
@@ -125,7 +125,7 @@ SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_
   s.mps_isolates_memory = mps_isolates_memory(model);
   s.compute_scale = static_cast<double>(reference_sms) / model.sm_count;
   s.context_overhead = overhead;
-  s.sms = model.sm_count;
+  s.capacity = slice_capacity(model);
   return s;
 }
 
@@ -137,7 +137,7 @@ SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda
   s.memory_bytes = gib_to_bytes(p.memory_gib);
   s.compute_share = static_cast<double>(p.sms) / model.sm_count;
   s.mps_client_limit = mps_client_limit_in_instance(model, p, cuda);
-  s.sms = p.sms;
+  s.capacity = slice_capacity(model, profile);
   return s;
 }
 

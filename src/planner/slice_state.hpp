@@ -23,7 +23,7 @@ struct SliceSpec {
   double compute_scale = 1.0;       // reference-GPU fraction -> this GPU's fraction
   std::uint64_t context_overhead = 0;
   double host_cores = 0;            // host CPU cores that drive its clients (fleet cpu_cores); 0: not limited
-  int sms = 0;                      // its SMs (the profile model scales by them)
+  SliceCapacity capacity;           // its SMs and DRAM bandwidth (the profile model scales by them)
 };
 
 // Usable memory of a whole GPU: the full-size MIG profile's memory where the catalog has one (what the

@@ -156,7 +156,7 @@ workloads:
 // program, whose small kernels contend for more than their SM-busy share).
 double mps_copies_speedup(const Workload& w, int k) {
   std::vector<PredictionInput> in(static_cast<size_t>(k), PredictionInput{&w, 1, w.compute, 100, 1.0});
-  const auto preds = predict_slice(Sharing::mps, 132, 1.0, in);
+  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in);
   return preds.at(0).req_per_s.value() * k / w.profile->req_per_s.value();
 }
 
@@ -192,7 +192,7 @@ TEST(ProfilePlan, GridInterpolatesAndMarksCopiesBeyondItAsExtrapolated) {
   const Workload w = cnn_with_grid({{"mps", 1, 500, 4.0}, {"mps", 4, 1800, 6.0}, {"mps", 8, 3100, 10.0}});
   auto at = [&](int k) {
     std::vector<PredictionInput> in(static_cast<size_t>(k), PredictionInput{&w, 1, 0.1, 100, 1.0});
-    return predict_slice(Sharing::mps, 132, 1.0, in).at(0);
+    return predict_slice(Sharing::mps, {132, 3350}, 1.0, in).at(0);
   };
   const ClientPrediction six = at(6);
   EXPECT_NEAR(*six.req_per_s * 6, 2450, 1e-6);
@@ -204,16 +204,27 @@ TEST(ProfilePlan, GridInterpolatesAndMarksCopiesBeyondItAsExtrapolated) {
   EXPECT_NEAR(*ten.p99_ms, 12.5, 1e-9);
 }
 
-TEST(ProfilePlan, AnotherGpuModelScalesBySmCountAndIsMarked) {
-  const Scenario s = from_text("fleet: [{model: A100-SXM4-80GB, count: 1}]\nworkloads:\n  - {name: gemm, profile: " +
+// The GEMM measured on an H100 (132 SMs, 3350 GB/s): SM activity 0.8487, DRAM 0.2255, so 0.21 of its busy
+// time is memory-bound (0.2255 / (0.8487 + 0.2255)).
+double gemm_speed_on(const std::string& model) {
+  const Scenario s = from_text("fleet: [{model: " + model + ", count: 1}]\nworkloads:\n  - {name: gemm, profile: " +
                                    kData + "/profiles-h100-2026-11-23/gemm.json}\n",
                                "");
   const Plan p = plan_with_predictions(s);
   const ClientPrediction& pred = *p.gpus.at(0).slices.at(0).clients.at(0).prediction;
   EXPECT_TRUE(pred.extrapolated);
-  // 108 of 132 SMs, 85% of its time SM-bound: 1 / (0.15 + 0.85 * 132/108) = 0.84 of its H100 req/s.
-  EXPECT_NEAR(*pred.req_per_s / 555.17, 1.0 / (1 - 0.8487 + 0.8487 * 132.0 / 108), 1e-3);
-  EXPECT_NE(pred.notes.back().find("scaled to 108 SMs"), std::string::npos);
+  EXPECT_NE(pred.notes.back().find("GB/s"), std::string::npos) << pred.notes.back();
+  return *pred.req_per_s / 555.17;
+}
+
+TEST(ProfilePlan, AnotherGpuModelScalesBySmCountAndBandwidthAndIsMarked) {
+  const double m = 0.2255 / (0.8487 + 0.2255);
+  // A100 80GB: 108 SMs, 2039 GB/s: both parts of the busy time slower.
+  EXPECT_NEAR(gemm_speed_on("A100-SXM4-80GB"),
+              1.0 / (1 - 0.8487 + 0.8487 * ((1 - m) * 132.0 / 108 + m * 3350.0 / 2039)), 1e-3);
+  // H200: the same 132 SMs, 4800 GB/s: only the memory-bound part faster.
+  EXPECT_NEAR(gemm_speed_on("H200-SXM-141GB"), 1.0 / (1 - 0.8487 + 0.8487 * ((1 - m) + m * 3350.0 / 4800)), 1e-3);
+  EXPECT_GT(gemm_speed_on("H200-SXM-141GB"), 1.0);
 }
 
 TEST(ProfilePlan, MissingOrMalformedProfileIsAnInputErrorNamingTheFile) {
@@ -293,7 +304,7 @@ TEST(ProfilePlan, ThreeResnetsAndAnMlpWithinTheTargetsOfTheH100Run) {
   const Workload& mlp = named(m, "mlp-b8");
   const std::vector<PredictionInput> in{{&resnet, 1, 0.1, 20, 1.0}, {&resnet, 1, 0.1, 20, 1.0},
                                         {&resnet, 1, 0.1, 20, 1.0}, {&mlp, 1, 0.3, 30, 1.0}};
-  const auto preds = predict_slice(Sharing::mps, 132, 1.0, in);
+  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in);
   // resnet req/s: -19% to -12% (the launch path among 4 clients, x1.26, costs more here than measured that day).
   for (const double measured : {464.1, 434.2, 427.9}) EXPECT_LT(std::abs(*preds[0].req_per_s / measured - 1), 0.20);
   for (const double measured : {5.78, 6.22, 6.32}) EXPECT_LT(std::abs(*preds[0].p99_ms / measured - 1), 0.25);
@@ -311,7 +322,7 @@ TEST(ProfilePlan, LaunchPathCoefficientComesFromTheProfilesOwnGrid) {
   const Workload other = cnn_with_grid({});  // without a grid: the measured default, 0.10
   const std::vector<PredictionInput> in{{&w, 1, 0.1, 100, 1.0}, {&other, 1, 0.1, 100, 1.0},
                                         {&other, 1, 0.1, 100, 1.0}};
-  const auto preds = predict_slice(Sharing::mps, 132, 1.0, in);
+  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in);
   const double alpha = (1 / 0.75 - 1) / (7 * 0.9);
   EXPECT_NEAR(*preds[0].req_per_s, 500 / (1 + alpha * 2 * 0.9), 1e-6);
   EXPECT_NEAR(*preds[1].req_per_s, 500 / (1 + 0.10 * 2 * 0.9), 1e-6);

@@ -74,8 +74,8 @@ std::map<std::string, ClientPrediction> predict_recorded(const Run& run) {
                   c.at("mps_active_thread_percentage").get<int>(), 1.0});
     names.push_back(name);
   }
-  const int sms = catalog.get("H100-SXM5-80GB").sm_count;
-  const std::vector<ClientPrediction> preds = predict_slice(Sharing::mps, sms, 1.0, in);
+  const std::vector<ClientPrediction> preds =
+      predict_slice(Sharing::mps, slice_capacity(catalog.get("H100-SXM5-80GB")), 1.0, in);
   std::map<std::string, ClientPrediction> out;
   for (size_t i = 0; i < preds.size(); ++i) out[names[i]] = preds[i];
   return out;
