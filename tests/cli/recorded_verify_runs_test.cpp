@@ -18,7 +18,7 @@
 namespace gpupack {
 namespace {
 
-const std::string kData = GPUPACK_PLANNER_TEST_DATA;
+const std::string kScenarioDir = GPUPACK_PLANNER_TEST_DATA;
 const std::string kResults = GPUPACK_RESULTS_DIR;
 
 struct Run {
@@ -59,7 +59,7 @@ nlohmann::json read_json(const std::string& path) {
 std::map<std::string, ClientPrediction> predict_recorded(const Run& run) {
   const GpuCatalog catalog = builtin_catalog();
   const PosixFilesystem fs;
-  const std::string path = kData + "/" + run.scenario + ".yaml";
+  const std::string path = kScenarioDir + "/" + run.scenario + ".yaml";
   Scenario s = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
   attach_profiles(fs, s, path, "", catalog);
   const nlohmann::json plan = read_json(kResults + "/" + run.dir + "/plan.json");
