@@ -54,8 +54,7 @@ void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
     if (roots[i] <= 0) continue;
     const auto tree = process_tree(proc_, roots[i]);
     const TreeGpuUse use = tree_gpu_use(devices, std::set<unsigned>(tree.begin(), tree.end()));
-    // Listed with no memory yet (a context being made) counts as use: the program reached the GPU.
-    if (!use.listed) continue;
+    if (!use.uses_gpu()) continue;
     Program& p = programs_[i];
     if (!p.first_use_s) p.first_use_s = now_s;
     p.peak_bytes = std::max(p.peak_bytes.value_or(0), use.bytes);

@@ -17,8 +17,7 @@ namespace gpupack::measure {
 
 // GPU memory a set of processes (a program's tree) holds in one snapshot of the devices: the one rule of
 // `bench --client-cmd` and `gpupack profile`. NVML may list a process before it holds anything (its
-// context being made), so the program uses the GPU once its listed processes hold memory (`gpupack
-// profile`; the grid's GpuUseWatch still counts a listing).
+// context being made), so the program uses the GPU once its listed processes hold memory, not at listing.
 struct TreeGpuUse {
   bool listed = false;      // a device lists one of them
   std::uint64_t bytes = 0;  // the memory they hold (a process whose memory NVML does not give adds none)
@@ -44,9 +43,10 @@ class GpuUseWatch {
   // (error() says why); the programs go on.
   void sample(double now_s, const std::vector<int>& roots);
 
-  // Seconds (on the caller's clock) of the first snapshot that listed program i; none: never seen.
+  // Seconds (on the caller's clock) of the first snapshot in which program i held GPU memory (uses_gpu);
+  // none: never.
   std::optional<double> first_use_s(std::size_t i) const;
-  // Its largest GPU memory in any snapshot; none: never seen.
+  // Its largest GPU memory in any snapshot; none: it never held any.
   std::optional<std::uint64_t> peak_bytes(std::size_t i) const;
   const std::optional<std::string>& error() const { return error_; }
 

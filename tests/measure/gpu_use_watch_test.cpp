@@ -1,6 +1,6 @@
-// GpuUseWatch: which programs (process trees) the GPU lists, since when, with how much memory; snapshots
-// no more often than asked; a backend failure stops the watch, not the programs. TreeGpuUse: the rule of
-// `gpupack profile` (a process listed without memory is not yet using the GPU; the device fallback).
+// GpuUseWatch: which programs (process trees) hold GPU memory, since when, how much; snapshots no more
+// often than asked; a backend failure stops the watch, not the programs. TreeGpuUse: the rule it shares
+// with `gpupack profile` (a process listed without memory is not yet using the GPU; the device fallback).
 #include "measure/gpu_use_watch.hpp"
 
 #include <gtest/gtest.h>
@@ -50,7 +50,8 @@ struct GpuUseWatchTest : ::testing::Test {
 
 TEST_F(GpuUseWatchTest, ProgramsAreSeenFromTheirFirstGpuMemoryThroughTheirProcessTree) {
   watch.reset(2);
-  watch.sample(0.0, {100, 200});  // start-up: nothing on the GPU yet
+  gpu.processes = {process(101, 0, true)};  // listed, its context being made: not yet GPU use
+  watch.sample(0.0, {100, 200});
   gpu.processes = {process(101, 300, true)};  // the child of program 0, an MPS client
   watch.sample(0.6, {100, 200});
   gpu.processes = {process(101, 900, true), process(200, 100), process(999, 5000)};  // 999: someone else
