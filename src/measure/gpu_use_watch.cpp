@@ -10,11 +10,25 @@ TreeGpuUse tree_gpu_use(const std::vector<GpuDeviceInfo>& devices, const std::se
   for (std::size_t i = 0; i < devices.size(); ++i) {
     for (const auto& proc : devices[i].processes) {
       if (!pids.count(proc.pid)) continue;
-      use.seen = true;
+      use.listed = true;
       use.bytes += proc.used_memory_bytes.value_or(0);
       if (!use.device) use.device = i;
     }
   }
+  return use;
+}
+
+TreeGpuUse tree_gpu_use(const std::vector<GpuDeviceInfo>& devices, const std::set<unsigned>& pids,
+                        const std::vector<std::uint64_t>& baseline) {
+  TreeGpuUse use = tree_gpu_use(devices, pids);
+  std::uint64_t delta = 0;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const std::uint64_t base = i < baseline.size() ? baseline[i] : 0, used = devices[i].memory_used_bytes.value_or(0);
+    if (used <= base) continue;
+    delta += used - base;
+    if (!use.device || i < *use.device) use.device = i;
+  }
+  if (!use.listed) use.bytes = delta;
   return use;
 }
 
@@ -40,8 +54,7 @@ void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
     if (roots[i] <= 0) continue;
     const auto tree = process_tree(proc_, roots[i]);
     const TreeGpuUse use = tree_gpu_use(devices, std::set<unsigned>(tree.begin(), tree.end()));
-    // Listed with no memory yet (a context being made) counts as use: the program reached the GPU.
-    if (!use.seen) continue;
+    if (!use.uses_gpu()) continue;
     Program& p = programs_[i];
     if (!p.first_use_s) p.first_use_s = now_s;
     p.peak_bytes = std::max(p.peak_bytes.value_or(0), use.bytes);

@@ -15,13 +15,21 @@
 
 namespace gpupack::measure {
 
-// GPU memory a set of processes holds in one snapshot of the devices; `seen` when any of them is listed.
+// GPU memory a set of processes (a program's tree) holds in one snapshot of the devices: the one rule of
+// `bench --client-cmd` and `gpupack profile`. NVML may list a process before it holds anything (its
+// context being made), so the program uses the GPU once its listed processes hold memory, not at listing.
 struct TreeGpuUse {
-  bool seen = false;
-  std::uint64_t bytes = 0;
+  bool listed = false;      // a device lists one of them
+  std::uint64_t bytes = 0;  // the memory they hold (a process whose memory NVML does not give adds none)
   std::optional<std::size_t> device;  // the first device that lists one of them
+  bool uses_gpu() const { return bytes > 0; }
 };
 TreeGpuUse tree_gpu_use(const std::vector<GpuDeviceInfo>& devices, const std::set<unsigned>& pids);
+// The same for a program running alone (`gpupack profile`): where no device lists any of its processes
+// (no per-process information), its memory is the devices' increase over `baseline` (their used memory
+// before it started), and its device the first that lists one of its processes or whose memory grew.
+TreeGpuUse tree_gpu_use(const std::vector<GpuDeviceInfo>& devices, const std::set<unsigned>& pids,
+                        const std::vector<std::uint64_t>& baseline);
 
 class GpuUseWatch {
  public:
@@ -35,9 +43,10 @@ class GpuUseWatch {
   // (error() says why); the programs go on.
   void sample(double now_s, const std::vector<int>& roots);
 
-  // Seconds (on the caller's clock) of the first snapshot that listed program i; none: never seen.
+  // Seconds (on the caller's clock) of the first snapshot in which program i held GPU memory (uses_gpu);
+  // none: never.
   std::optional<double> first_use_s(std::size_t i) const;
-  // Its largest GPU memory in any snapshot; none: never seen.
+  // Its largest GPU memory in any snapshot; none: it never held any.
   std::optional<std::uint64_t> peak_bytes(std::size_t i) const;
   const std::optional<std::string>& error() const { return error_; }
 

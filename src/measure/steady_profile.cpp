@@ -10,6 +10,7 @@
 #include "core/gpu_catalog.hpp"
 #include "core/units.hpp"
 #include "measure/client_report.hpp"
+#include "measure/gpu_use_watch.hpp"
 
 namespace gpupack::measure {
 
@@ -168,25 +169,12 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
 
     // GPU memory of the program (its processes, else the devices' increase) and the GPU it uses.
     const auto tree_vec = process_tree(deps.proc, child->pid());
-    const std::set<unsigned> tree(tree_vec.begin(), tree_vec.end());
     const auto devices = deps.gpu.devices();
-    std::uint64_t own = 0, delta = 0;
-    bool own_seen = false;
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-      bool used_here = false;
-      for (const auto& proc : devices[i].processes) {
-        if (!tree.count(proc.pid)) continue;
-        own_seen = used_here = true;
-        own += proc.used_memory_bytes.value_or(0);
-      }
-      const std::uint64_t base = i < baseline.size() ? baseline[i] : 0, used = devices[i].memory_used_bytes.value_or(0);
-      delta += used > base ? used - base : 0;
-      if (!device_index && (used_here || used > base)) device_index = i;
-    }
-    per_process = per_process || own_seen;
-    const std::uint64_t memory = own_seen ? own : delta;
-    p.memory.peak_bytes = std::max(p.memory.peak_bytes, memory);
-    if (!first_gpu && memory > 0) first_gpu = now;
+    const TreeGpuUse use = tree_gpu_use(devices, std::set<unsigned>(tree_vec.begin(), tree_vec.end()), baseline);
+    if (!device_index) device_index = use.device;
+    per_process = per_process || use.listed;
+    p.memory.peak_bytes = std::max(p.memory.peak_bytes, use.bytes);
+    if (!first_gpu && use.uses_gpu()) first_gpu = now;
 
     // The window: the ready line starts it (and restarts one begun by the warm-up rule), else first GPU + warm-up.
     std::optional<double> start;

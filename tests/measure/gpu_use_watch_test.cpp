@@ -1,5 +1,6 @@
-// GpuUseWatch: which programs (process trees) the GPU lists, since when, with how much memory; snapshots
-// no more often than asked; a backend failure stops the watch, not the programs.
+// GpuUseWatch: which programs (process trees) hold GPU memory, since when, how much; snapshots no more
+// often than asked; a backend failure stops the watch, not the programs. TreeGpuUse: the rule it shares
+// with `gpupack profile` (a process listed without memory is not yet using the GPU; the device fallback).
 #include "measure/gpu_use_watch.hpp"
 
 #include <gtest/gtest.h>
@@ -49,7 +50,8 @@ struct GpuUseWatchTest : ::testing::Test {
 
 TEST_F(GpuUseWatchTest, ProgramsAreSeenFromTheirFirstGpuMemoryThroughTheirProcessTree) {
   watch.reset(2);
-  watch.sample(0.0, {100, 200});  // start-up: nothing on the GPU yet
+  gpu.processes = {process(101, 0, true)};  // listed, its context being made: not yet GPU use
+  watch.sample(0.0, {100, 200});
   gpu.processes = {process(101, 300, true)};  // the child of program 0, an MPS client
   watch.sample(0.6, {100, 200});
   gpu.processes = {process(101, 900, true), process(200, 100), process(999, 5000)};  // 999: someone else
@@ -97,10 +99,41 @@ TEST(TreeGpuUse, SumsTheTreesMemoryAndNamesItsDevice) {
   GpuDeviceInfo a, b;
   b.processes = {process(7, 100), process(8, 50), process(9, 1000)};
   const TreeGpuUse use = tree_gpu_use({a, b}, {7, 8});
-  EXPECT_TRUE(use.seen);
+  EXPECT_TRUE(use.listed);
+  EXPECT_TRUE(use.uses_gpu());
   EXPECT_EQ(use.bytes, 150ull << 20);
   EXPECT_EQ(use.device, 1u);
-  EXPECT_FALSE(tree_gpu_use({a, b}, {1}).seen);
+  EXPECT_FALSE(tree_gpu_use({a, b}, {1}).listed);
+}
+
+TEST(TreeGpuUse, AListedProcessUsesTheGpuOnlyOnceItHoldsMemory) {
+  GpuDeviceInfo d;
+  d.processes = {process(7, 0), process(8, 0)};
+  d.processes[1].used_memory_bytes.reset();  // NVML does not give its memory
+  const TreeGpuUse use = tree_gpu_use({d}, {7, 8});
+  EXPECT_TRUE(use.listed);
+  EXPECT_EQ(use.bytes, 0u);
+  EXPECT_FALSE(use.uses_gpu());
+  EXPECT_EQ(use.device, 0u);
+}
+
+TEST(TreeGpuUse, WhereNoneOfItsProcessesIsListedTheDevicesIncreaseStandsIn) {
+  GpuDeviceInfo a, b;
+  a.memory_used_bytes = 1ull << 30;  // someone else's, as before the program started
+  b.memory_used_bytes = 3ull << 30;
+  const std::vector<std::uint64_t> baseline = {1ull << 30, 1ull << 30};
+  TreeGpuUse use = tree_gpu_use({a, b}, {7}, baseline);
+  EXPECT_FALSE(use.listed);
+  EXPECT_EQ(use.bytes, 2ull << 30);
+  EXPECT_EQ(use.device, 1u);
+  EXPECT_FALSE(tree_gpu_use({a, a}, {7}, baseline).uses_gpu());  // nothing grew
+  // Once listed, its processes' memory counts, even none; the device is the first listing it or grown.
+  a.memory_used_bytes = 2ull << 30;
+  b.processes = {process(7, 0)};
+  use = tree_gpu_use({a, b}, {7}, baseline);
+  EXPECT_TRUE(use.listed);
+  EXPECT_FALSE(use.uses_gpu());
+  EXPECT_EQ(use.device, 0u);
 }
 
 }  // namespace
