@@ -75,7 +75,8 @@ int show_model(std::ostream& out, const GpuCatalog& catalog, const std::string& 
       << "architecture:        " << to_string(m.arch) << " (compute capability " << m.compute_capability.to_string()
       << ")\n"
       << "SMs:                 " << mark(std::to_string(m.sm_count), m.is_unconfirmed("sm_count")) << '\n'
-      << "memory:              " << format_number(m.memory_gib) << " GB (nominal)\n"
+      << "memory:              " << format_number(m.memory_gib) << " GB (nominal)"
+      << (m.memory_bandwidth_gbs > 0 ? ", " + format_number(m.memory_bandwidth_gbs) + " GB/s peak bandwidth" : "") << '\n'
       << "fractional:          ";
   if (m.fraction) {
     out << fraction_text(m) << " (AWS instances " << join(m.fraction->instance_types, ", ")

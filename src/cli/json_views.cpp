@@ -62,6 +62,7 @@ Json to_json(const GpuModel& m) {
           {"compute_capability", m.compute_capability.to_string()},
           {"sm_count", m.sm_count},
           {"memory_gib", m.memory_gib},
+          {"memory_bandwidth_gbs", m.memory_bandwidth_gbs > 0 ? Json(m.memory_bandwidth_gbs) : Json(nullptr)},
           {"mig_supported", m.supports_mig()},
           {"fraction", fraction},
           {"mps",

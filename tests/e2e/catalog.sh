@@ -25,6 +25,7 @@ expect_rc 0
 expect_out "^model: +H100-SXM5-80GB"
 expect_out "MPS clients per GPU: 48 up to CUDA 13.0, 60 from CUDA 13.1"
 expect_out "^3g.40gb +9 +3 +4 +39.5 +60 "
+expect_out "^memory: +80 GB \(nominal\), 3350 GB/s peak bandwidth"
 
 run catalog show GH200-96GB
 expect_rc 0
@@ -34,6 +35,12 @@ expect_out "^7g.96gb .*gi_profile_id,placement_starts"
 run catalog show B200 --format json
 expect_rc 0
 expect_json '.mig.profiles[] | select(.name == "3g.90gb") | .unconfirmed | index("sms") != null'
+expect_json '.memory_bandwidth_gbs == 8000'
+
+# A fractional L4 has its share of the L4's bandwidth (profiles scale by it).
+run catalog show L4-3Q --format json
+expect_rc 0
+expect_json '.memory_bandwidth_gbs == 37.5'
 
 run catalog show P100
 expect_rc 0
