@@ -55,7 +55,11 @@ nlohmann::json parse_worker_output(const std::string& text, const std::string& w
     }
   }
   if (!found) throw std::runtime_error(what + ": the worker printed no result");
-  if (result.contains("error")) throw std::runtime_error(what + ": " + result["error"].get<std::string>());
+  if (result.contains("error")) {
+    // The worker writes a string; anything else is still its error, printed as JSON (not a type_error).
+    const auto& e = result["error"];
+    throw std::runtime_error(what + ": " + (e.is_string() ? e.get<std::string>() : e.dump()));
+  }
   return result;
 }
 

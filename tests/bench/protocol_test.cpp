@@ -34,6 +34,13 @@ TEST(WorkerProtocol, ResultIsTheLastJsonLine) {
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "bench-worker info: no usable CUDA driver");
   }
+  // An error that is not a string (found by fuzz_worker_output) is still the worker's error, not a crash.
+  try {
+    parse_worker_output("{\"error\": 8888888888888888888}\n", "w");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "w: 8888888888888888888");
+  }
 }
 
 TEST(Options, PartsParseAndRejectUnknownWords) {
