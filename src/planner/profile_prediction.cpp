@@ -201,9 +201,15 @@ double pressure(const std::vector<Activity>& acts, size_t i) {
 constexpr double kMpsLaunchCostPerClient = 0.10;
 constexpr double kDramQueueing = 0.4;
 
+// Below saturation the DRAM still queues: the share of its time a request waits on memory (its own DRAM
+// share) stretches with what its neighbours draw, x (1 + 0.4 own x others') (fitted with k).
+double memory_queueing(double own_dram, double others_dram) {
+  return 1 + kDramQueueing * own_dram * std::max(0.0, others_dram);
+}
+
 // The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
 // their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
-double launch_cost_per_client(const ProfileFacts& p, const Activity& one_copy) {
+double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram_per_copy) {
   const ProfileGridPoint* one = nullptr;
   const ProfileGridPoint* most = nullptr;
   for (const auto& g : p.grid) {
@@ -211,14 +217,14 @@ double launch_cost_per_client(const ProfileFacts& p, const Activity& one_copy) {
     if (g.k == 1) one = &g;
     if (g.k > 1 && (!most || g.k > most->k)) most = &g;
   }
-  const double idle = 1 - one_copy.exposed;
+  const double idle = 1 - exposed;
   if (!one || !most || one->aggregate_req_per_s <= 0 || most->aggregate_req_per_s <= 0 || idle < 0.05) {
     return kMpsLaunchCostPerClient;
   }
   const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
   const double contention = std::max(1.0, most->k * p.sm_active.value_or(0.0));
-  const double memory = 1 + kDramQueueing * one_copy.dram * (most->k - 1) * one_copy.dram;
-  const double slowed = ((1 - one_copy.exposed) + one_copy.exposed * contention) * memory;
+  const double memory = memory_queueing(dram_per_copy, (most->k - 1) * dram_per_copy);
+  const double slowed = ((1 - exposed) + exposed * contention) * memory;
   return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, 0.5);
 }
 
@@ -274,10 +280,8 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
         const Activity& own = acts[i];
         const double sm_pressure = pressure(acts, i);
         const double contention = std::max({1.0, sm_pressure, dram_sum});
-        // Below saturation the DRAM still queues: the share of its time a request waits on memory (its own
-        // DRAM share) stretches with what its neighbours draw, x (1 + 0.4 own x others') (fitted with k).
         const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
-        const double memory = 1 + kDramQueueing * own_dram * std::max(0.0, dram_sum - own_dram);
+        const double memory = memory_queueing(own_dram, dram_sum - own_dram);
         const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
         pred.notes.push_back("SM pressure " + num(sm_pressure) + ", DRAM " + num(dram_sum) +
                              (contention > 1 ? ": contention x" + num(contention) + " on its kernel time share " +
@@ -288,8 +292,8 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
         // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
         // the same factor (measured on two of three H100 machines; docs/decisions.md).
-        const Activity one_copy = activity({c.workload, 1, c.compute, c.cap_pct, 1}, slice);
-        const double launch = 1 + launch_cost_per_client(*p, one_copy) * (slice_clients - 1) * (1 - own.exposed);
+        const double launch =
+            1 + launch_cost_per_client(*p, own.exposed, own_dram) * (slice_clients - 1) * (1 - own.exposed);
         if (launch > 1) {
           scale(*f, 1.0 / launch);
           pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" + num(launch) +
