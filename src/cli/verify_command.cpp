@@ -84,6 +84,24 @@ std::string num(const std::optional<double>& v, int digits = 2) { return v ? fmt
 std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:+.0f}%", *v * 100) : "-"; }
 std::string spread(const Measured& m) { return m.spread() ? fmt::format("{:.0f}%", *m.spread() * 100) : "-"; }
 
+// Shared stalls (verify/shared_stalls.hpp) per slice, and the replicas they cost more than 1% of requests.
+void print_stalls(std::ostream& out, const VerifyReport& r) {
+  for (const auto& sl : r.slices) {
+    const SliceStalls& st = sl.stalls;
+    if (st.events == 0) continue;
+    out << fmt::format("\nshared stalls on {}: {} in {:.1f} s ({:.1f} a second), each {:.1f} ms beyond the stalled requests' median "
+                       "(at most {:.1f}){}\n",
+                       sl.slice, st.events, st.seconds, st.events / std::max(1e-9, st.seconds), st.mean_ms, st.max_ms,
+                       st.aligned_with ? ", in step with " + *st.aligned_with + "'s requests" : "");
+    for (const auto& v : r.replicas) {
+      const auto hit = v.stall_hit_fraction.mean();
+      if (v.slice != sl.slice || !hit || *hit < 0.01) continue;
+      out << fmt::format("  {}-{}: {:.1f}% of its requests met one; p99 {} ms, {} ms without them\n", v.workload, v.replica, *hit * 100,
+                         num(v.p99_ms.mean()), num(v.p99_without_stalls_ms.mean()));
+    }
+  }
+}
+
 void print_table(std::ostream& out, const VerifyReport& r) {
   out << fmt::format("node {}: {} repeat(s) of a {:.1f} s window after {:.1f} s warm-up; tolerance {:.0f}%\n", r.node, r.repeat,
                      r.duration_s, r.warmup_s, r.tolerance * 100);
@@ -138,6 +156,7 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   }
   out << '\n';
   s.print(out);
+  print_stalls(out, r);
   if (r.search) {
     out << fmt::format("\ndensity search: {} on {}: the plan placed {}, at most {}{} fit\n", r.search->workload, r.search->slice,
                        r.search->planned, r.search->most_that_fit, r.search->capped ? " (or more: --search-max reached)" : "");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 namespace gpupack::verify {
@@ -66,6 +67,52 @@ nlohmann::ordered_json measured_json(const Measured& m) {
   return {{"mean", opt(m.mean())}, {"spread", opt(m.spread())}, {"runs", m.runs}};
 }
 
+// The slice's shared stalls in each run, and their sum over the runs.
+std::vector<SharedStalls> stalls_per_run(const std::vector<SessionRun>& runs, size_t slice, SliceStalls& sum) {
+  std::vector<SharedStalls> out;
+  std::map<std::string, int> aligned;
+  double excess = 0;
+  for (const auto& run : runs) {
+    std::vector<ClientSpans> spans;
+    for (const auto& r : run.slices[slice]) spans.push_back({r.name, r.requests});
+    out.push_back(find_shared_stalls(spans));
+    const SharedStalls& s = out.back();
+    sum.events += s.events;
+    sum.seconds += run.window_s;
+    excess += s.mean_ms * s.events;
+    sum.max_ms = std::max(sum.max_ms, s.max_ms);
+    if (s.aligned_with) ++aligned[*s.aligned_with];
+  }
+  if (sum.events > 0) sum.mean_ms = excess / sum.events;
+  int most = 0;
+  for (const auto& [name, n] : aligned) {
+    if (n > most) {
+      most = n;
+      sum.aligned_with = name;
+    }
+  }
+  return out;
+}
+
+const StalledClient* stalled(const SharedStalls& s, const std::string& name) {
+  for (const auto& c : s.clients) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+// What a p99 miss owes to shared stalls, when at least 1% of the replica's requests met one.
+std::string stall_note(const ReplicaVerdict& v, const SliceStalls& s) {
+  const auto hit = v.stall_hit_fraction.mean();
+  if (!hit || *hit < 0.01 || s.events == 0) return "";
+  std::string note = fmt::format("; {:.1f}% of its requests met stalls shared with its neighbours ({:.1f} a second, {:.1f} ms each",
+                                 *hit * 100, s.events / std::max(1e-9, s.seconds), s.mean_ms);
+  if (s.aligned_with) note += ", in step with " + *s.aligned_with + "'s requests";
+  note += ")";
+  if (const auto w = v.p99_without_stalls_ms.mean()) note += fmt::format(": p99 {:.2f} ms without them", *w);
+  return note;
+}
+
 }  // namespace
 
 std::optional<double> AloneFigures::p99_drift() const {
@@ -110,6 +157,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
     sv.sharing = slice.sharing;
     double predicted_sum = 0, measured_sum = 0;
     bool sums_known = true;
+    const std::vector<SharedStalls> stalls = stalls_per_run(runs, i, sv.stalls);
     for (size_t j = 0; j < slice.replicas.size(); ++j) {
       const ReplicaSetup& setup_r = slice.replicas[j];
       ReplicaVerdict v;
@@ -120,8 +168,12 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
       v.slo_ms = setup_r.slo_ms;
       v.memory_limit_bytes = setup_r.memory_limit_bytes;
       double worst_p99 = 0;
-      for (const auto& run : runs) {
-        const ReplicaRun& r = run.slices[i][j];
+      for (size_t k = 0; k < runs.size(); ++k) {
+        const ReplicaRun& r = runs[k].slices[i][j];
+        if (const StalledClient* c = stalled(stalls[k], r.name)) {
+          v.stall_hit_fraction.runs.push_back(c->hit_fraction);
+          if (c->p99_without_ms) v.p99_without_stalls_ms.runs.push_back(*c->p99_without_ms);
+        }
         if (r.figures && r.figures->p99_ms) {
           v.p99_ms.runs.push_back(*r.figures->p99_ms);
           worst_p99 = std::max(worst_p99, *r.figures->p99_ms);
@@ -147,7 +199,8 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
         v.rebased_throughput_error = rebased_error(v.req_per_s.mean(), v.predicted_req_per_s, a->req_per_s_drift());
       }
       if (v.p99_error && std::fabs(*v.p99_error) > tolerance) {
-        v.problems.push_back(fmt::format("p99 {:+.0f}% off the prediction (tolerance {:.0f}%)", *v.p99_error * 100, tolerance * 100));
+        v.problems.push_back(fmt::format("p99 {:+.0f}% off the prediction (tolerance {:.0f}%){}", *v.p99_error * 100, tolerance * 100,
+                                         stall_note(v, sv.stalls)));
       }
       if (v.throughput_error && std::fabs(*v.throughput_error) > tolerance) {
         v.problems.push_back(fmt::format("throughput {:+.0f}% off the prediction (tolerance {:.0f}%)",
@@ -238,7 +291,9 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"peak_memory_bytes", opt(r.peak_memory_bytes)},
                              {"memory_limit_bytes", r.memory_limit_bytes},
                              {"gpu_seen", r.gpu_seen},
-                             {"problems", r.problems}});
+                             {"problems", r.problems},
+                             {"stall_hit_fraction", measured_json(r.stall_hit_fraction)},
+                             {"p99_without_stalls_ms", measured_json(r.p99_without_stalls_ms)}});
   }
   j["slices"] = nlohmann::ordered_json::array();
   for (const auto& s : report.slices) {
@@ -250,7 +305,13 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                            {"predicted_worst_p99_ms", opt(s.predicted_worst_p99_ms)},
                            {"worst_p99_ms", opt(s.measured_worst_p99_ms)},
                            {"p99_error", opt(s.p99_error)},
-                           {"slo_met", opt(s.slo_met)}});
+                           {"slo_met", opt(s.slo_met)},
+                           {"shared_stalls",
+                            {{"events", s.stalls.events},
+                             {"seconds", s.stalls.seconds},
+                             {"mean_ms", s.stalls.mean_ms},
+                             {"max_ms", s.stalls.max_ms},
+                             {"aligned_with", opt(s.stalls.aligned_with)}}}});
   }
   if (report.search) {
     const SearchResult& s = *report.search;

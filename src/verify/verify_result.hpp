@@ -57,6 +57,17 @@ struct ReplicaVerdict {
   std::uint64_t memory_limit_bytes = 0;
   bool gpu_seen = false;
   std::vector<std::string> problems;  // crashes, memory over its limit, errors over the tolerance
+  // Per run, from its request lines (verify/shared_stalls.hpp): the share of its requests that met a
+  // shared stall, and its p99 over the others.
+  Measured stall_hit_fraction, p99_without_stalls_ms;
+};
+
+// The shared stalls of a slice over the repeats (verify/shared_stalls.hpp).
+struct SliceStalls {
+  int events = 0;
+  double seconds = 0;              // the windows they were found in, summed
+  double mean_ms = 0, max_ms = 0;  // time beyond the stalled requests' medians
+  std::optional<std::string> aligned_with;  // the replica whose requests they lined up with, in most runs
 };
 
 struct SliceVerdict {
@@ -64,6 +75,7 @@ struct SliceVerdict {
   std::optional<double> predicted_req_per_s, measured_req_per_s, throughput_error;  // sum over its replicas
   std::optional<double> predicted_worst_p99_ms, measured_worst_p99_ms, p99_error;
   std::optional<bool> slo_met;
+  SliceStalls stalls;
 };
 
 struct SearchStep {

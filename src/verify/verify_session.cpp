@@ -323,6 +323,9 @@ SessionRun run_session(const std::vector<SliceSetup>& slices, const SessionOptio
       // The window in the program's own clock, aligned where gpupack first saw its ready line.
       const double offset = *report.ready_t - *m.ready_seen_s;
       r.figures = measure::figures_in_window(report, from + offset, to + offset);
+      for (const auto& q : report.requests) {
+        if (q.t >= from + offset && q.t <= to + offset) r.requests.push_back({q.t - offset - q.latency_ms / 1000.0, q.t - offset});
+      }
     }
     r.peak_memory_bytes = m.peak_memory;
     r.gpu_seen = m.gpu_seen;

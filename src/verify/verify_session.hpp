@@ -19,6 +19,7 @@
 #include "os/filesystem.hpp"
 #include "os/proc_reader.hpp"
 #include "os/process_runner.hpp"
+#include "verify/shared_stalls.hpp"
 #include "verify/verify_setup.hpp"
 
 namespace gpupack::verify {
@@ -63,6 +64,7 @@ struct ReplicaRun {
   bool ended_early = false;         // it ended by itself before the window's end
   bool reported = false;            // a valid ready line arrived
   std::optional<measure::ReportFigures> figures;  // over the window
+  std::vector<RequestSpan> requests;  // the window's request lines, in gpupack's clock (for shared stalls)
   long malformed_lines = 0;
   std::optional<std::uint64_t> peak_memory_bytes;  // of its process tree, from the GPU samples
   bool gpu_seen = false;            // a process of its tree appeared on the GPU

@@ -6,7 +6,10 @@
 # place. `gpupack plan` first, then `gpupack verify` of that plan under a private MPS daemon with the
 # rendered limits: VERIFY_REPEAT runs (default 2) of VERIFY_WINDOW seconds (default 10); VERIFY_SEARCH=WORKLOAD
 # adds the density search (VERIFY_SEARCH_MAX, default 16; VERIFY_SEARCH_STEP, default 1); VERIFY_MEASURE_ALONE=1
-# runs the profiled workloads alone first (--measure-alone: this machine's drift, rebased errors). Checks that the
+# runs the profiled workloads alone first (--measure-alone: this machine's drift, rebased errors);
+# VERIFY_GEMM_ARGS adds arguments to the GEMM client (e.g. --size 4096); VERIFY_KEEP_REPORTS=DIR keeps a copy of
+# every replica's client report there (DIR/<replica>.<pid>.jsonl: each request's latency and end time, for
+# studying the tail). Checks that the
 # plan and verify ran end to end with every replica measured in every repeat and nothing left running; the
 # SLO verdicts, errors and density are the figures it records (JSON, HTML, table under $OUT/<scenario>).
 RESULTS_ROOT=${OUT:-}  # lib.sh uses OUT for a command's stdout
@@ -40,11 +43,17 @@ fi
 
 # One --run per workload the plan places, each an example client that serves until verify stops it.
 RUNS=()
+keep=""
+if [ -n "${VERIFY_KEEP_REPORTS:-}" ]; then
+  mkdir -p "$VERIFY_KEEP_REPORTS"
+  # tail follows the report verify reads; verify stops it with the client's process group.
+  keep="tail -n +1 -F \"\$GPUPACK_REPORT\" >\"$VERIFY_KEEP_REPORTS/\$GPUPACK_VERIFY_REPLICA.\$\$.jsonl\" 2>/dev/null & exec "
+fi
 for w in $(jq -r '[.placements[].workload] | unique | .[]' "$RESULTS/plan.json"); do
   case "$w" in
-    resnet18-b1) RUNS+=(--run "$w=python3 $CLIENTS/resnet18_b1.py --duration 3600") ;;
-    mlp-b8) RUNS+=(--run "$w=python3 $CLIENTS/mlp_b8.py --duration 3600") ;;
-    gemm) RUNS+=(--run "$w=python3 $CLIENTS/gemm_batch.py --duration 3600") ;;
+    resnet18-b1) RUNS+=(--run "$w=${keep}python3 $CLIENTS/resnet18_b1.py --duration 3600") ;;
+    mlp-b8) RUNS+=(--run "$w=${keep}python3 $CLIENTS/mlp_b8.py --duration 3600") ;;
+    gemm) RUNS+=(--run "$w=${keep}python3 $CLIENTS/gemm_batch.py --duration 3600 ${VERIFY_GEMM_ARGS:-}") ;;
     *) fail "no example client for workload $w" ;;
   esac
 done

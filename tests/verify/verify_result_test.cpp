@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "stall_traces.hpp"
+
 namespace gpupack::verify {
 namespace {
 
@@ -101,6 +103,45 @@ TEST(VerifyRunFits, AnSloBreachOrAMissingMeasurementDoesNotFit) {
   none.slices[0][0].figures.reset();
   EXPECT_FALSE(run_fits(s.slices, none, why));
   EXPECT_EQ(why, "fast-0 reported no request in the window");
+}
+
+// The stall trace's four clients as one MPS slice, each predicted at 5 ms p99, one run of it.
+TEST(VerifyCompare, SharedStallsAreReportedPerSliceAndExplainAP99Miss) {
+  const auto trace = gpupack::testing::stall_trace(10, 16);
+  VerifySetup setup = one_slice(1.0, std::nullopt);
+  SliceSetup& slice = setup.slices[0];
+  slice.replicas.clear();
+  SessionRun run{{{}}, 10};
+  for (const auto& c : trace.clients) {
+    ReplicaSetup r;
+    const auto dash = c.name.rfind('-');
+    r.workload = c.name.substr(0, dash);
+    r.replica = std::stoi(c.name.substr(dash + 1));
+    r.profile_p99_ms = 5;
+    slice.replicas.push_back(r);
+    std::vector<double> lat;
+    for (const auto& q : c.requests) lat.push_back((q.end_s - q.start_s) * 1000);
+    ReplicaRun m = measured(measure::quantile_of(lat, 0.99), static_cast<double>(lat.size()) / 10);
+    m.name = c.name;
+    m.requests = c.requests;
+    run.slices[0].push_back(m);
+  }
+  const VerifyReport r = compare(setup, {run, run}, {}, 0.25);
+  EXPECT_NEAR(r.slices[0].stalls.events, 2 * trace.stalls, 4);
+  EXPECT_DOUBLE_EQ(r.slices[0].stalls.seconds, 20);
+  EXPECT_EQ(r.slices[0].stalls.aligned_with, "gemm-0");
+  const ReplicaVerdict& cnn = r.replicas[2];
+  ASSERT_EQ(cnn.workload, "resnet18-b1");
+  EXPECT_GT(*cnn.stall_hit_fraction.mean(), 0.02);
+  EXPECT_LT(*cnn.p99_without_stalls_ms.mean(), 3.3);
+  ASSERT_FALSE(cnn.problems.empty());
+  EXPECT_NE(cnn.problems[0].find("in step with gemm-0's requests"), std::string::npos) << cnn.problems[0];
+  EXPECT_NE(cnn.problems[0].find("ms without them"), std::string::npos) << cnn.problems[0];
+  const auto j = to_json(r);
+  EXPECT_EQ(j["slices"][0]["shared_stalls"]["aligned_with"], "gemm-0");
+  EXPECT_EQ(j["replicas"][2]["stall_hit_fraction"]["runs"].size(), 2u);
+  // The GEMM itself met no stall worth a note: its p99 miss (if any) says nothing of them.
+  for (const auto& p : r.replicas[0].problems) EXPECT_EQ(p.find("stalls"), std::string::npos) << p;
 }
 
 }  // namespace
