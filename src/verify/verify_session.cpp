@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <set>
 
@@ -311,6 +312,18 @@ SessionRun run_session(const std::vector<SliceSetup>& slices, const SessionOptio
   SessionRun out;
   out.window_s = to - from;
   out.slices.resize(slices.size());
+  // Each report's clock is mapped to gpupack's at the moment its ready line was seen, which is late by up to
+  // a poll: fine for a window of seconds, too coarse to line up one client's millisecond stalls with
+  // another's. Programs on one machine mostly share a clock (time.monotonic() is CLOCK_MONOTONIC); those
+  // whose offsets agree within a second get the median offset for their request spans, so that their
+  // requests keep their exact order; a program on another clock gets no spans.
+  std::vector<double> offsets;
+  for (auto& m : running.members()) {
+    const auto& report = m.reader.report();
+    if (m.ready_seen_s && report.ready_t) offsets.push_back(*report.ready_t - *m.ready_seen_s);
+  }
+  std::sort(offsets.begin(), offsets.end());
+  const double shared_offset = offsets.empty() ? 0.0 : offsets[offsets.size() / 2];
   for (auto& m : running.members()) {
     ReplicaRun r;
     r.name = m.setup->name();
@@ -323,8 +336,12 @@ SessionRun run_session(const std::vector<SliceSetup>& slices, const SessionOptio
       // The window in the program's own clock, aligned where gpupack first saw its ready line.
       const double offset = *report.ready_t - *m.ready_seen_s;
       r.figures = measure::figures_in_window(report, from + offset, to + offset);
-      for (const auto& q : report.requests) {
-        if (q.t >= from + offset && q.t <= to + offset) r.requests.push_back({q.t - offset - q.latency_ms / 1000.0, q.t - offset});
+      if (std::fabs(offset - shared_offset) < 1.0) {  // offsets holds this one: not empty
+        for (const auto& q : report.requests) {
+          if (q.t >= from + offset && q.t <= to + offset) {
+            r.requests.push_back({q.t - shared_offset - q.latency_ms / 1000.0, q.t - shared_offset});
+          }
+        }
       }
     }
     r.peak_memory_bytes = m.peak_memory;

@@ -114,6 +114,19 @@ run verify "${COMMON[@]}" --run fast="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=28 sh $C
 expect_rc 1
 expect_json '.ok == false and (.replicas[1].problems[0] | test("p99 \\+61% off the prediction"))'
 
+# Shared stalls: every client slow (60 ms) on the same tenth of a second; verify counts them per slice, and
+# fast's p99 miss says it owes them; without them its p99 is its own 17 ms.
+STALL="FAKE_STALL_EVERY_CS=10 FAKE_STALL_MS=60"
+run verify "${BASE[@]}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$STALL $BATCH" --repeat 1 --no-solo --tolerance 100 --format json
+expect_rc 1
+expect_json '.slices[0].shared_stalls.events >= 2 and .slices[0].shared_stalls.aligned_with == null'
+expect_json '.slices[0].shared_stalls.mean_ms > 35 and .slices[0].shared_stalls.mean_ms < 55'
+expect_json '[.replicas[] | select(.workload == "fast") | .stall_hit_fraction.runs[0] > 0.05 and (.p99_without_stalls_ms.runs[0] - 17 | fabs) < 0.01] | all'
+run verify "${BASE[@]}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$BATCH" --repeat 1 --no-solo --tolerance 100
+expect_out 'shared stalls on gpu0/s0: [0-9]+ in '
+expect_out '  fast-0: [0-9.]+% of its requests met one; p99 60.00 ms, 17.00 ms without them'
+expect_nothing_left
+
 # A crash in the window: exit 1, named with its exit code; everything else stopped.
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="FAKE_MODE=crash-after-go sh $CLIENT" --repeat 1 --no-solo
 expect_rc 1

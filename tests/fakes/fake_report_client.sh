@@ -6,6 +6,11 @@
 #   FAKE_SCALE=1     latency = base x the number of clients sharing its run (report files beside its own):
 #                    co-location slows it down, so more replicas eventually break an SLO
 #   FAKE_SHARED_MS   latency when other clients share its run (default: FAKE_LATENCY_MS)
+#   FAKE_STALL_EVERY_CS, FAKE_STALL_MS
+#                    a request that ends on a multiple of this many centiseconds of /proc/uptime takes
+#                    FAKE_STALL_MS (default 60), and none ends in the stall before it (as a program that
+#                    waits): every client given the same setting is slow at the same moments, the shared
+#                    stalls verify reports
 #   FAKE_MODE        ok (default) | crash-before-ready | crash-after-go | never-ready | plain (no report)
 #   FAKE_ENV_DIR     writes its CUDA_* and GPUPACK_* environment to $FAKE_ENV_DIR/$GPUPACK_VERIFY_REPLICA.env
 #                    (and its MPS daemon's defaults to .mps-defaults)
@@ -43,7 +48,17 @@ next=$(cs)
 while :; do
   now=$(cs)
   while [ "$next" -le "$now" ]; do
-    echo "{\"v\":1,\"event\":\"request\",\"t\":$((next / 100)).$(printf %02d $((next % 100))),\"latency_ms\":$latency}" >>"$GPUPACK_REPORT"
+    this=$latency
+    if [ -n "${FAKE_STALL_EVERY_CS:-}" ]; then
+      phase=$((next % FAKE_STALL_EVERY_CS))
+      [ "$phase" -ne 0 ] || this=${FAKE_STALL_MS:-60}
+      # inside the stall before the slow request: nothing ends
+      if [ "$phase" -gt $((FAKE_STALL_EVERY_CS - ${FAKE_STALL_MS:-60} / 10)) ]; then
+        next=$((next + 1))
+        continue
+      fi
+    fi
+    echo "{\"v\":1,\"event\":\"request\",\"t\":$((next / 100)).$(printf %02d $((next % 100))),\"latency_ms\":$this}" >>"$GPUPACK_REPORT"
     next=$((next + 1))
   done
   sleep 0.02
