@@ -338,7 +338,7 @@ SessionRun run_session(const std::vector<SliceSetup>& slices, const SessionOptio
       r.figures = measure::figures_in_window(report, from + offset, to + offset);
       if (std::fabs(offset - shared_offset) < 1.0) {  // offsets holds this one: not empty
         for (const auto& q : report.requests) {
-          if (q.t >= from + offset && q.t <= to + offset) {
+          if (q.t >= from + shared_offset && q.t <= to + shared_offset) {  // one window for all on one clock
             r.requests.push_back({q.t - shared_offset - q.latency_ms / 1000.0, q.t - shared_offset});
           }
         }
