@@ -206,6 +206,10 @@ constexpr double kDramQueueing = 0.4;
 // measured without shared stalls (verify/shared_stalls.hpp) its p99 was 1.1-1.8 x its mean, whatever the
 // ratio alone, while mlp-b8 (1.3 alone) and the GEMM (1.2) kept theirs (docs/decisions.md, "Tail").
 constexpr double kColocatedTailRatio = 1.3;
+// The most client processes on a slice where the cap was measured (15 resnets and the GEMM). Past it more
+// clients than host cores lengthen the tail too (the density searches' worst p99 at 24 was 14-15 ms where
+// the cap would say 11), so the tail alone is kept there.
+constexpr int kTailCapMaxClients = 16;
 
 // Below saturation the DRAM still queues: the share of its time a request waits on memory (its own DRAM
 // share) stretches with what its neighbours draw, x (1 + 0.4 own x others') (fitted with k).
@@ -306,7 +310,8 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
                                " slower");
         }
         // A closed loop's mean request time is 1 / req/s: the tail beyond it is capped (kColocatedTailRatio).
-        if (f->p99 && f->req > 0 && c.replicas == 1 && *f->p99 * f->req / 1000.0 > kColocatedTailRatio) {
+        if (f->p99 && f->req > 0 && c.replicas == 1 && slice_clients <= kTailCapMaxClients &&
+            *f->p99 * f->req / 1000.0 > kColocatedTailRatio) {
           pred.notes.push_back("tail alone " + num(*f->p99 * f->req / 1000.0) + " x its mean request, beside neighbours " +
                                num(kColocatedTailRatio) + " x");
           f->p99 = kColocatedTailRatio * 1000.0 / f->req;
