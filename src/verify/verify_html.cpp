@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "bench/svg_chart.hpp"
 
 namespace gpupack::verify {
@@ -35,7 +37,7 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
   for (const auto& n : report.notes) html += "<p>Note: " + escape_xml(n) + "</p>\n";
   html += "<h2>Replicas</h2>\n<table><tr><th>replica</th><th>slice</th><th>p99 predicted (ms)</th><th>p99 measured (ms)</th>"
           "<th>error</th><th>spread</th><th>req/s predicted</th><th>req/s measured</th><th>error</th><th>spread</th>"
-          "<th>SLO (ms)</th><th>problems</th></tr>\n";
+          "<th>SLO (ms)</th><th>p99 without shared stalls (ms)</th><th>problems</th></tr>\n";
   bench::BarChart p99{"p99 per replica", "ms", {}, {{"predicted", {}}, {"measured", {}}}, std::nullopt, false};
   bench::BarChart rps{"throughput per replica", "req/s", {}, {{"predicted", {}}, {"measured", {}}}, std::nullopt, false};
   for (const auto& r : report.replicas) {
@@ -45,12 +47,12 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
     for (const auto& p : r.problems) problems += (problems.empty() ? "" : "; ") + p;
     if (!r.reports) problems += std::string(problems.empty() ? "" : "; ") + "no client report: memory, crashes and GPU activity only";
     html += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-                        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                         bad ? "bad" : "good", escape_xml(name), escape_xml(r.slice), cell(r.predicted_p99_ms), cell(r.p99_ms.mean()),
                         percent(r.p99_error), spread(r.p99_ms), cell(r.predicted_req_per_s, "{:.1f}"), cell(r.req_per_s.mean(), "{:.1f}"),
                         percent(r.throughput_error), spread(r.req_per_s),
                         r.slo_ms ? fmt::format("{:.2f} ({})", *r.slo_ms, r.slo_met == true ? "met" : r.slo_met == false ? "BROKEN" : "-") : "-",
-                        escape_xml(problems));
+                        cell(r.p99_without_stalls_ms.mean()), escape_xml(problems));
     p99.categories.push_back(name);
     p99.series[0].values.push_back(r.predicted_p99_ms);
     p99.series[1].values.push_back(r.p99_ms.mean());
@@ -60,12 +62,17 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
   }
   html += "</table>\n" + bench::render_bar_chart(p99) + "\n" + bench::render_bar_chart(rps) + "\n";
   html += "<h2>Slices</h2>\n<table><tr><th>slice</th><th>sharing</th><th>req/s predicted</th><th>req/s measured</th><th>error</th>"
-          "<th>worst p99 predicted</th><th>worst p99 measured</th><th>error</th></tr>\n";
+          "<th>worst p99 predicted</th><th>worst p99 measured</th><th>error</th><th>shared stalls</th></tr>\n";
   for (const auto& s : report.slices) {
-    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+    const SliceStalls& st = s.stalls;
+    const std::string stalls =
+        st.events == 0 ? "none"
+                       : fmt::format("{} ({:.1f}/s, {:.1f} ms each){}", st.events, st.events / std::max(1e-9, st.seconds), st.mean_ms,
+                                     st.aligned_with ? ", in step with " + *st.aligned_with : "");
+    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                         escape_xml(s.slice), escape_xml(s.sharing), cell(s.predicted_req_per_s, "{:.1f}"),
                         cell(s.measured_req_per_s, "{:.1f}"), percent(s.throughput_error), cell(s.predicted_worst_p99_ms),
-                        cell(s.measured_worst_p99_ms), percent(s.p99_error));
+                        cell(s.measured_worst_p99_ms), percent(s.p99_error), escape_xml(stalls));
   }
   html += "</table>\n";
   if (report.search) {

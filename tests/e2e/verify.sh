@@ -117,8 +117,10 @@ expect_json '.ok == false and (.replicas[1].problems[0] | test("p99 \\+61% off t
 # Shared stalls: every client slow (60 ms) on the same tenth of a second; verify counts them per slice, and
 # fast's p99 miss says it owes them; without them its p99 is its own 17 ms.
 STALL="FAKE_STALL_EVERY_CS=10 FAKE_STALL_MS=60"
-run verify "${BASE[@]}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$STALL $BATCH" --repeat 1 --no-solo --tolerance 100 --format json
+run verify "${BASE[@]}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$STALL $BATCH" --repeat 1 --no-solo --tolerance 100 --format json \
+  --report "$WORK/stalls.html"
 expect_rc 1
+grep -q '<td>[0-9]* ([0-9.]*/s, [0-9.]* ms each)</td>' "$WORK/stalls.html" || fail "the HTML report does not show the shared stalls"
 expect_json '.slices[0].shared_stalls.events >= 2 and .slices[0].shared_stalls.aligned_with == null'
 expect_json '.slices[0].shared_stalls.mean_ms > 35 and .slices[0].shared_stalls.mean_ms < 55'
 expect_json '[.replicas[] | select(.workload == "fast") | .stall_hit_fraction.runs[0] > 0.05 and (.p99_without_stalls_ms.runs[0] - 17 | fabs) < 0.01] | all'
