@@ -85,8 +85,18 @@ bool aligned(const std::vector<RequestSpan>& sorted, const Event& e) {
 
 }  // namespace
 
-SharedStalls find_shared_stalls(const std::vector<ClientSpans>& clients) {
+SharedStalls find_shared_stalls(const std::vector<ClientSpans>& input) {
   SharedStalls out;
+  // Spans that end before they start or are not finite say nothing of time; they are left out.
+  std::vector<ClientSpans> clients;
+  for (const auto& c : input) {
+    ClientSpans kept{c.name, {}};
+    for (const auto& r : c.requests) {
+      if (std::isfinite(r.start_s) && std::isfinite(r.end_s) && r.end_s >= r.start_s)
+        kept.requests.push_back(r);
+    }
+    clients.push_back(std::move(kept));
+  }
   std::vector<bool> counted;
   for (const auto& c : clients) counted.push_back(c.requests.size() >= kMinRequests);
   const std::vector<Event> events = events_of(slow_requests(clients, counted));

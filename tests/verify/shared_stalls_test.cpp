@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <random>
+
 #include "stall_traces.hpp"
 
 namespace gpupack::verify {
@@ -62,6 +65,36 @@ TEST(SharedStalls, ClientsWithTooFewRequestsAreLeftOut) {
   EXPECT_EQ(s.events, 0);
   EXPECT_TRUE(s.clients.empty());
   EXPECT_EQ(find_shared_stalls({}).events, 0);
+}
+
+// Whatever the spans (overlapping, empty, reversed, not finite, in any order), the search ends with
+// fractions in [0, 1] and a p99 without stalls wherever some request met none.
+TEST(SharedStalls, AnySpansGiveSaneFigures) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> t(0, 2), len(0, 0.05), pick(0, 1);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<ClientSpans> clients(1 + rng() % 5);
+    for (size_t c = 0; c < clients.size(); ++c) {
+      clients[c].name = "c" + std::to_string(c);
+      const int n = static_cast<int>(rng() % 80);
+      for (int i = 0; i < n; ++i) {
+        const double start = t(rng);
+        double end = start + len(rng);
+        if (pick(rng) < 0.05) end = start - 0.01;
+        if (pick(rng) < 0.02) end = std::numeric_limits<double>::infinity();
+        clients[c].requests.push_back({start, end});
+      }
+    }
+    const SharedStalls s = find_shared_stalls(clients);
+    EXPECT_GE(s.events, 0);
+    EXPECT_GE(s.mean_ms, 0);
+    EXPECT_LE(s.mean_ms, s.max_ms + 1e-9);
+    for (const auto& c : s.clients) {
+      EXPECT_GE(c.hit_fraction, 0);
+      EXPECT_LE(c.hit_fraction, 1);
+      EXPECT_EQ(c.p99_without_ms.has_value(), c.hit_fraction < 1);
+    }
+  }
 }
 
 }  // namespace
