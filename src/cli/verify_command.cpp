@@ -84,18 +84,18 @@ std::string num(const std::optional<double>& v, int digits = 2) { return v ? fmt
 std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:+.0f}%", *v * 100) : "-"; }
 std::string spread(const Measured& m) { return m.spread() ? fmt::format("{:.0f}%", *m.spread() * 100) : "-"; }
 
-// Shared stalls (verify/shared_stalls.hpp) per slice, and the replicas they cost more than 1% of requests.
+// Shared stalls (verify/shared_stalls.hpp) per slice, and the replicas they touched often enough to name.
 void print_stalls(std::ostream& out, const VerifyReport& r) {
   for (const auto& sl : r.slices) {
     const SliceStalls& st = sl.stalls;
     if (st.events == 0) continue;
     out << fmt::format("\nshared stalls on {}: {} in {:.1f} s ({:.1f} a second), each {:.1f} ms beyond the stalled requests' median "
                        "(at most {:.1f}){}\n",
-                       sl.slice, st.events, st.seconds, st.events / std::max(1e-9, st.seconds), st.mean_ms, st.max_ms,
+                       sl.slice, st.events, st.seconds, st.per_second(), st.mean_ms, st.max_ms,
                        st.aligned_with ? ", in step with " + *st.aligned_with + "'s requests" : "");
     for (const auto& v : r.replicas) {
       const auto hit = v.stall_hit_fraction.mean();
-      if (v.slice != sl.slice || !hit || *hit < 0.01) continue;
+      if (v.slice != sl.slice || !hit || *hit < kStallsWorthNaming) continue;
       out << fmt::format("  {}-{}: {:.1f}% of its requests met one; p99 {} ms, {} ms without them\n", v.workload, v.replica, *hit * 100,
                          num(v.p99_ms.mean()), num(v.p99_without_stalls_ms.mean()));
     }

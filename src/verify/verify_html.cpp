@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 
 #include "bench/svg_chart.hpp"
 
@@ -67,7 +66,7 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
     const SliceStalls& st = s.stalls;
     const std::string stalls =
         st.events == 0 ? "none"
-                       : fmt::format("{} ({:.1f}/s, {:.1f} ms each){}", st.events, st.events / std::max(1e-9, st.seconds), st.mean_ms,
+                       : fmt::format("{} ({:.1f}/s, {:.1f} ms each){}", st.events, st.per_second(), st.mean_ms,
                                      st.aligned_with ? ", in step with " + *st.aligned_with : "");
     html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                         escape_xml(s.slice), escape_xml(s.sharing), cell(s.predicted_req_per_s, "{:.1f}"),

@@ -101,12 +101,12 @@ const StalledClient* stalled(const SharedStalls& s, const std::string& name) {
   return nullptr;
 }
 
-// What a p99 miss owes to shared stalls, when at least 1% of the replica's requests met one.
+// What a p99 miss owes to shared stalls, when enough of the replica's requests met one.
 std::string stall_note(const ReplicaVerdict& v, const SliceStalls& s) {
   const auto hit = v.stall_hit_fraction.mean();
-  if (!hit || *hit < 0.01 || s.events == 0) return "";
+  if (!hit || *hit < kStallsWorthNaming || s.events == 0) return "";
   std::string note = fmt::format("; {:.1f}% of its requests met stalls shared with its neighbours ({:.1f} a second, {:.1f} ms each",
-                                 *hit * 100, s.events / std::max(1e-9, s.seconds), s.mean_ms);
+                                 *hit * 100, s.per_second(), s.mean_ms);
   if (s.aligned_with) note += ", in step with " + *s.aligned_with + "'s requests";
   note += ")";
   if (const auto w = v.p99_without_stalls_ms.mean()) note += fmt::format(": p99 {:.2f} ms without them", *w);

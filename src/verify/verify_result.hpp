@@ -68,7 +68,11 @@ struct SliceStalls {
   double seconds = 0;              // the windows they were found in, summed
   double mean_ms = 0, max_ms = 0;  // time beyond the stalled requests' medians
   std::optional<std::string> aligned_with;  // the replica whose requests they lined up with, in most runs
+  double per_second() const { return seconds > 0 ? events / seconds : 0.0; }
 };
+
+// A replica whose requests met shared stalls this often (or more) has them named beside its p99.
+inline constexpr double kStallsWorthNaming = 0.01;
 
 struct SliceVerdict {
   std::string slice, sharing;
