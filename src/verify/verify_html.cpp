@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 #include "bench/svg_chart.hpp"
 
 namespace gpupack::verify {
