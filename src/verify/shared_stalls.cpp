@@ -131,13 +131,16 @@ SharedStalls find_shared_stalls(const std::vector<ClientSpans>& input) {
     if (!counted[c]) continue;
     StalledClient s;
     s.name = clients[c].name;
+    // The client the stalls line up with did not wait in them: its requests there are the stalls'
+    // cause. It counts as hit only where it was slow itself (a member of the event).
+    const bool culprit = out.aligned_with && *out.aligned_with == clients[c].name;
     std::vector<double> all, clear;
     size_t hit = 0;
     for (const auto& r : clients[c].requests) {
       all.push_back(duration_ms(r));
       auto e = std::upper_bound(events.begin(), events.end(), r.start_s,
                                 [](double t, const Event& ev) { return t < ev.core_end; });
-      if (e != events.end() && e->core_start < r.end_s) {
+      if (e != events.end() && e->core_start < r.end_s && (!culprit || e->members.count(c))) {
         ++hit;
       } else {
         clear.push_back(duration_ms(r));
