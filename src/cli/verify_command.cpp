@@ -20,6 +20,7 @@
 #include "core/gpu_catalog.hpp"
 #include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
+#include "planner/profile_prediction.hpp"
 #include "mps/mps_control.hpp"
 #include "contract/plan_json.hpp"
 #include "os/scratch_dir.hpp"
@@ -68,15 +69,43 @@ void require_program(const std::string& workload, const std::string& command, co
   }
 }
 
-// The SLOs of --scenario, and the alone figures of the profiles its workloads name (the base that
-// --measure-alone compares this machine with).
-void read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const std::string& path, SetupRequest& request) {
-  if (path.empty()) return;
+// The SLOs of --scenario, and its workloads with their profiles.
+Scenario read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const std::string& path, SetupRequest& request) {
+  if (path.empty()) return {};
   Scenario scenario = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
   attach_profiles(fs, scenario, path, "", catalog);
   for (const auto& w : scenario.workloads) {
     if (w.latency_slo_ms) request.slo_ms[w.name] = *w.latency_slo_ms;
-    if (w.profile) request.profile_alone[w.name] = {w.profile->p99_ms, w.profile->req_per_s};
+  }
+  return scenario;
+}
+
+// The base --measure-alone compares this machine with: each profiled workload alone on the slice of the
+// plan that first holds it, as the profile model predicts it there. A profile measured on another GPU model
+// (or on a whole GPU where the plan gives a MIG slice) is scaled as the plan's predictions are, so the drift
+// is this machine's, not the two models' difference (and rebased errors do not count the scaling twice).
+void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const GpuCatalog& catalog, SetupRequest& request) {
+  for (const auto& w : scenario.workloads) {
+    if (!w.profile) continue;
+    ProfileAlone alone{w.profile->p99_ms, w.profile->req_per_s, ""};
+    for (const auto& gpu : plan.gpus) {
+      if (request.node && gpu.node != *request.node) continue;
+      const GpuModel* model = catalog.find(gpu.model);
+      const DocSlice* home = nullptr;
+      for (const auto& slice : gpu.slices) {
+        for (const auto& c : slice.clients) home = home ? home : (c.workload == w.name ? &slice : nullptr);
+      }
+      if (!model || !home) continue;
+      const int mig = home->profile && model->mig ? model->mig->find_profile(*home->profile) : -1;
+      const SliceCapacity capacity = slice_capacity(*model, mig);
+      PredictionInput alone_input;
+      alone_input.workload = &w;
+      const ClientPrediction p = predict_slice(Sharing::exclusive, capacity, 1.0, {alone_input}).front();
+      alone = {p.p99_ms, p.req_per_s, p.extrapolated ? w.profile->gpu_model : ""};
+      if (p.extrapolated && alone.scaled_from.empty()) alone.scaled_from = "another GPU";
+      break;
+    }
+    request.profile_alone[w.name] = alone;
   }
 }
 
@@ -114,8 +143,9 @@ void print_table(std::ostream& out, const VerifyReport& r) {
     out << fmt::format("alone: {} p99 {} ms (spread {}), {} req/s ({})", a.workload, num(a.p99_ms.mean()), spread(a.p99_ms),
                        num(a.req_per_s.mean(), 1), a.source);
     if (a.p99_drift() || a.req_per_s_drift()) {
-      out << fmt::format("; its profile: p99 {} ms, {} req/s: this machine {} p99, {} req/s", num(a.profile_p99_ms),
-                         num(a.profile_req_per_s, 1), pct(a.p99_drift()), pct(a.req_per_s_drift()));
+      out << fmt::format("; its profile{}: p99 {} ms, {} req/s: this machine {} p99, {} req/s",
+                         a.profile_scaled_from.empty() ? "" : " (measured on " + a.profile_scaled_from + ", scaled to this GPU)",
+                         num(a.profile_p99_ms), num(a.profile_req_per_s, 1), pct(a.p99_drift()), pct(a.req_per_s_drift()));
     }
     out << '\n';
   }
@@ -177,7 +207,8 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
   request.runs = parse_runs(a.runs);
   request.plain = a.plain;
   if (!a.node.empty()) request.node = a.node;
-  read_scenario(ctx.env.fs, ctx.catalog, a.scenario, request);
+  const Scenario scenario = read_scenario(ctx.env.fs, ctx.catalog, a.scenario, request);
+  add_profile_alone(scenario, plan, ctx.catalog, request);
 
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);

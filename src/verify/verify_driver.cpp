@@ -55,6 +55,7 @@ std::vector<AloneFigures> solo_runs(const VerifySetup& setup, const DriverOption
     if (const auto p = setup.profile_alone.find(name); p != setup.profile_alone.end()) {
       a.profile_p99_ms = p->second.p99_ms;
       a.profile_req_per_s = p->second.req_per_s;
+      a.profile_scaled_from = p->second.scaled_from;
     }
     if (profiled && first->reports && !options.measure_alone) {
       a.source = "profile";

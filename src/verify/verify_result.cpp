@@ -267,8 +267,9 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
   for (const auto& a : report.alone) {
     j["alone"].push_back({{"workload", a.workload}, {"source", a.source}, {"p99_ms", measured_json(a.p99_ms)},
                           {"req_per_s", measured_json(a.req_per_s)}, {"profile_p99_ms", opt(a.profile_p99_ms)},
-                          {"profile_req_per_s", opt(a.profile_req_per_s)}, {"p99_drift", opt(a.p99_drift())},
-                          {"req_per_s_drift", opt(a.req_per_s_drift())}});
+                          {"profile_req_per_s", opt(a.profile_req_per_s)},
+                          {"profile_scaled_from", opt(a.profile_scaled_from.empty() ? std::nullopt : std::optional(a.profile_scaled_from))},
+                          {"p99_drift", opt(a.p99_drift())}, {"req_per_s_drift", opt(a.req_per_s_drift())}});
   }
   j["replicas"] = nlohmann::ordered_json::array();
   for (const auto& r : report.replicas) {

@@ -33,6 +33,7 @@ struct AloneFigures {
   // Its profile's figures alone (--scenario with profiles); with a solo run here, the drift of this machine
   // from the profile's: measured here / profile - 1.
   std::optional<double> profile_p99_ms, profile_req_per_s;
+  std::string profile_scaled_from;  // the GPU model the profile was measured on, when scaled to this one
   std::optional<double> p99_drift() const;
   std::optional<double> req_per_s_drift() const;
 };

@@ -49,9 +49,11 @@ struct SliceSetup {
   std::string name() const { return gpu_id + "/" + slice_id; }
 };
 
-// A workload's figures alone on a whole GPU as its profile measured them (on the profile's machine).
+// A workload's figures alone as its profile predicts them on the plan's GPU (its home slice): as measured,
+// or scaled from the GPU model the profile was measured on.
 struct ProfileAlone {
   std::optional<double> p99_ms, req_per_s;
+  std::string scaled_from;  // the profile's GPU model when its figures were scaled; empty when not
 };
 
 struct VerifySetup {

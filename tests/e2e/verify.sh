@@ -102,6 +102,25 @@ expect_out 'fast-0 +gpu0/s0 +profile \(extrapolated\) +16.50 +17.00'
 expect_out 'alone: fast not run'
 expect_nothing_left
 
+# --measure-alone with a profile measured on another GPU model (an A100, 108 SMs, 2039 GB/s): this machine's
+# drift is from the profile scaled to the plan's H100 (132 SMs, 3350 GB/s), as the plan's predictions are,
+# not from the A100's own figures.
+jq '.name = "fast" | .device.model = "A100-SXM4-80GB" | .requests.req_per_s = 100 | .requests.p99_ms = 10 |
+  .activity.sm_active = 0.5 | .activity.dram_bw = 0.5 | .sm_share_curve = [] | .colocation = null' \
+  "$ROOT/tests/planner/data/profiles-h100-2026-11-23/mlp-b8.json" >"$WORK/fast-a100.json"
+sed 's|  - name: fast|  - name: fast\n    profile: fast-a100.json|' "$WORK/s.yaml" >"$WORK/s-profiled.yaml"
+run verify "$WORK/plan.json" --scenario "$WORK/s-profiled.yaml" "${COMMON[@]:3}" --run fast="$FAST" --run batch="$BATCH" \
+  --repeat 1 --tolerance 100 --measure-alone --format json
+expect_rc 0
+# Half its time SM-busy, half of that memory-bound: 1 / (0.5 + 0.25 x 108/132 + 0.25 x 2039/3350) = 1.17x.
+expect_json '.alone[] | select(.workload == "fast") | .source == "solo run" and .profile_scaled_from == "A100-SXM4-80GB"
+  and (.profile_req_per_s | . > 116 and . < 117.5) and (.profile_p99_ms | . > 8.5 and . < 8.6)'
+expect_json '.alone[] | select(.workload == "batch") | .profile_scaled_from == null'
+run verify "$WORK/plan.json" --scenario "$WORK/s-profiled.yaml" "${COMMON[@]:3}" --run fast="$FAST" --run batch="$BATCH" \
+  --repeat 1 --tolerance 100 --measure-alone
+expect_out 'alone: fast .*its profile \(measured on A100-SXM4-80GB, scaled to this GPU\): p99 8.5[0-9] ms, 11[67].[0-9] req/s: this machine \+17% p99, -14% req/s'
+expect_nothing_left
+
 # An SLO breach: exit 1, the replica's verdict says so.
 run verify "${COMMON[@]}" --run fast="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=40 sh $CLIENT" --run batch="$BATCH" --repeat 1 --tolerance 10
 expect_rc 1

@@ -125,7 +125,7 @@ TEST_F(VerifyDriverTest, MeasureAloneReportsTheMachinesDriftAndRebasesTheProfile
   ReplicaSetup& fast = s.slices[0].replicas[0];
   fast.profile_p99_ms = 3.0;  // the plan's profile prediction beside batch
   fast.profile_req_per_s = 100;
-  s.profile_alone["fast"] = {1.6, 400};  // what the profile measured alone, on its machine
+  s.profile_alone["fast"] = {1.6, 400, ""};  // what the profile measured alone, on its machine
   options_.measure_alone = true;
   const VerifyReport r = verify(s);
   EXPECT_EQ(world_.spawned.size(), 2u + 2u + 2u * 2);  // both workloads alone twice, then the plan twice
