@@ -97,6 +97,9 @@ int run_bench_command(const CommandContext& ctx, BenchArgs& a) {
                  "rebuild on a machine with the CUDA toolkit to measure\n";
     return exit_code::unavailable;
   }
+  // A bench takes minutes: an output it could not write at its end would lose them.
+  if (a.options.json_path) check_output_file(ctx.env.fs, "--json", *a.options.json_path);
+  if (a.options.report_path) check_output_file(ctx.env.fs, "--report", *a.options.report_path);
   const bench::InterruptGuard guard;
   bench::Progress progress(std::cerr, ::isatty(2) != 0);
   bench::BenchResults results;

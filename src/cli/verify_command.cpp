@@ -1,5 +1,5 @@
 // `gpupack verify plan.json --run WORKLOAD=COMMAND ... [--node N] [--duration S] [--warmup S] [--tolerance F]
-// [--repeat R] [--scenario FILE] [--search WORKLOAD] [--format json] [--report FILE.html]`: runs one node's
+// [--repeat R] [--scenario FILE] [--search WORKLOAD] [--format json] [--json FILE] [--report FILE.html]`: runs one node's
 // placements of a plan on this machine as rendered and compares with the plan's predictions (docs/verify.md).
 #include <iostream>
 #include <set>
@@ -34,7 +34,7 @@ namespace {
 using namespace verify;
 
 struct VerifyArgs {
-  std::string plan, node, scenario, search, report_html, mps_control = "nvidia-cuda-mps-control";
+  std::string plan, node, scenario, search, report_html, json_file, mps_control = "nvidia-cuda-mps-control";
   std::vector<std::string> runs, plain;
   double duration = 20, warmup = 5, tolerance = 0.25, ready_timeout = 120, stop_grace = 5;
   int repeat = 2, search_max = 16, search_step = 1;
@@ -207,6 +207,8 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
   request.runs = parse_runs(a.runs);
   request.plain = a.plain;
   if (!a.node.empty()) request.node = a.node;
+  if (!a.report_html.empty()) check_output_file(ctx.env.fs, "--report", a.report_html);
+  if (!a.json_file.empty()) check_output_file(ctx.env.fs, "--json", a.json_file);
   const Scenario scenario = read_scenario(ctx.env.fs, ctx.catalog, a.scenario, request);
   add_profile_alone(scenario, plan, ctx.catalog, request);
 
@@ -256,13 +258,8 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
       std::cerr << "gpupack verify: interrupted; everything was stopped\n";
       return 128 + bench::interrupt_signal();
     }
-    if (!a.report_html.empty()) {
-      try {
-        ctx.env.fs.write_file(a.report_html, render_verify_html(report, a.plan));
-      } catch (const FileError&) {
-        throw InputError("--report " + a.report_html + ": cannot write it");
-      }
-    }
+    if (!a.report_html.empty()) write_output_file(ctx.env.fs, a.report_html, render_verify_html(report, a.plan));
+    if (!a.json_file.empty()) write_output_file(ctx.env.fs, a.json_file, to_json(report).dump(2) + "\n");
     if (a.format == OutputFormat::json) {
       out << to_json(report).dump(2) << '\n';
     } else {
@@ -299,6 +296,7 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--ready-timeout", a->ready_timeout, "Seconds a replica may take to write its ready line")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
   cmd->add_option("--stop-grace", a->stop_grace, "Seconds between SIGTERM and SIGKILL when stopping")->check(CLI::Range(0.0, 600.0))->capture_default_str();
   cmd->add_option("--report", a->report_html, "Also write an HTML report (table and charts) to this file");
+  cmd->add_option("--json", a->json_file, "Also write the JSON report (docs/json.md) to this file, whatever --format prints");
   cmd->add_option("--mps-control", a->mps_control, "The nvidia-cuda-mps-control program for the private daemons")->capture_default_str();
   add_format_option(*cmd, a->format, {"table", "json"});
   cmd->callback([&ctx, a] {

@@ -29,4 +29,15 @@ void write_output_file(Filesystem& fs, const std::string& path, const std::strin
   }
 }
 
+void check_output_file(const Filesystem& fs, const std::string& option, const std::string& path) {
+  const std::string name = option + " " + quote_input(path);
+  if (path.empty()) throw InputError(name + ": give a file name");
+  if (fs.stat(path).is_dir) throw InputError(name + ": is a folder; give a file name");
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const FileInfo info = fs.stat(dir);
+  if (!info.exists || !info.is_dir) throw InputError(name + ": cannot write it: no folder " + quote_input(dir));
+  if (!fs.writable(dir)) throw InputError(name + ": cannot write it: the folder " + quote_input(dir) + " is not writable");
+}
+
 }  // namespace gpupack

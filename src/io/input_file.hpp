@@ -22,4 +22,9 @@ std::string read_input_file(const Filesystem& fs, const std::string& path, std::
 // for a regular file; a failure is one InputError (exit 2): "cannot write <path>: <reason>".
 void write_output_file(Filesystem& fs, const std::string& path, const std::string& text);
 
+// Before a long run (verify, bench): that `path`, given with `option`, can be written once the run ends: not
+// a folder, and its folder exists and is writable. Else one InputError (exit 2) before anything started, so
+// that the run's results are not lost at its end.
+void check_output_file(const Filesystem& fs, const std::string& option, const std::string& path);
+
 }  // namespace gpupack

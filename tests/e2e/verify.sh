@@ -79,11 +79,18 @@ grep -qx 'default_active_thread_percentage 40' "$WORK/env/fast-0.mps-defaults" |
 grep -qx 'default_device_pinned_mem_limit 0 2560M' "$WORK/env/fast-0.mps-defaults" || fail "daemon default memory limit"
 expect_nothing_left
 
-# The table for people; one repeat, no solo runs: no predictions, only measurements.
-run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo
+# The table for people; one repeat, no solo runs: no predictions, only measurements. --json writes the
+# JSON report of the same run beside it.
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --json "$WORK/table-run.json"
 expect_rc 0
 expect_out 'fast-2 +gpu0/s0'
 expect_out 'every SLO met'
+jq -e '.verify_version == 1 and (.replicas | length) == 4 and .repeat == 1' "$WORK/table-run.json" >/dev/null ||
+  fail "--json did not write the run's JSON report"
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --json /nonexistent/dir/r.json
+expect_usage_error '--json /nonexistent/dir/r.json: cannot write it: no folder /nonexistent/dir'
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --report "$WORK"
+expect_usage_error "--report $WORK: is a folder"
 
 # A plan with profile predictions for fast (gpupack plan --profiles): they are fast's predictions as they
 # are, fast gets no solo run (2 runs of batch alone, then 2 of the plan: "run 4" is the last), batch keeps

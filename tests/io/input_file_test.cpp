@@ -54,4 +54,30 @@ TEST(InputFile, ReadsThroughTheFilesystemItIsGiven) {
   }
 }
 
+namespace {
+std::string output_error(const Filesystem& fs, const std::string& path) {
+  try {
+    check_output_file(fs, "--json", path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+// Checked before a long run (verify, bench), so that its results are not lost at its end.
+TEST(OutputFile, ACheckedPathIsInAWritableFolderAndNotAFolder) {
+  testing::TempDir dir;
+  PosixFilesystem fs;
+  EXPECT_EQ(output_error(fs, dir / "r.json"), "no error");
+  EXPECT_EQ(output_error(fs, "r.json"), "no error");  // the current folder
+  EXPECT_EQ(output_error(fs, dir.path()), "--json " + dir.path() + ": is a folder; give a file name");
+  EXPECT_EQ(output_error(fs, dir / "no/r.json"), "--json " + (dir / "no/r.json") + ": cannot write it: no folder " + (dir / "no"));
+  EXPECT_EQ(output_error(fs, ""), "--json : give a file name");
+  testing::MemoryFilesystem memory;
+  memory.make_dirs("/out", 0755);
+  memory.read_only.insert("/out");
+  EXPECT_EQ(output_error(memory, "/out/r.json"), "--json /out/r.json: cannot write it: the folder /out is not writable");
+}
+
 }  // namespace gpupack
