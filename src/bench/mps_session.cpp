@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "mps/orphaned_daemons.hpp"
+
 namespace gpupack::bench {
 
 namespace {
@@ -38,12 +40,15 @@ MpsSession::MpsSession(const MpsSessionOptions& options, Env env, std::string te
   MpsDaemonOptions daemon_options;
   daemon_options.paths = paths_;
   daemon_options.binary = options.control_binary;
+  daemon_options.temporary = true;
   if (!options.gpu_uuid.empty()) daemon_options.visible_devices = {options.gpu_uuid};
   daemon_ = std::make_unique<MpsDaemon>(runner_, fs_, clock_, daemon_options);
 }
 
 std::unique_ptr<MpsSession> MpsSession::start(const MpsSessionOptions& options, Env env, std::string& why_not) {
   if (options.check_foreign_daemons && is_nvidia_mps_control(options.control_binary)) {
+    PosixProcessRunner runner;
+    for (const auto& line : quit_orphaned_daemons(runner, env.fs, env.clock, options.control_binary)) env.log.log(line);
     if (const auto pids = foreign_mps_processes(env.fs); !pids.empty()) {
       why_not = "an MPS daemon not started by gpupack already runs (pid " + std::to_string(pids.front()) +
                 ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to measure MPS";

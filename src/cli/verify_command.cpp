@@ -22,6 +22,7 @@
 #include "io/scenario_yaml.hpp"
 #include "planner/profile_prediction.hpp"
 #include "mps/mps_control.hpp"
+#include "mps/orphaned_daemons.hpp"
 #include "contract/plan_json.hpp"
 #include "os/scratch_dir.hpp"
 #include "verify/verify_driver.hpp"
@@ -222,6 +223,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
       throw InputError("--mps-control " + a.mps_control + ": not found; the plan has MPS slices, which need nvidia-cuda-mps-control");
     }
     if (mps && bench::is_nvidia_mps_control(a.mps_control)) {
+      for (const auto& line : quit_orphaned_daemons(os.runner, os.fs, os.clock, a.mps_control)) std::cerr << "gpupack verify: " << line << '\n';
       if (const auto pids = bench::foreign_mps_processes(os.fs); !pids.empty()) {
         std::cerr << "gpupack verify: an MPS daemon not started by gpupack already runs (pid " << pids.front()
                   << ") and owns the GPU; stop it (echo quit | nvidia-cuda-mps-control) to verify MPS slices\n";

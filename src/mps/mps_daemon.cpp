@@ -118,6 +118,13 @@ void MpsDaemon::start() {
                    options_.paths.pipe_dir + "; stop it first (gpupack mps down) or use another directory");
   }
   clear_stale_pid_file();
+  if (options_.temporary) {
+    try {
+      fs_.write_file(options_.paths.pipe_dir + "/" + kTemporaryMark, "started by a gpupack command that quits it at its end\n");
+    } catch (const std::runtime_error& e) {
+      throw MpsError(std::string("cannot write to the MPS pipe directory: ") + e.what());
+    }
+  }
   ProcessSpec spec;
   spec.argv = {options_.binary, "-d"};
   spec.env = control_.environment();

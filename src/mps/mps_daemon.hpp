@@ -21,6 +21,11 @@ struct MpsDaemonOptions {
   std::optional<unsigned> owner_uid;         // chown the directories to this uid (needs root)
   std::chrono::milliseconds start_timeout{10'000};
   std::chrono::milliseconds quit_timeout{10'000};
+  // A daemon one gpupack command starts for itself and quits at its end (profile, bench, verify): start()
+  // marks its pipe directory (kTemporaryMark), so that a later command may quit it when the command that
+  // started it was killed (mps/orphaned_daemons.hpp). Never for the node agent's daemon, which serves
+  // other programs.
+  bool temporary = false;
 };
 
 class MpsDaemon {
@@ -29,6 +34,8 @@ class MpsDaemon {
   static constexpr const char* kPidFile = "nvidia-cuda-mps-control.pid";
   // gpupack's own lock inside the pipe directory: held while a gpupack process manages this daemon.
   static constexpr const char* kLockFile = "gpupack.lock";
+  // The mark of a temporary daemon (MpsDaemonOptions::temporary) in its pipe directory.
+  static constexpr const char* kTemporaryMark = "gpupack-temporary";
 
   MpsDaemon(ProcessRunner& runner, Filesystem& fs, Clock& clock, MpsDaemonOptions options);
 

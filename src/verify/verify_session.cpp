@@ -53,6 +53,7 @@ class Running {
     o.paths = {dir + "/pipe", dir + "/log"};
     o.binary = options_.mps_control;
     o.visible_devices = {slice.device_uuid};
+    o.temporary = true;
     daemons_.push_back(std::make_unique<MpsDaemon>(deps_.runner, deps_.fs, deps_.clock, o));
     MpsDaemon& d = *daemons_.back();
     d.start();
