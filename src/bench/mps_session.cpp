@@ -24,7 +24,13 @@ std::vector<int> foreign_mps_processes(const Filesystem& fs) {
   for (const std::string& name : fs.list_dir("/proc")) {
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     const std::string command = fs.read_file("/proc/" + name + "/comm").value_or("");
-    if (command.rfind("nvidia-cuda-mps", 0) == 0) pids.push_back(std::stoi(name));
+    if (command.rfind("nvidia-cuda-mps", 0) != 0) continue;
+    // A zombie owns nothing: a daemon that quit after its parent was gone stays one under a container
+    // init that never reaps (seen on the device machine after a killed command's daemon was quit).
+    const std::string stat = fs.read_file("/proc/" + name + "/stat").value_or("");
+    const auto paren = stat.rfind(')');
+    if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') continue;
+    pids.push_back(std::stoi(name));
   }
   std::sort(pids.begin(), pids.end());  // /proc lists them in pid order; say the lowest first as before
   return pids;

@@ -11,6 +11,7 @@
 
 #include "bench/child_group.hpp"
 #include "bench/interrupt.hpp"
+#include "fakes/memory_filesystem.hpp"
 #include "fakes/temp_dir.hpp"
 
 namespace gpupack::bench {
@@ -110,6 +111,20 @@ TEST_F(MpsSessionTest, QuitsAndEndsWorkersOnInterrupt) {
       },
       Interrupted);
   EXPECT_TRUE(gone_soon(pid));
+}
+
+// Another MPS daemon owns the GPU while it runs; a zombie (a daemon that quit after its parent was gone,
+// under a container init that never reaps) owns nothing.
+TEST(ForeignMpsProcesses, RunningDaemonsAndServersButNoZombies) {
+  gpupack::testing::MemoryFilesystem fs;
+  fs.files["/proc/100/comm"] = "nvidia-cuda-mps\n";
+  fs.files["/proc/100/stat"] = "100 (nvidia-cuda-mps) S 1 100 100 0 -1";
+  fs.files["/proc/200/comm"] = "nvidia-cuda-mps\n";
+  fs.files["/proc/200/stat"] = "200 (nvidia-cuda-mps) Z 1 200 200 0 -1";
+  fs.files["/proc/300/comm"] = "bash\n";
+  fs.files["/proc/300/stat"] = "300 (bash) S 1 300 300 0 -1";
+  fs.files["/proc/40/comm"] = "nvidia-cuda-mps\n";  // a server whose stat could not be read: counted
+  EXPECT_EQ(foreign_mps_processes(fs), (std::vector<int>{40, 100}));
 }
 
 }  // namespace
