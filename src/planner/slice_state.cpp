@@ -262,7 +262,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
                                  (any_slo_ || d.max_p99_inflation.has_value());
   if (compute_used_ + compute > spec_.compute_share + kComputeEpsilon && !may_oversubscribe) return Fit::compute;
   // Launch-bound clients are driven by host threads: no more than the node's cores can run.
-  if (spec_.host_cores > 0 && host_cpu_used_ + d.host_cpu > spec_.host_cores + kComputeEpsilon) return Fit::compute;
+  if (spec_.host_cores > 0 && host_cpu_used_ + d.host_cpu > spec_.host_cores + kComputeEpsilon) return Fit::host_cpu;
   if (clients_.empty()) return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
   if (tenant_ != d.tenant) return Fit::tenant;
   if (needs_own_slice(d.isolation) || clients_.front().own_slice) return Fit::isolation;

@@ -37,7 +37,7 @@ SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda
                             std::uint64_t overhead);
 
 // Why a replica may not join a slice.
-enum class Fit { ok, memory, compute, clients, tenant, isolation, slo };
+enum class Fit { ok, memory, compute, host_cpu, clients, tenant, isolation, slo };
 
 // The numbers of one client that the rules look at.
 struct ClientLoad {

@@ -22,6 +22,7 @@ std::string refusal_of(Fit fit) {
   switch (fit) {
     case Fit::memory: return "its memory does not fit";
     case Fit::compute: return "its compute does not fit";
+    case Fit::host_cpu: return "the node's host cores do not drive it";
     case Fit::slo: return "no sharing keeps its SLO";
     case Fit::clients: return "no client slot";
     case Fit::tenant:

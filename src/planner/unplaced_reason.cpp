@@ -59,16 +59,31 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
                 "'s SMs, more than any GPU or MIG instance of the fleet offers" +
                 (ctx.policy().forced ? " under " + std::string(to_string(*ctx.policy().forced)) : "")};
   }
-  // It would fit somewhere empty: the fleet is used up. Say whether its SLO kept it off a shared slice.
+  // It would fit somewhere empty: the fleet is used up. Say whether its SLO or the node's host cores kept
+  // it off a shared slice.
   bool slo_blocked = false;
+  const SliceState* cores_blocked = nullptr;
   for (const GpuBuild& b : builds) {
-    for (const SliceState& s : b.slices) slo_blocked = slo_blocked || (!s.empty() && s.check(d) == Fit::slo);
+    for (const SliceState& s : b.slices) {
+      if (s.empty()) continue;
+      const Fit fit = s.check(d);
+      slo_blocked = slo_blocked || fit == Fit::slo;
+      if (fit == Fit::host_cpu && !cores_blocked) cores_blocked = &s;
+    }
   }
   const std::string gpus = std::to_string(ctx.gpus().size());
   if (slo_blocked) {
     return {replica, "slo_not_reachable",
             "SLO not reachable: beside the clients of the used slices its predicted p99 exceeds " +
                 fixed(*d.max_p99_inflation) + "x alone, and none of the " + gpus + " GPUs is left for it"};
+  }
+  if (cores_blocked) {
+    // The fleet's cpu_cores (per GPU of a node) bound it, not the GPUs: say so, with what each replica uses.
+    return {replica, "no_host_cores",
+            "no host cores left: the " + fixed(cores_blocked->spec().host_cores, "%.3g") +
+                " host cores per GPU (the fleet's cpu_cores) are taken by the profiled replicas placed, and one of " +
+                w.name + " used " + fixed(d.host_cpu) + " cores alone in its profile; state the node's cores if " +
+                "it has more, or add GPUs (none of the " + gpus + " is left for it)"};
   }
   return {replica, "no_gpu_left", "no GPU left: all " + gpus + " GPUs of the fleet are used"};
 }

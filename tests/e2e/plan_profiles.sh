@@ -22,6 +22,9 @@ run plan "$DATA/issue15-density-h100.yaml" --format json
 expect_rc 0
 expect_json '[.placements[] | select(.workload == "resnet18-b1")] | length == 15'
 expect_json '.gpus[0].slices[0].clients | map(.compute) | add > 1'
+# The 9 left say the host bound them, not the GPU.
+expect_json '[.unplaced[] | .code] | length == 9 and all(. == "no_host_cores")'
+expect_json '.unplaced[0].reason | test("no host cores left: the 16 host cores per GPU .* used 1.00 cores alone in its profile")'
 run plan "$DATA/issue15-density-h100.yaml"
 expect_rc 0
 if grep -q "host CPU:" <<<"$OUT"; then fail "host CPU risk with cpu_cores stated"; fi

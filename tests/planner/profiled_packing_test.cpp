@@ -106,7 +106,10 @@ TEST(ProfiledPacking, HostCoresBindBeforeTheSlo) {
   Scenario s = one_h100({profiled(40, 6.0, 1.0)});
   s.fleet[0].cpu_cores = 12;
   s.fleet[0].gpus_per_node = 1;
-  EXPECT_EQ(placed(plan_checked(s)), 12);
+  const Plan p = plan_checked(s);
+  EXPECT_EQ(placed(p), 12);
+  ASSERT_EQ(p.unplaced.size(), 28u);
+  for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "no_host_cores") << u.reason;  // the GPU had room
 }
 
 TEST(ProfiledPacking, AnUnprofiledNeighbourKeepsTheSummedComputeRule) {
