@@ -76,7 +76,7 @@ struct PlanGpu {
 
 struct Unplaced {
   ReplicaRef replica;
-  std::string code;    // too_large | slo_not_reachable | no_gpu_left | no_mig_gpu
+  std::string code;    // too_large | slo_not_reachable | no_gpu_left | no_host_cores | no_mig_gpu
   std::string reason;  // one sentence for people
 };
 
