@@ -48,7 +48,10 @@ std::vector<std::string> quit_orphaned_daemons(ProcessRunner& runner, Filesystem
     if (f.log_dir.empty()) f.log_dir = environ_value(environ, "CUDA_MPS_LOG_DIRECTORY");
   }
   std::vector<std::string> lines;
-  for (const auto& [pipe, found] : by_pipe) {
+  for (const auto& entry : by_pipe) {
+    // Named, not a structured binding: the lambda below captures it (clang 14 cannot capture bindings).
+    const std::string& pipe = entry.first;
+    const Found& found = entry.second;
     if (!fs.read_file(pipe + "/" + MpsDaemon::kTemporaryMark)) continue;  // not a command's own daemon
     MpsDaemonOptions o;
     o.paths = {pipe, found.log_dir};
