@@ -1,6 +1,7 @@
 // `gpupack verify plan.json --run WORKLOAD=COMMAND ... [--node N] [--duration S] [--warmup S] [--tolerance F]
 // [--repeat R] [--scenario FILE] [--search WORKLOAD] [--format json] [--json FILE] [--report FILE.html]`: runs one node's
 // placements of a plan on this machine as rendered and compares with the plan's predictions (docs/verify.md).
+#include <algorithm>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -86,17 +87,19 @@ Scenario read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const st
 // (or on a whole GPU where the plan gives a MIG slice) is scaled as the plan's predictions are, so the drift
 // is this machine's, not the two models' difference (and rebased errors do not count the scaling twice).
 void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const GpuCatalog& catalog, SetupRequest& request) {
+  // The node verify runs (build_setup's choice: --node, else the plan's first).
+  const std::string node = request.node.value_or(plan.nodes.empty() ? "" : plan.nodes.front());
+  const auto holds = [](const DocSlice& slice, const std::string& workload) {
+    return std::any_of(slice.clients.begin(), slice.clients.end(), [&](const DocPlacement& c) { return c.workload == workload; });
+  };
   for (const auto& w : scenario.workloads) {
     if (!w.profile) continue;
     ProfileAlone alone{w.profile->p99_ms, w.profile->req_per_s, ""};
     for (const auto& gpu : plan.gpus) {
-      if (request.node && gpu.node != *request.node) continue;
+      if (gpu.node != node) continue;
       const GpuModel* model = catalog.find(gpu.model);
-      const DocSlice* home = nullptr;
-      for (const auto& slice : gpu.slices) {
-        for (const auto& c : slice.clients) home = home ? home : (c.workload == w.name ? &slice : nullptr);
-      }
-      if (!model || !home) continue;
+      const auto home = std::find_if(gpu.slices.begin(), gpu.slices.end(), [&](const DocSlice& s) { return holds(s, w.name); });
+      if (!model || home == gpu.slices.end()) continue;
       const int mig = home->profile && model->mig ? model->mig->find_profile(*home->profile) : -1;
       const SliceCapacity capacity = slice_capacity(*model, mig);
       PredictionInput alone_input;
