@@ -198,7 +198,21 @@ void print_table(std::ostream& out, const VerifyReport& r) {
       out << fmt::format("  {} replica(s): {}{}\n", st.replicas, st.fits ? "fits" : "does not fit: ", st.why);
     }
   }
-  out << (r.ok() ? "verify: every SLO met and every prediction within the tolerance\n" : "verify: FAILED (see the verdicts above)\n");
+  if (r.ok()) {
+    out << "verify: every SLO met and every prediction within the tolerance\n";
+    return;
+  }
+  // What failed, counted: an SLO broken is the plan's failure; a prediction off, a crash or memory over its
+  // limit the verdicts name one by one.
+  size_t broken = 0, with_problems = 0, with_slo = 0;
+  for (const auto& v : r.replicas) {
+    with_slo += v.slo_met.has_value();
+    broken += v.slo_met == false;
+    with_problems += !v.problems.empty();
+  }
+  out << fmt::format("verify: FAILED: {} of {} replicas with an SLO broke it; {} of {} replicas failed a check (an error over "
+                     "the tolerance, a crash, memory over its limit: see the verdicts above)\n",
+                     broken, with_slo, with_problems, r.replicas.size());
 }
 
 int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {

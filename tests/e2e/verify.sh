@@ -132,7 +132,7 @@ expect_nothing_left
 run verify "${COMMON[@]}" --run fast="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=40 sh $CLIENT" --run batch="$BATCH" --repeat 1 --tolerance 10
 expect_rc 1
 expect_out 'fast-0 .* 30.0 BROKEN'
-expect_out 'FAILED'
+expect_out 'verify: FAILED: 3 of 3 replicas with an SLO broke it; 0 of 4 replicas failed a check'
 expect_nothing_left
 
 # A prediction error over the tolerance: exit 1.
@@ -159,6 +159,7 @@ expect_nothing_left
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="FAKE_MODE=crash-after-go sh $CLIENT" --repeat 1 --no-solo
 expect_rc 1
 expect_out 'batch-0 .*crashed \(exit code 4\)'
+expect_out 'verify: FAILED: 0 of 3 replicas with an SLO broke it; 1 of 4 replicas failed a check'
 expect_nothing_left
 
 # A replica that never gets ready: one line naming it after --ready-timeout, exit 1, nothing left.
