@@ -84,6 +84,9 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run9/mixed-h100", "mixed-h100"},
     {"verify-profiled-h100/run9/mixed4-h100", "mixed4-h100"},
     {"verify-profiled-h100/run9/probe-r4-m60-g40-h100", "probe-r4-m60-g40-h100"},
+    // Run 10 (2026-11-26, machine f: the resnets' p99 6.3-7.5 ms; the same model).
+    {"verify-profiled-h100/run10/mixed-h100", "mixed-h100"},
+    {"verify-profiled-h100/run10/mixed4-h100", "mixed4-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
@@ -179,7 +182,7 @@ std::map<std::string, Worst> errors_over_runs() {
 }
 
 // Throughput is what the model predicts best. Its three constants (launch path 0.10, DRAM queueing 0.4, and
-// the kernel-width weighting's form) were chosen on runs 1-6; run 7, the tail probe and runs 8-9 are out of
+// the kernel-width weighting's form) were chosen on runs 1-6; run 7, the tail probe and runs 8-10 are out of
 // sample (docs/decisions.md, "Measured error"). Over all these runs: every replica within 40% (worst:
 // resnet18-b1 in the crowded mixed3-h100, +26% to +34% on the probe's machines b and c, +24% to +37% in run
 // 8; the one scenario whose DRAM shares pass the bandwidth), and the mean absolute error per workload within
