@@ -167,6 +167,7 @@ int profile(const ProfileArgs& a, const CommandContext& ctx) {
   if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
   std::optional<nlohmann::json> colocation;
   if (!a.colocation.empty()) colocation = read_colocation(ctx.env.fs, a.colocation);
+  if (!a.output.empty()) check_output_file(ctx.env.fs, "-o", a.output);  // a sweep takes minutes
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
     const ScratchDir scratch(ctx.env, "gpupack-profile");

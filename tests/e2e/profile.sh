@@ -114,6 +114,9 @@ run profile --sweep 100,0 -- "$CLIENT"
 expect_usage_error "--sweep '100,0'"
 run profile --duration 0 -- "$CLIENT"
 expect_rc 2
+# An -o it could not write at the end of a long sweep is refused before the program starts.
+run profile "${FAST[@]}" -o /nonexistent/dir/p.json -- "$CLIENT" --startup-ms 200 --latency-us 5000
+expect_usage_error '-o /nonexistent/dir/p.json: cannot write it: no folder /nonexistent/dir'
 run profile -- /nonexistent/program
 expect_rc 127
 finish
