@@ -27,9 +27,7 @@ std::vector<int> foreign_mps_processes(const Filesystem& fs) {
     if (command.rfind("nvidia-cuda-mps", 0) != 0) continue;
     // A zombie owns nothing: a daemon that quit after its parent was gone stays one under a container
     // init that never reaps (seen on the device machine after a killed command's daemon was quit).
-    const std::string stat = fs.read_file("/proc/" + name + "/stat").value_or("");
-    const auto paren = stat.rfind(')');
-    if (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z') continue;
+    if (is_zombie_stat(fs.read_file("/proc/" + name + "/stat").value_or(""))) continue;
     pids.push_back(std::stoi(name));
   }
   std::sort(pids.begin(), pids.end());  // /proc lists them in pid order; say the lowest first as before

@@ -250,8 +250,12 @@ bool PosixProcessRunner::is_alive(int pid) const {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
   if (!std::getline(stat, line)) return true;
-  const auto paren = line.rfind(')');
-  return paren == std::string::npos || paren + 2 >= line.size() || line[paren + 2] != 'Z';
+  return !is_zombie_stat(line);
+}
+
+bool is_zombie_stat(const std::string& stat_line) {
+  const auto paren = stat_line.rfind(')');
+  return paren != std::string::npos && paren + 2 < stat_line.size() && stat_line[paren + 2] == 'Z';
 }
 
 bool PosixProcessRunner::send_signal(int pid, int sig) { return pid > 0 && ::kill(pid, sig) == 0; }

@@ -36,6 +36,10 @@ class ChildProcess {
   virtual void signal(int sig) = 0;
 };
 
+// Whether a /proc/PID/stat line is a zombie's (state Z after the command name in parentheses): ended, not
+// yet reaped, e.g. under a container init that never reaps. It owns nothing and counts as gone.
+bool is_zombie_stat(const std::string& stat_line);
+
 class ProcessRunner {
  public:
   virtual ~ProcessRunner() = default;
