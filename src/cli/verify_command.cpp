@@ -105,8 +105,10 @@ void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const
       PredictionInput alone_input;
       alone_input.workload = &w;
       const ClientPrediction p = predict_slice(Sharing::exclusive, capacity, 1.0, {alone_input}).front();
-      alone = {p.p99_ms, p.req_per_s, p.extrapolated ? w.profile->gpu_model : ""};
-      if (p.extrapolated && alone.scaled_from.empty()) alone.scaled_from = "another GPU";
+      // Alone on a slice, the model extrapolates only by scaling to another GPU; a profile from a GPU the
+      // catalog does not know (no SM count) is marked extrapolated but not scaled.
+      const bool scaled = p.extrapolated && w.profile->gpu_sms > 0;
+      alone = {p.p99_ms, p.req_per_s, scaled ? w.profile->gpu_model : ""};
       break;
     }
     request.profile_alone[w.name] = alone;
@@ -278,9 +280,10 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
       return 128 + bench::interrupt_signal();
     }
     if (!a.report_html.empty()) write_output_file(ctx.env.fs, a.report_html, render_verify_html(report, a.plan));
-    if (!a.json_file.empty()) write_output_file(ctx.env.fs, a.json_file, to_json(report).dump(2) + "\n");
+    const std::string json = !a.json_file.empty() || a.format == OutputFormat::json ? to_json(report).dump(2) + "\n" : "";
+    if (!a.json_file.empty()) write_output_file(ctx.env.fs, a.json_file, json);
     if (a.format == OutputFormat::json) {
-      out << to_json(report).dump(2) << '\n';
+      out << json;
     } else {
       print_table(out, report);
     }

@@ -123,6 +123,13 @@ expect_rc 0
 expect_json '.alone[] | select(.workload == "fast") | .source == "solo run" and .profile_scaled_from == "A100-SXM4-80GB"
   and (.profile_req_per_s | . > 116 and . < 117.5) and (.profile_p99_ms | . > 8.5 and . < 8.6)'
 expect_json '.alone[] | select(.workload == "batch") | .profile_scaled_from == null'
+# A profile from a GPU the catalog does not know is not scaled (its figures as measured), and not named so.
+jq '.device.model = ""' "$WORK/fast-a100.json" >"$WORK/fast-unknown.json"
+sed 's|fast-a100.json|fast-unknown.json|' "$WORK/s-profiled.yaml" >"$WORK/s-unknown.yaml"
+run verify "$WORK/plan.json" --scenario "$WORK/s-unknown.yaml" "${COMMON[@]:3}" --run fast="$FAST" --run batch="$BATCH" \
+  --repeat 1 --tolerance 100 --measure-alone --format json
+expect_rc 0
+expect_json '.alone[] | select(.workload == "fast") | .profile_scaled_from == null and .profile_req_per_s == 100'
 run verify "$WORK/plan.json" --scenario "$WORK/s-profiled.yaml" "${COMMON[@]:3}" --run fast="$FAST" --run batch="$BATCH" \
   --repeat 1 --tolerance 100 --measure-alone
 expect_out 'alone: fast .*its profile \(measured on A100-SXM4-80GB, scaled to this GPU\): p99 8.5[0-9] ms, 11[67].[0-9] req/s: this machine \+17% p99, -14% req/s'
