@@ -130,7 +130,7 @@ void print_stalls(std::ostream& out, const VerifyReport& r) {
                        st.aligned_with ? ", in step with " + *st.aligned_with + "'s requests" : "");
     for (const auto& v : r.replicas) {
       const auto hit = v.stall_hit_fraction.mean();
-      if (v.slice != sl.slice || !hit || *hit < kStallsWorthNaming) continue;
+      if (v.slice != sl.slice || !hit || !stalls_worth_naming(v)) continue;
       out << fmt::format("  {}-{}: {:.1f}% of its requests met one; p99 {} ms, {} ms without them\n", v.workload, v.replica, *hit * 100,
                          num(v.p99_ms.mean()), num(v.p99_without_stalls_ms.mean()));
     }

@@ -104,7 +104,7 @@ const StalledClient* stalled(const SharedStalls& s, const std::string& name) {
 // What a p99 miss owes to shared stalls, when enough of the replica's requests met one.
 std::string stall_note(const ReplicaVerdict& v, const SliceStalls& s) {
   const auto hit = v.stall_hit_fraction.mean();
-  if (!hit || *hit < kStallsWorthNaming || s.events == 0) return "";
+  if (!hit || !stalls_worth_naming(v) || s.events == 0) return "";
   std::string note = fmt::format("; {:.1f}% of its requests met stalls shared with its neighbours ({:.1f} a second, {:.1f} ms each",
                                  *hit * 100, s.per_second(), s.mean_ms);
   if (s.aligned_with) note += ", in step with " + *s.aligned_with + "'s requests";
@@ -114,6 +114,14 @@ std::string stall_note(const ReplicaVerdict& v, const SliceStalls& s) {
 }
 
 }  // namespace
+
+bool stalls_worth_naming(const ReplicaVerdict& v) {
+  const auto hit = v.stall_hit_fraction.mean();
+  if (!hit || *hit <= 0) return false;
+  if (*hit >= kStallsWorthNaming) return true;
+  const auto p99 = v.p99_ms.mean(), without = v.p99_without_stalls_ms.mean();
+  return p99 && without && *p99 > 0 && *without <= *p99 * (1 - kStallsP99Lift);
+}
 
 std::optional<double> AloneFigures::p99_drift() const {
   return source == "solo run" && profile_p99_ms ? error_of(p99_ms.mean(), profile_p99_ms) : std::nullopt;
@@ -294,7 +302,8 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"gpu_seen", r.gpu_seen},
                              {"problems", r.problems},
                              {"stall_hit_fraction", measured_json(r.stall_hit_fraction)},
-                             {"p99_without_stalls_ms", measured_json(r.p99_without_stalls_ms)}});
+                             {"p99_without_stalls_ms", measured_json(r.p99_without_stalls_ms)},
+                             {"stalls_named", stalls_worth_naming(r)}});
   }
   j["slices"] = nlohmann::ordered_json::array();
   for (const auto& s : report.slices) {
