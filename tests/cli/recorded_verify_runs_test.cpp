@@ -91,6 +91,9 @@ const std::vector<Run> kRuns = {
     // Run 11 (2026-11-26, machine g: resnet p99 6.7-8.4 ms, shared stalls in step with no client).
     {"verify-profiled-h100/run11/mixed-h100", "mixed-h100"},
     {"verify-profiled-h100/run11/mixed4-h100", "mixed4-h100"},
+    // Run 12 (2026-11-26, machine h: both scenarios within both of issue 15's targets; the same model).
+    {"verify-profiled-h100/run12/mixed-h100", "mixed-h100"},
+    {"verify-profiled-h100/run12/mixed4-h100", "mixed4-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
