@@ -110,6 +110,7 @@ std::string stall_note(const ReplicaVerdict& v, const SliceStalls& s) {
   if (s.aligned_with) note += ", in step with " + *s.aligned_with + "'s requests";
   note += ")";
   if (const auto w = v.p99_without_stalls_ms.mean()) note += fmt::format(": p99 {:.2f} ms without them", *w);
+  if (v.p99_error_without_stalls) note += fmt::format(", {:+.0f}% off the prediction", *v.p99_error_without_stalls * 100);
   return note;
 }
 
@@ -202,6 +203,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
       if (setup_r.reports) predict(v, setup_r, slice, alone_of(alone, v.workload));
       v.p99_error = error_of(v.p99_ms.mean(), v.predicted_p99_ms);
       v.throughput_error = error_of(v.req_per_s.mean(), v.predicted_req_per_s);
+      if (stalls_worth_naming(v)) v.p99_error_without_stalls = error_of(v.p99_without_stalls_ms.mean(), v.predicted_p99_ms);
       if (const AloneFigures* a = alone_of(alone, v.workload); a && v.prediction_source == "profile") {
         v.rebased_p99_error = rebased_error(v.p99_ms.mean(), v.predicted_p99_ms, a->p99_drift());
         v.rebased_throughput_error = rebased_error(v.req_per_s.mean(), v.predicted_req_per_s, a->req_per_s_drift());
@@ -303,7 +305,8 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"problems", r.problems},
                              {"stall_hit_fraction", measured_json(r.stall_hit_fraction)},
                              {"p99_without_stalls_ms", measured_json(r.p99_without_stalls_ms)},
-                             {"stalls_named", stalls_worth_naming(r)}});
+                             {"stalls_named", stalls_worth_naming(r)},
+                             {"p99_error_without_stalls", opt(r.p99_error_without_stalls)}});
   }
   j["slices"] = nlohmann::ordered_json::array();
   for (const auto& s : report.slices) {

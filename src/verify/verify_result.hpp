@@ -61,6 +61,9 @@ struct ReplicaVerdict {
   // Per run, from its request lines (verify/shared_stalls.hpp): the share of its requests that met a
   // shared stall, and its p99 over the others.
   Measured stall_hit_fraction, p99_without_stalls_ms;
+  // Where the stalls are named (stalls_worth_naming): the p99 error over the requests they did not meet,
+  // the model's error on the quiet machine it predicts (docs/verify.md, "Shared stalls").
+  std::optional<double> p99_error_without_stalls;
 };
 
 // The shared stalls of a slice over the repeats (verify/shared_stalls.hpp).

@@ -161,6 +161,20 @@ run verify "${BASE[@]}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$B
 expect_out 'shared stalls on gpu0/s0: [0-9]+ in '
 expect_out '  fast-0: [0-9.]+% of its requests met one; p99 60.00 ms, 17.00 ms without them'
 expect_nothing_left
+# With a prediction (the profile's 16.5 ms): the p99 misses by far, but without the stalls' requests it is
+# within the tolerance, and the verdicts, the stall lines, the JSON and the last line say so.
+run verify "$WORK/profiled.json" "${BASE[@]:1}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$BATCH" --repeat 1 --tolerance 0.25
+expect_rc 1
+expect_out 'fast-0 .*p99 \+[0-9]+% off the prediction \(tolerance 25%\); [0-9.]+% of its requests met stalls .*: p99 17.00 ms without them, \+3% off the prediction'
+expect_out '  fast-0: [0-9.]+% of its requests met one; p99 60.00 ms, 17.00 ms without them \(\+3% off the prediction\)'
+expect_out 'verify: FAILED: .*; 3 of the 3 p99 misses within the tolerance without the requests shared stalls met'
+expect_nothing_left
+run verify "$WORK/profiled.json" "${BASE[@]:1}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$BATCH" --repeat 1 --tolerance 0.25 \
+  --format json
+expect_json '[.replicas[] | select(.workload == "fast") | .stalls_named and (.p99_error_without_stalls - 0.0303 | fabs) < 0.001] | all'
+# batch waited in 60% of its requests (the stalls are longer than its own), but its p99 is its own either way.
+expect_json '[.replicas[] | select(.workload == "batch") | .stalls_named and (.p99_error_without_stalls - .p99_error | fabs) < 0.001] | all'
+expect_nothing_left
 
 # A crash in the window: exit 1, named with its exit code; everything else stopped.
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="FAKE_MODE=crash-after-go sh $CLIENT" --repeat 1 --no-solo
