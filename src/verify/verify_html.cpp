@@ -35,7 +35,7 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
   for (const auto& n : report.notes) html += "<p>Note: " + escape_xml(n) + "</p>\n";
   html += "<h2>Replicas</h2>\n<table><tr><th>replica</th><th>slice</th><th>p99 predicted (ms)</th><th>p99 measured (ms)</th>"
           "<th>error</th><th>spread</th><th>req/s predicted</th><th>req/s measured</th><th>error</th><th>spread</th>"
-          "<th>SLO (ms)</th><th>p99 without shared stalls (ms)</th><th>problems</th></tr>\n";
+          "<th>SLO (ms)</th><th>p99 without shared stalls (ms) (error, where they are named)</th><th>problems</th></tr>\n";
   bench::BarChart p99{"p99 per replica", "ms", {}, {{"predicted", {}}, {"measured", {}}}, std::nullopt, false};
   bench::BarChart rps{"throughput per replica", "req/s", {}, {{"predicted", {}}, {"measured", {}}}, std::nullopt, false};
   for (const auto& r : report.replicas) {
@@ -50,7 +50,9 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
                         percent(r.p99_error), spread(r.p99_ms), cell(r.predicted_req_per_s, "{:.1f}"), cell(r.req_per_s.mean(), "{:.1f}"),
                         percent(r.throughput_error), spread(r.req_per_s),
                         r.slo_ms ? fmt::format("{:.2f} ({})", *r.slo_ms, r.slo_met == true ? "met" : r.slo_met == false ? "BROKEN" : "-") : "-",
-                        cell(r.p99_without_stalls_ms.mean()), escape_xml(problems));
+                        cell(r.p99_without_stalls_ms.mean()) +
+                            (r.p99_error_without_stalls ? " (" + percent(r.p99_error_without_stalls) + ")" : ""),
+                        escape_xml(problems));
     p99.categories.push_back(name);
     p99.series[0].values.push_back(r.predicted_p99_ms);
     p99.series[1].values.push_back(r.p99_ms.mean());

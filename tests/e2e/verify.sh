@@ -163,8 +163,10 @@ expect_out '  fast-0: [0-9.]+% of its requests met one; p99 60.00 ms, 17.00 ms w
 expect_nothing_left
 # With a prediction (the profile's 16.5 ms): the p99 misses by far, but without the stalls' requests it is
 # within the tolerance, and the verdicts, the stall lines, the JSON and the last line say so.
-run verify "$WORK/profiled.json" "${BASE[@]:1}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$BATCH" --repeat 1 --tolerance 0.25
+run verify "$WORK/profiled.json" "${BASE[@]:1}" --duration 0.8 --run fast="$STALL $FAST" --run batch="$BATCH" --repeat 1 --tolerance 0.25 \
+  --report "$WORK/stalls-profiled.html"
 expect_rc 1
+grep -q '<td>17.00 (+3%)</td>' "$WORK/stalls-profiled.html" || fail "the HTML report lacks the p99 error without the stalls"
 expect_out 'fast-0 .*p99 \+[0-9]+% off the prediction \(tolerance 25%\); [0-9.]+% of its requests met stalls .*: p99 17.00 ms without them, \+3% off the prediction'
 expect_out '  fast-0: [0-9.]+% of its requests met one; p99 60.00 ms, 17.00 ms without them \(\+3% off the prediction\)'
 expect_out 'verify: FAILED: .*; 3 of the 3 p99 misses within the tolerance without the requests shared stalls met'
