@@ -151,6 +151,24 @@ bool VerifyReport::ok() const {
   return true;
 }
 
+namespace {
+
+// One note naming the replicas whose p99 rests on few requests (kSteadyP99Requests), with the fewest
+// requests a window of each gave; empty when there are none.
+std::string few_requests_note(const std::vector<std::pair<std::string, long>>& few) {
+  if (few.empty()) return "";
+  std::string names;
+  for (size_t i = 0; i < few.size() && i < 6; ++i) {
+    names += fmt::format("{}{} ({})", i ? ", " : "", few[i].first, few[i].second);
+  }
+  if (few.size() > 6) names += fmt::format(" and {} more", few.size() - 6);
+  return fmt::format("fewer than {} requests in a window (the fewest in brackets), so a p99 rests on the slowest 1% of them: {}; "
+                     "a longer --duration steadies it",
+                     kSteadyP99Requests, names);
+}
+
+}  // namespace
+
 VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& runs, const std::vector<AloneFigures>& alone,
                      double tolerance) {
   VerifyReport report;
@@ -159,6 +177,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
   report.repeat = static_cast<int>(runs.size());
   report.notes = setup.notes;
   report.alone = alone;
+  std::vector<std::pair<std::string, long>> few_requests;
   for (size_t i = 0; i < setup.slices.size(); ++i) {
     const SliceSetup& slice = setup.slices[i];
     SliceVerdict sv;
@@ -177,8 +196,10 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
       v.slo_ms = setup_r.slo_ms;
       v.memory_limit_bytes = setup_r.memory_limit_bytes;
       double worst_p99 = 0;
+      std::optional<long> fewest;
       for (size_t k = 0; k < runs.size(); ++k) {
         const ReplicaRun& r = runs[k].slices[i][j];
+        if (r.figures && r.figures->requests > 0) fewest = std::min(fewest.value_or(r.figures->requests), r.figures->requests);
         if (const StalledClient* c = stalled(stalls[k], r.name)) {
           v.stall_hit_fraction.runs.push_back(c->hit_fraction);
           if (c->p99_without_ms) v.p99_without_stalls_ms.runs.push_back(*c->p99_without_ms);
@@ -200,6 +221,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
                                          static_cast<double>(*v.peak_memory_bytes) / 1048576.0,
                                          static_cast<double>(v.memory_limit_bytes) / 1048576.0));
       }
+      if (fewest && *fewest < kSteadyP99Requests) few_requests.emplace_back(v.workload + "-" + std::to_string(v.replica), *fewest);
       if (setup_r.reports) predict(v, setup_r, slice, alone_of(alone, v.workload));
       v.p99_error = error_of(v.p99_ms.mean(), v.predicted_p99_ms);
       v.throughput_error = error_of(v.req_per_s.mean(), v.predicted_req_per_s);
@@ -237,6 +259,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
     sv.p99_error = error_of(sv.measured_worst_p99_ms, sv.predicted_worst_p99_ms);
     report.slices.push_back(std::move(sv));
   }
+  if (const std::string note = few_requests_note(few_requests); !note.empty()) report.notes.push_back(note);
   return report;
 }
 

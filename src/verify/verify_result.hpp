@@ -82,6 +82,10 @@ inline constexpr double kStallsWorthNaming = 0.01;
 // share can stay under 1% while one repeat's passes it (run 11, machine g: 0.94%, p99 8.2 ms, 5.6 without).
 inline constexpr double kStallsP99Lift = 0.10;
 
+// A p99 over fewer requests than this in a window rests on its slowest 10 or fewer: verify notes that a
+// longer --duration steadies it (resnet18-b1's p99 varied by up to 51% between 8 s windows of ~2000).
+inline constexpr long kSteadyP99Requests = 1000;
+
 // Whether shared stalls are named beside the replica's p99 (kStallsWorthNaming, kStallsP99Lift).
 bool stalls_worth_naming(const ReplicaVerdict& v);
 

@@ -140,6 +140,8 @@ run verify "${COMMON[@]}" --run fast="FAKE_LATENCY_MS=10 FAKE_SHARED_MS=40 sh $C
 expect_rc 1
 expect_out 'fast-0 .* 30.0 BROKEN'
 expect_out 'verify: FAILED: 3 of 3 replicas with an SLO broke it; 0 of 4 replicas failed a check'
+# 0.3 s windows of 10 ms requests: each p99 rests on a few requests, and a note says so.
+expect_out '^note: fewer than 1000 requests in a window \(the fewest in brackets\), so a p99 rests on the slowest 1% of them: batch-0 \([0-9]+\), fast-0 \([0-9]+\), '
 expect_nothing_left
 
 # A prediction error over the tolerance: exit 1.

@@ -149,6 +149,26 @@ TEST(VerifyCompare, SharedStallsAreReportedPerSliceAndExplainAP99Miss) {
   for (const auto& p : r.replicas[0].problems) EXPECT_EQ(p.find("stalls"), std::string::npos) << p;
 }
 
+// 100 requests a window: the p99 is the second slowest, and the report says a longer window steadies it.
+TEST(VerifyCompare, AP99OverFewRequestsIsNoted) {
+  const VerifyReport few = compare(one_slice(2.0, 30.0), {run_of(10, 12, 50)}, {alone(5, 100)}, 0.25);
+  ASSERT_EQ(few.notes.size(), 1u);
+  EXPECT_EQ(few.notes[0],
+            "fewer than 1000 requests in a window (the fewest in brackets), so a p99 rests on the slowest 1% of them: "
+            "fast-0 (100), fast-1 (100); a longer --duration steadies it");
+  SessionRun many = run_of(10, 12, 50);
+  for (auto& r : many.slices[0]) r.figures->requests = 1000;
+  EXPECT_TRUE(compare(one_slice(2.0, 30.0), {many}, {alone(5, 100)}, 0.25).notes.empty());
+  many.slices[0][1].figures->requests = 999;
+  const VerifyReport one = compare(one_slice(2.0, 30.0), {many}, {alone(5, 100)}, 0.25);
+  ASSERT_EQ(one.notes.size(), 1u);
+  EXPECT_NE(one.notes[0].find(": fast-1 (999);"), std::string::npos) << one.notes[0];
+  // The fewest of any window counts.
+  const VerifyReport two = compare(one_slice(2.0, 30.0), {many, run_of(10, 12, 50)}, {alone(5, 100)}, 0.25);
+  ASSERT_EQ(two.notes.size(), 1u);
+  EXPECT_NE(two.notes[0].find("fast-0 (100), fast-1 (100)"), std::string::npos) << two.notes[0];
+}
+
 // Run 11 (machine g, mixed4): resnet18-b1-7 met stalls in 0.55% and 1.33% of its requests (mean 0.94%),
 // p99 6.65 and 9.79 ms, 5.30 and 5.99 ms without them; the GEMM met them in 3.3%, p99 4.00 ms either way.
 TEST(VerifyCompare, StallsAreNamedWhereTheyCanHoldTheP99) {
