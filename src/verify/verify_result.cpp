@@ -356,7 +356,8 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
       steps.push_back({{"replicas", st.replicas}, {"fits", st.fits}, {"worst_p99_ms", opt(st.worst_p99_ms)}, {"why", st.why}});
     }
     j["search"] = {{"workload", s.workload}, {"slice", s.slice},     {"planned", s.planned},
-                   {"most_that_fit", s.most_that_fit}, {"capped", s.capped}, {"steps", steps}};
+                   {"most_that_fit", s.most_that_fit}, {"capped", s.capped}, {"planned_share", opt(s.planned_share())},
+                   {"steps", steps}};
   } else {
     j["search"] = nullptr;
   }

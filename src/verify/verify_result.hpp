@@ -110,6 +110,11 @@ struct SearchResult {
   int most_that_fit = 0;
   bool capped = false;   // the search stopped at --search-max without breaking an SLO
   std::vector<SearchStep> steps;
+  // The plan's replicas over the most that fit (issue 15's target is 0.9 or more); an upper bound when
+  // capped (more may fit); none when not even one fits.
+  std::optional<double> planned_share() const {
+    return most_that_fit > 0 ? std::optional<double>(static_cast<double>(planned) / most_that_fit) : std::nullopt;
+  }
 };
 
 struct VerifyReport {

@@ -193,6 +193,7 @@ TEST_F(VerifyDriverTest, TheDensitySearchFindsTheMostReplicasThatKeepTheSlo) {
   EXPECT_FALSE(r.search->steps[2].fits);
   EXPECT_NE(r.search->steps[2].why.find("> SLO 5.00 ms"), std::string::npos) << r.search->steps[2].why;
   EXPECT_FALSE(r.search->capped);
+  EXPECT_DOUBLE_EQ(*r.search->planned_share(), 2.0 / 3);  // issue 15's target is 0.9
 }
 
 TEST_F(VerifyDriverTest, LargerSearchStepsBisectTheBreakToOneReplica) {
@@ -221,6 +222,15 @@ TEST_F(VerifyDriverTest, TheSearchGoesDownWhenThePlanAlreadyBreaksTheSlo) {
   const VerifyReport r = verify(setup(3));  // 4 clients: 8 ms; 2 clients (1 fast + batch): 4 ms
   EXPECT_EQ(r.search->most_that_fit, 1);
   EXPECT_EQ(r.search->steps.size(), 3u);
+  EXPECT_DOUBLE_EQ(*r.search->planned_share(), 3);  // the plan put 3 where 1 fits
+}
+
+TEST(SearchResult, PlannedShareIsNoneWhenNothingFits) {
+  SearchResult s;
+  s.planned = 2;
+  EXPECT_FALSE(s.planned_share());
+  s.most_that_fit = 4;
+  EXPECT_DOUBLE_EQ(*s.planned_share(), 0.5);
 }
 
 }  // namespace
