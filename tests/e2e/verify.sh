@@ -215,8 +215,9 @@ expect_json '.search.workload == "fast" and .search.planned == 3 and .search.mos
 expect_json '[.search.steps[] | {replicas, fits}] == [{"replicas":3,"fits":false},{"replicas":2,"fits":true}]'
 expect_nothing_left
 run verify "${COMMON[@]}" --run fast="FAKE_SCALE=1 FAKE_LATENCY_MS=8 sh $CLIENT" --run batch="$BATCH" --repeat 1 --no-solo \
-  --tolerance 10 --search fast
+  --tolerance 10 --search fast --report "$WORK/search.html"
 expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 2 fit; plan / density 1.50$'
+grep -q '<p>The plan placed 3; at most 2 fit; plan / density 1.50.</p>' "$WORK/search.html" || fail "the HTML report lacks plan / density"
 expect_nothing_left
 
 # Ctrl-C in the middle of a long window: exit 130, every client and the daemon stopped.
