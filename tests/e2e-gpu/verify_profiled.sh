@@ -77,7 +77,7 @@ expect_json "[.replicas[] | .p99_ms.runs | length == $REPEAT] | all"
   jq -r '.replicas[] | select(.rebased_p99_error != null) | "rebased \(.workload)-\(.replica): p99 error \(.rebased_p99_error), req/s error \(.rebased_throughput_error)"' <<<"$OUT"
   jq -r '.slices[] | select(.shared_stalls.events > 0) | "shared stalls on \(.slice): \(.shared_stalls.events) in \(.shared_stalls.seconds) s, \(.shared_stalls.mean_ms) ms each, in step with \(.shared_stalls.aligned_with // "no client")"' <<<"$OUT"
   jq -r '.replicas[] | select(.stalls_named) | "  \(.workload)-\(.replica): \(.stall_hit_fraction.mean) of its requests met one; p99 \(.p99_ms.mean) ms, \(.p99_without_stalls_ms.mean) ms without them (error \(.p99_error_without_stalls))"' <<<"$OUT"
-  jq -r 'if .search then "search: \(.search.workload): planned \(.search.planned), most that fit \(.search.most_that_fit) (capped \(.search.capped)); steps: \([.search.steps[] | "\(.replicas):\(.fits)/\(.worst_p99_ms)"] | join(" "))" else empty end' <<<"$OUT"
+  jq -r 'if .search then "search: \(.search.workload): planned \(.search.planned), most that fit \(.search.most_that_fit) (capped \(.search.capped)), plan / density \(.search.planned_share); steps: \([.search.steps[] | "\(.replicas):\(.fits)/\(.worst_p99_ms)"] | join(" "))" else empty end' <<<"$OUT"
 } | tee "$RESULTS/summary.txt"
 
 for pid in $(pgrep -f "examples/clients" || true) $(pgrep -f nvidia-cuda-mps || true); do
