@@ -133,6 +133,9 @@ struct Worst {
   double p99_abs_sum = 0;   // over the replicas without shared stalls
   int replicas = 0;
   int stall_free = 0;
+  // The others, where verify recorded their p99 without the requests shared stalls met.
+  double quiet_p99 = 0, quiet_p99_abs_sum = 0;
+  int quiet = 0;
 };
 
 // Whether a replica's p99 is its own, the tail the model predicts: verify would not name shared stalls
@@ -180,6 +183,13 @@ std::map<std::string, Worst> errors_over_runs() {
         ++worst[w].stall_free;
       } else {
         stalled[w] += 1;
+        const auto& without = r.contains("p99_without_stalls_ms") ? r["p99_without_stalls_ms"]["mean"] : nlohmann::json();
+        if (without.is_number() && without.get<double>() > 0) {
+          const double e = *p.p99_ms / without.get<double>() - 1;
+          worst[w].quiet_p99 = std::max(worst[w].quiet_p99, std::abs(e));
+          worst[w].quiet_p99_abs_sum += std::abs(e);
+          ++worst[w].quiet;
+        }
       }
     }
     for (const auto& [w, range] : req_range) {
@@ -199,7 +209,9 @@ std::map<std::string, Worst> errors_over_runs() {
 // 10%. p99 where it is the replica's own (stall_free above; at least half of the replicas):
 // every replica within 40%, the mean absolute error within 20% (the GEMM profile has no SM-share curve, so
 // its p99 under a cap is extrapolated: 14%; the 1.3x tail cap, kColocatedTailRatio, took resnet18-b1 from
-// 69% to 14% and mlp-b8 from 27% to 13% over these runs).
+// 69% to 14% and mlp-b8 from 27% to 13% over these runs). Printed, not bounded: the others' p99 without the
+// requests shared stalls met (resnet18-b1 through run 12: mean 20.1%, worst 62%, on machine c, whose tail
+// was long outside its stalls too).
 TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
   const auto worst = errors_over_runs();
   ASSERT_EQ(worst.size(), 3u);
@@ -208,6 +220,8 @@ TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
                 "without shared stalls\n",
                 w.c_str(), 100 * e.req, 100 * e.req_abs_sum / e.replicas, e.replicas, 100 * e.p99,
                 100 * e.p99_abs_sum / std::max(1, e.stall_free), e.stall_free);
+    std::printf("%-12s   the others' p99 without the requests shared stalls met: error worst %.0f%%, mean %.1f%% over %d\n",
+                w.c_str(), 100 * e.quiet_p99, 100 * e.quiet_p99_abs_sum / std::max(1, e.quiet), e.quiet);
     EXPECT_LT(e.req, 0.40) << w;
     EXPECT_LT(e.req_abs_sum / e.replicas, 0.10) << w;
     EXPECT_GE(e.stall_free, e.replicas / 2) << w;  // the bounds below speak for most replicas
