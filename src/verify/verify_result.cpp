@@ -7,6 +7,8 @@
 #include <map>
 #include <numeric>
 
+#include "verify/measurement_notes.hpp"
+
 namespace gpupack::verify {
 
 namespace {
@@ -151,24 +153,6 @@ bool VerifyReport::ok() const {
   return true;
 }
 
-namespace {
-
-// One note naming the replicas whose p99 rests on few requests (kSteadyP99Requests), with the fewest
-// requests a window of each gave; empty when there are none.
-std::string few_requests_note(const std::vector<std::pair<std::string, long>>& few) {
-  if (few.empty()) return "";
-  std::string names;
-  for (size_t i = 0; i < few.size() && i < 6; ++i) {
-    names += fmt::format("{}{} ({})", i ? ", " : "", few[i].first, few[i].second);
-  }
-  if (few.size() > 6) names += fmt::format(" and {} more", few.size() - 6);
-  return fmt::format("fewer than {} requests in a window (the fewest in brackets), so a p99 rests on the slowest 1% of them: {}; "
-                     "a longer --duration steadies it",
-                     kSteadyP99Requests, names);
-}
-
-}  // namespace
-
 VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& runs, const std::vector<AloneFigures>& alone,
                      double tolerance) {
   VerifyReport report;
@@ -177,7 +161,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
   report.repeat = static_cast<int>(runs.size());
   report.notes = setup.notes;
   report.alone = alone;
-  std::vector<std::pair<std::string, long>> few_requests;
+  std::vector<std::pair<std::string, std::string>> few_requests;
   for (size_t i = 0; i < setup.slices.size(); ++i) {
     const SliceSetup& slice = setup.slices[i];
     SliceVerdict sv;
@@ -221,7 +205,9 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
                                          static_cast<double>(*v.peak_memory_bytes) / 1048576.0,
                                          static_cast<double>(v.memory_limit_bytes) / 1048576.0));
       }
-      if (fewest && *fewest < kSteadyP99Requests) few_requests.emplace_back(v.workload + "-" + std::to_string(v.replica), *fewest);
+      if (fewest && *fewest < kSteadyP99Requests) {
+        few_requests.emplace_back(v.workload + "-" + std::to_string(v.replica), std::to_string(*fewest));
+      }
       if (setup_r.reports) predict(v, setup_r, slice, alone_of(alone, v.workload));
       v.p99_error = error_of(v.p99_ms.mean(), v.predicted_p99_ms);
       v.throughput_error = error_of(v.req_per_s.mean(), v.predicted_req_per_s);
@@ -259,7 +245,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
     sv.p99_error = error_of(sv.measured_worst_p99_ms, sv.predicted_worst_p99_ms);
     report.slices.push_back(std::move(sv));
   }
-  if (const std::string note = few_requests_note(few_requests); !note.empty()) report.notes.push_back(note);
+  add_measurement_notes(report, few_requests);
   return report;
 }
 

@@ -1,0 +1,40 @@
+#include "verify/measurement_notes.hpp"
+
+#include <fmt/format.h>
+
+namespace gpupack::verify {
+namespace {
+
+// "a (x), b (y), ... and N more": the replicas a note names, each with its figure.
+std::string named_list(const std::vector<std::pair<std::string, std::string>>& named) {
+  std::string names;
+  for (size_t i = 0; i < named.size() && i < 6; ++i) names += fmt::format("{}{} ({})", i ? ", " : "", named[i].first, named[i].second);
+  if (named.size() > 6) names += fmt::format(" and {} more", named.size() - 6);
+  return names;
+}
+
+}  // namespace
+
+void add_measurement_notes(VerifyReport& report, const std::vector<std::pair<std::string, std::string>>& few) {
+  if (!few.empty()) {
+    report.notes.push_back(fmt::format("fewer than {} requests in a window (the fewest in brackets), so a p99 rests on the slowest 1% "
+                                       "of them: {}; a longer --duration steadies it",
+                                       kSteadyP99Requests, named_list(few)));
+  }
+  std::vector<std::pair<std::string, std::string>> unsteady;
+  for (const auto& v : report.replicas) {
+    std::string figures;
+    if (const auto sp = v.p99_ms.spread(); sp && *sp > report.tolerance) figures = fmt::format("p99 {:.0f}%", *sp * 100);
+    if (const auto sp = v.req_per_s.spread(); sp && *sp > report.tolerance) {
+      figures += fmt::format("{}req/s {:.0f}%", figures.empty() ? "" : ", ", *sp * 100);
+    }
+    if (!figures.empty()) unsteady.emplace_back(v.workload + "-" + std::to_string(v.replica), figures);
+  }
+  if (!unsteady.empty()) {
+    report.notes.push_back(fmt::format("repeats that differ by more than the tolerance ({:.0f}%; the spread in brackets), so an "
+                                       "error within it may be chance: {}; more --repeat or a longer --duration",
+                                       report.tolerance * 100, named_list(unsteady)));
+  }
+}
+
+}  // namespace gpupack::verify

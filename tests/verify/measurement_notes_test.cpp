@@ -1,0 +1,55 @@
+#include "verify/measurement_notes.hpp"
+
+#include <gtest/gtest.h>
+
+namespace gpupack::verify {
+namespace {
+
+ReplicaVerdict replica(const std::string& workload, int index, std::vector<double> p99, std::vector<double> rps) {
+  ReplicaVerdict v;
+  v.workload = workload;
+  v.replica = index;
+  v.p99_ms.runs = std::move(p99);
+  v.req_per_s.runs = std::move(rps);
+  return v;
+}
+
+// Run 12 (machine h, "mixed"): resnet18-b1-1's p99 was 4.19 and 6.14 ms in its two repeats (38% of their
+// mean), its req/s 265 and 273; mlp-b8-0's repeats were within 8% of each other.
+TEST(MeasurementNotes, RepeatsThatDifferByMoreThanTheToleranceAreNamed) {
+  VerifyReport r;
+  r.tolerance = 0.25;
+  r.replicas = {replica("resnet18-b1", 1, {4.19, 6.14}, {265.4, 273.4}),
+               replica("mlp-b8", 0, {0.311, 0.288}, {4108.8, 4246.5})};
+  add_measurement_notes(r, {});
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0],
+            "repeats that differ by more than the tolerance (25%; the spread in brackets), so an error within it may be chance: "
+            "resnet18-b1-1 (p99 38%); more --repeat or a longer --duration");
+}
+
+TEST(MeasurementNotes, BothFiguresAndLongListsAreShortened) {
+  VerifyReport r;
+  r.tolerance = 0.1;
+  for (int i = 0; i < 8; ++i) r.replicas.push_back(replica("fast", i, {10, 12}, {100, 80}));
+  add_measurement_notes(r, {});
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find(": fast-0 (p99 18%, req/s 22%), fast-1 (p99 18%, req/s 22%), "), std::string::npos) << r.notes[0];
+  EXPECT_NE(r.notes[0].find("fast-5 (p99 18%, req/s 22%) and 2 more;"), std::string::npos) << r.notes[0];
+}
+
+TEST(MeasurementNotes, OneRepeatOrSteadyRepeatsAndManyRequestsAddNothing) {
+  VerifyReport r;
+  r.tolerance = 0.25;
+  r.replicas = {replica("fast", 0, {10}, {100}), replica("fast", 1, {10, 11}, {100, 110})};
+  add_measurement_notes(r, {});
+  EXPECT_TRUE(r.notes.empty());
+  add_measurement_notes(r, {{"fast-0", "30"}});
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0],
+            "fewer than 1000 requests in a window (the fewest in brackets), so a p99 rests on the slowest 1% of them: fast-0 (30); "
+            "a longer --duration steadies it");
+}
+
+}  // namespace
+}  // namespace gpupack::verify
