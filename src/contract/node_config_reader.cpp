@@ -119,9 +119,17 @@ class Reader : public YamlFields {
     s.cast_ai_labels = get<bool>(dp, "cast_ai_labels", where).value_or(false);
     if (const YAML::Node slices = dp["mps_slices"]; slices && !slices.IsNull()) {
       if (!slices.IsMap()) fail(where + ".mps_slices", "must map a GPU or MIG instance (as in gpus[]) to a list of slices");
+      std::set<std::string> seen;
       for (const auto& kv : slices) {
-        const auto ref = kv.first.as<std::string>();
+        // A key such as `? [a]` is valid YAML but names no GPU (and as<std::string> would throw a
+        // conversion error that is no InputError: found by fuzz_node_config).
+        if (!kv.first.IsScalar()) {
+          fail(where + ".mps_slices", "'" + YAML::Dump(kv.first) + "' is not a GPU or MIG instance (keys as in gpus[])");
+        }
+        const std::string ref = kv.first.Scalar();
         const std::string swhere = where + ".mps_slices." + ref;
+        // yaml-cpp keeps both of a key given twice: its slices would silently add up.
+        if (!seen.insert(ref).second) fail(swhere, "is given twice");
         if (!kv.second.IsSequence() || kv.second.size() == 0) fail(swhere, "must be a non-empty list of slices");
         for (std::size_t i = 0; i < kv.second.size(); ++i) {
           // The percentages may add up to more than 100: MPS caps, it does not reserve.

@@ -143,6 +143,11 @@ TEST(DevicePluginSection, ErrorsNameTheField) {
             std::string::npos);
   EXPECT_NE(error("device_plugin: {mps_slices: {'0': [{sm_percent: 101}]}}").find("out of range 1..100"), std::string::npos);
   EXPECT_NE(error("device_plugin: {cdi: maybe}").find("device_plugin.cdi: has the wrong type"), std::string::npos);
+  // A sequence as a key (found by fuzz_node_config: it used to escape as a yaml-cpp conversion error).
+  EXPECT_EQ(error("device_plugin:\n  mps_slices:\n    ? - {sm_percent: 25}\n    : [{sm_percent: 25}]\n"),
+            "node.yaml: device_plugin.mps_slices: '- {sm_percent: 25}' is not a GPU or MIG instance (keys as in gpus[])");
+  EXPECT_EQ(error("device_plugin: {mps_slices: {'0': [{sm_percent: 50}], '0': [{sm_percent: 25}]}}"),
+            "node.yaml: device_plugin.mps_slices.0: is given twice");
 }
 
 

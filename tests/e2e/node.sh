@@ -125,6 +125,10 @@ expect_usage_error "GPU 'GPU-nope' is not on this machine"
 printf 'gpus: [{gpu: "0", mode: mps, limits: {sm_percent: 150}}]\n' >"$WORK/bad.yaml"
 run mps up --config "$WORK/bad.yaml"
 expect_usage_error "gpus\[0\].limits.sm_percent: 150 is out of range 1..100"
+# A sequence as an mps_slices key (found by fuzz_node_config; it used to end in "yaml-cpp: bad conversion", exit 3).
+printf 'gpus: [{gpu: "0", mode: mps}]\ndevice_plugin:\n  mps_slices:\n    ? - {sm_percent: 25}\n    : [{sm_percent: 25}]\n' >"$WORK/bad.yaml"
+run agent --config "$WORK/bad.yaml"
+expect_usage_error "device_plugin.mps_slices: '- \{sm_percent: 25\}' is not a GPU or MIG instance"
 
 # The agent: metrics pass promtool, SIGHUP with a bad file keeps the old config, SIGTERM quits MPS.
 "$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
