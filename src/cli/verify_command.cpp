@@ -196,10 +196,9 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   s.print(out);
   print_stalls(out, r);
   if (r.search) {
-    const auto share = r.search->planned_share();
     out << fmt::format("\ndensity search: {} on {}: the plan placed {}, at most {}{} fit{}\n", r.search->workload, r.search->slice,
                        r.search->planned, r.search->most_that_fit, r.search->capped ? " (or more: --search-max reached)" : "",
-                       share ? fmt::format("; plan / density {}{:.2f}", r.search->capped ? "at most " : "", *share) : "");
+                       r.search->planned_share_text());
     for (const auto& st : r.search->steps) {
       out << fmt::format("  {} replica(s): {}{}\n", st.replicas, st.fits ? "fits" : "does not fit: ", st.why);
     }

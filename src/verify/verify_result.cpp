@@ -126,6 +126,11 @@ bool stalls_worth_naming(const ReplicaVerdict& v) {
   return p99 && without && *p99 > 0 && *without <= *p99 * (1 - kStallsP99Lift);
 }
 
+std::string SearchResult::planned_share_text() const {
+  const auto share = planned_share();
+  return share ? fmt::format("; plan / density {}{:.2f}", capped ? "at most " : "", *share) : "";
+}
+
 std::optional<double> AloneFigures::p99_drift() const {
   return source == "solo run" && profile_p99_ms ? error_of(p99_ms.mean(), profile_p99_ms) : std::nullopt;
 }

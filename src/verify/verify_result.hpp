@@ -115,6 +115,9 @@ struct SearchResult {
   std::optional<double> planned_share() const {
     return most_that_fit > 0 ? std::optional<double>(static_cast<double>(planned) / most_that_fit) : std::nullopt;
   }
+  // "; plan / density 0.63" ("at most 0.63" when capped), or empty when none fit: the table's and the
+  // HTML report's one wording of it.
+  std::string planned_share_text() const;
 };
 
 struct VerifyReport {
