@@ -194,6 +194,9 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   }
   out << '\n';
   s.print(out);
+  for (const auto& v : r.slices) {
+    if (v.has_activity()) out << fmt::format("GPU activity on {} in the window (GPM, of the whole): {}\n", v.slice, v.activity_text());
+  }
   print_stalls(out, r);
   if (r.search) {
     out << fmt::format("\ndensity search: {} on {}: the plan placed {}, at most {}{} fit{}\n", r.search->workload, r.search->slice,

@@ -62,17 +62,19 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
   }
   html += "</table>\n" + bench::render_bar_chart(p99) + "\n" + bench::render_bar_chart(rps) + "\n";
   html += "<h2>Slices</h2>\n<table><tr><th>slice</th><th>sharing</th><th>req/s predicted</th><th>req/s measured</th><th>error</th>"
-          "<th>worst p99 predicted</th><th>worst p99 measured</th><th>error</th><th>shared stalls</th></tr>\n";
+          "<th>worst p99 predicted</th><th>worst p99 measured</th><th>error</th><th>shared stalls</th>"
+          "<th>GPU activity in the window (GPM)</th></tr>\n";
   for (const auto& s : report.slices) {
     const SliceStalls& st = s.stalls;
     const std::string stalls =
         st.events == 0 ? "none"
                        : fmt::format("{} ({:.1f}/s, {:.1f} ms each){}", st.events, st.per_second(), st.mean_ms,
                                      st.aligned_with ? ", in step with " + *st.aligned_with : "");
-    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                         escape_xml(s.slice), escape_xml(s.sharing), cell(s.predicted_req_per_s, "{:.1f}"),
                         cell(s.measured_req_per_s, "{:.1f}"), percent(s.throughput_error), cell(s.predicted_worst_p99_ms),
-                        cell(s.measured_worst_p99_ms), percent(s.p99_error), escape_xml(stalls));
+                        cell(s.measured_worst_p99_ms), percent(s.p99_error), escape_xml(stalls),
+                        s.has_activity() ? escape_xml(s.activity_text()) : "-");
   }
   html += "</table>\n";
   if (report.search) {

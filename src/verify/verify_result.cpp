@@ -151,6 +151,14 @@ std::optional<double> Measured::spread() const {
   return (*hi - *lo) / *m;
 }
 
+std::string SliceVerdict::activity_text() const {
+  std::vector<std::string> parts;
+  if (const auto v = sm_active.mean()) parts.push_back(fmt::format("SM active {:.2f}", *v));
+  if (const auto v = dram_bw.mean()) parts.push_back(fmt::format("DRAM bandwidth {:.2f}", *v));
+  if (const auto v = tensor_active.mean()) parts.push_back(fmt::format("tensor {:.2f}", *v));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 bool VerifyReport::ok() const {
   for (const auto& r : replicas) {
     if (!r.problems.empty() || r.slo_met == false) return false;
@@ -175,6 +183,13 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
     double predicted_sum = 0, measured_sum = 0;
     bool sums_known = true;
     const std::vector<SharedStalls> stalls = stalls_per_run(runs, i, sv.stalls);
+    for (const auto& run : runs) {
+      if (i >= run.activity.size() || !run.activity[i]) continue;
+      const WindowActivity& a = *run.activity[i];
+      if (a.sm_active) sv.sm_active.runs.push_back(*a.sm_active);
+      if (a.dram_bw) sv.dram_bw.runs.push_back(*a.dram_bw);
+      if (a.tensor_active) sv.tensor_active.runs.push_back(*a.tensor_active);
+    }
     for (size_t j = 0; j < slice.replicas.size(); ++j) {
       const ReplicaSetup& setup_r = slice.replicas[j];
       ReplicaVerdict v;
@@ -333,6 +348,10 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                            {"worst_p99_ms", opt(s.measured_worst_p99_ms)},
                            {"p99_error", opt(s.p99_error)},
                            {"slo_met", opt(s.slo_met)},
+                           {"gpu_activity", s.has_activity() ? nlohmann::ordered_json{{"sm_active", measured_json(s.sm_active)},
+                                                                                       {"dram_bw", measured_json(s.dram_bw)},
+                                                                                       {"tensor_active", measured_json(s.tensor_active)}}
+                                                             : nlohmann::ordered_json(nullptr)},
                            {"shared_stalls",
                             {{"events", s.stalls.events},
                              {"seconds", s.stalls.seconds},

@@ -95,6 +95,12 @@ struct SliceVerdict {
   std::optional<double> predicted_worst_p99_ms, measured_worst_p99_ms, p99_error;
   std::optional<bool> slo_met;
   SliceStalls stalls;
+  // The GPU's GPM activity over each run's window (verify/window_activity.hpp); empty without GPM.
+  Measured sm_active, dram_bw, tensor_active;
+  bool has_activity() const { return !sm_active.runs.empty() || !dram_bw.runs.empty() || !tensor_active.runs.empty(); }
+  // "SM active 0.62, DRAM bandwidth 0.97, tensor 0.30" (means over the runs): the table's and the HTML
+  // report's one wording; empty without GPM.
+  std::string activity_text() const;
 };
 
 struct SearchStep {

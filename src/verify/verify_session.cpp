@@ -169,6 +169,12 @@ class Running {
   void sample_gpu() {
     if (!deps_.gpu) return;
     const auto devices = deps_.gpu->devices();
+    // Each read's GPM covers the time since the previous read: the first read of a run only starts it.
+    const double read_s = now_s();
+    for (size_t i = 0; i < meters_.size() && last_read_s_; ++i) {
+      if (const auto g = gpm_of(devices, (*slices_)[i].device_uuid)) meters_[i].add(*g, *last_read_s_, read_s);
+    }
+    last_read_s_ = read_s;
     for (auto& m : members_) {
       if (m.exit_code || !m.child) continue;
       const std::set<int> pids = tree(m.child->pid());
@@ -189,10 +195,12 @@ class Running {
   }
 
   // Runs until the window ends; returns the window [from, to] in session time.
-  std::pair<double, double> release_and_measure() {
+  std::pair<double, double> release_and_measure(const std::vector<SliceSetup>& slices) {
     deps_.fs.write_file(go_path(), "go\n");
     const double go = now_s();
     const double from = go + options_.warmup_s, to = from + options_.duration_s;
+    slices_ = &slices;
+    meters_.assign(slices.size(), WindowActivityMeter(from, to));
     double next_sample = go;
     while (now_s() < to) {
       refresh();
@@ -266,6 +274,12 @@ class Running {
 
   std::vector<Member>& members() { return members_; }
 
+  std::vector<std::optional<WindowActivity>> activity() const {
+    std::vector<std::optional<WindowActivity>> out;
+    for (const auto& m : meters_) out.push_back(m.result());
+    return out;
+  }
+
  private:
   bool any_running() {
     for (auto& m : members_) {
@@ -290,6 +304,9 @@ class Running {
   Clock::time_point t0_;
   std::vector<std::unique_ptr<MpsDaemon>> daemons_;
   std::vector<Member> members_;
+  const std::vector<SliceSetup>* slices_ = nullptr;
+  std::vector<WindowActivityMeter> meters_;  // per slice, from the release on
+  std::optional<double> last_read_s_;
 };
 
 }  // namespace
@@ -308,11 +325,12 @@ SessionRun run_session(const std::vector<SliceSetup>& slices, const SessionOptio
     for (const auto& r : slices[i].replicas) running.start_replica(r, i, daemon_env);
   }
   running.wait_ready();
-  const auto [from, to] = running.release_and_measure();
+  const auto [from, to] = running.release_and_measure(slices);
 
   SessionRun out;
   out.window_s = to - from;
   out.slices.resize(slices.size());
+  out.activity = running.activity();
   // Each report's clock is mapped to gpupack's at the moment its ready line was seen, which is late by up to
   // a poll: fine for a window of seconds, too coarse to line up one client's millisecond stalls with
   // another's. Programs on one machine mostly share a clock (time.monotonic() is CLOCK_MONOTONIC); those

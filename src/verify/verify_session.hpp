@@ -21,6 +21,7 @@
 #include "os/process_runner.hpp"
 #include "verify/shared_stalls.hpp"
 #include "verify/verify_setup.hpp"
+#include "verify/window_activity.hpp"
 
 namespace gpupack::verify {
 
@@ -74,6 +75,8 @@ struct ReplicaRun {
 struct SessionRun {
   std::vector<std::vector<ReplicaRun>> slices;  // parallel to the setup's slices and replicas
   double window_s = 0;
+  // Per slice, the GPU's GPM activity over the window (verify/window_activity.hpp); none without GPM.
+  std::vector<std::optional<WindowActivity>> activity;
 };
 
 // Throws VerifyFailure, VerifyInterrupted, or MpsError when a daemon cannot be started.

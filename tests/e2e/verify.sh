@@ -87,6 +87,16 @@ expect_out 'fast-2 +gpu0/s0'
 expect_out 'every SLO met'
 jq -e '.verify_version == 1 and (.replicas | length) == 4 and .repeat == 1' "$WORK/table-run.json" >/dev/null ||
   fail "--json did not write the run's JSON report"
+# The GPU's own activity over the window (GPM; the fake GPU 0 reads SM 0.5, then 0.875, DRAM 0.375 of its
+# peak, tensor 0.125), per slice: the table's line, the JSON and the HTML report.
+run verify "${BASE[@]}" --duration 1.6 --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --json "$WORK/activity.json" \
+  --report "$WORK/activity.html"
+expect_rc 0
+expect_out '^GPU activity on gpu0/s0 in the window \(GPM, of the whole\): SM active 0.88, DRAM bandwidth 0.38, tensor 0.12$'
+jq -e '.slices[0].gpu_activity | (.dram_bw.mean - 0.375 | fabs) < 1e-9 and (.sm_active.runs | length) == 1 and (.sm_active.runs[0] - 0.875 | fabs) < 1e-9' "$WORK/activity.json" >/dev/null ||
+  fail "the JSON report lacks the slice's GPU activity"
+grep -q '<td>SM active 0.88, DRAM bandwidth 0.38, tensor 0.12</td>' "$WORK/activity.html" || fail "the HTML report lacks the GPU activity"
+expect_nothing_left
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --json /nonexistent/dir/r.json
 expect_usage_error '--json /nonexistent/dir/r.json: cannot write it: no folder /nonexistent/dir'
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --report "$WORK"

@@ -167,6 +167,7 @@ class FakeGpu : public GpuBackend {
   std::vector<GpuDeviceInfo> devices() override {
     GpuDeviceInfo d;
     d.uuid = "GPU-0";
+    d.gpm = gpm;
     for (auto* c : world_.children) {
       if (!c->running() || !c->script().gpu_memory) continue;
       GpuProcessInfo p;
@@ -177,6 +178,7 @@ class FakeGpu : public GpuBackend {
     return {d};
   }
   std::vector<XidEvent> poll_xid_events() override { return {}; }
+  std::optional<GpmActivity> gpm;  // what every read of GPU-0 shows
 
  private:
   World& world_;

@@ -35,7 +35,7 @@ ReplicaRun measured(double p99, double rps) {
   return r;
 }
 
-SessionRun run_of(double p99_a, double p99_b, double rps) { return {{{measured(p99_a, rps), measured(p99_b, rps)}}, 10}; }
+SessionRun run_of(double p99_a, double p99_b, double rps) { return {{{measured(p99_a, rps), measured(p99_b, rps)}}, 10, {}}; }
 
 AloneFigures alone(double p99, double rps) {
   AloneFigures a;
@@ -105,13 +105,31 @@ TEST(VerifyRunFits, AnSloBreachOrAMissingMeasurementDoesNotFit) {
   EXPECT_EQ(why, "fast-0 reported no request in the window");
 }
 
+// The GPU's GPM activity per run reaches the slice's verdict, its wording and the JSON; a run without it
+// (a GPU without GPM) adds nothing.
+TEST(VerifyCompare, TheGpusActivityIsReportedPerSlice) {
+  const VerifySetup s = one_slice(1.0, std::nullopt);
+  SessionRun a = run_of(10, 10, 50), b = run_of(10, 10, 50), none = run_of(10, 10, 50);
+  a.activity = {WindowActivity{0.5, 0.9, 0.25, 8, 16}};
+  b.activity = {WindowActivity{0.7, 1.0, std::nullopt, 8, 16}};
+  const VerifyReport r = compare(s, {a, b, none}, {}, 0.25);
+  const SliceVerdict& v = r.slices[0];
+  EXPECT_DOUBLE_EQ(*v.sm_active.mean(), 0.6);
+  EXPECT_NEAR(*v.dram_bw.spread(), 0.1 / 0.95, 1e-12);
+  EXPECT_EQ(v.activity_text(), "SM active 0.60, DRAM bandwidth 0.95, tensor 0.25");
+  const auto j = to_json(r);
+  EXPECT_DOUBLE_EQ(j["slices"][0]["gpu_activity"]["dram_bw"]["mean"].get<double>(), 0.95);
+  EXPECT_EQ(j["slices"][0]["gpu_activity"]["tensor_active"]["runs"].size(), 1u);
+  EXPECT_TRUE(to_json(compare(s, {none}, {}, 0.25))["slices"][0]["gpu_activity"].is_null());
+}
+
 // The stall trace's four clients as one MPS slice, each predicted at 5 ms p99, one run of it.
 TEST(VerifyCompare, SharedStallsAreReportedPerSliceAndExplainAP99Miss) {
   const auto trace = gpupack::testing::stall_trace(10, 16);
   VerifySetup setup = one_slice(1.0, std::nullopt);
   SliceSetup& slice = setup.slices[0];
   slice.replicas.clear();
-  SessionRun run{{{}}, 10};
+  SessionRun run{{{}}, 10, {}};
   for (const auto& c : trace.clients) {
     ReplicaSetup r;
     const auto dash = c.name.rfind('-');

@@ -64,6 +64,27 @@ class VerifySessionTest : public ::testing::Test {
   SessionOptions options_;
 };
 
+// The GPU's GPM activity over the window reaches the run, per slice, from the reads made in the window.
+TEST_F(VerifySessionTest, TheGpusActivityInTheWindowIsMeasuredPerSlice) {
+  gpu_.gpm = GpmActivity{0.5, 0.1, 0.25, 0.75, 0.5};
+  options_.sample_s = 0.25;
+  const SessionRun r = run(slices(1));
+  ASSERT_EQ(r.activity.size(), 1u);
+  ASSERT_TRUE(r.activity[0].has_value());
+  EXPECT_DOUBLE_EQ(*r.activity[0]->sm_active, 0.5);
+  EXPECT_DOUBLE_EQ(*r.activity[0]->dram_bw, 0.75);
+  EXPECT_DOUBLE_EQ(*r.activity[0]->tensor_active, 0.25);
+  EXPECT_GE(r.activity[0]->samples, 6);  // a 2 s window read every 0.25 s, less the reads across its edges
+  EXPECT_LE(r.activity[0]->seconds, 2.0 + 1e-9);
+}
+
+// A slice on a device whose reads carry no GPM (before Hopper) has none.
+TEST_F(VerifySessionTest, NoGpmNoActivity) {
+  const SessionRun r = run(slices(1));
+  ASSERT_EQ(r.activity.size(), 1u);
+  EXPECT_FALSE(r.activity[0].has_value());
+}
+
 TEST_F(VerifySessionTest, ReleasesEveryReplicaTogetherMeasuresTheWindowAndStopsThem) {
   world_.scripts["w-1"].ready_after_s = 3;  // the slowest sets the release
   world_.scripts["w-1"].latency_ms = 4;
