@@ -1,5 +1,7 @@
 #include "planner/profile_prediction.hpp"
 
+#include "planner/slice_contention.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -149,48 +151,6 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
   return Figures{agg.req / k, agg.p99 ? agg.p99 : p.p99_ms};
 }
 
-// What a client does to the slice and how much of its request the slice's contention reaches:
-// - `sm`: the share of the slice's SMs it keeps busy (GPM SM activity, at most its cap), its footprint;
-// - `dram`: its share of the DRAM bandwidth (GPM), cut in proportion where its cap cuts its SM activity;
-// - `exposed`: the share of its request time a kernel of it runs (NVML utilisation, at least its SM
-//   activity): the part that waits when the SMs are oversubscribed; the rest is launch and host time;
-// - `width`: the share of the SMs its kernels fill while they run (SM activity / kernel time).
-// Without a profile: the planned compute, fully exposed, full width.
-struct Activity {
-  double sm = 0;
-  double dram = 0;
-  double exposed = 1;
-  double width = 1;
-};
-
-Activity activity(const PredictionInput& c, SliceCapacity slice) {
-  const ProfileFacts* p = c.workload->profile.get();
-  const double cap = c.cap_pct ? *c.cap_pct / 100.0 : 1.0;
-  if (!p || !p->sm_active) return {c.replicas * std::min(cap, c.compute), 0, 1, 1};
-  const double to_slice = p->gpu_sms > 0 && slice.sms > 0 ? static_cast<double>(p->gpu_sms) / slice.sms : 1.0;
-  const double to_slice_bandwidth =
-      p->gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0 ? p->gpu_bandwidth_gbs / slice.bandwidth_gbs : to_slice;
-  const double a = std::clamp(*p->sm_active, 0.0, 1.0);
-  const double exposed = std::clamp(std::max(a, p->kernel_time.value_or(a)), 0.0, 1.0);
-  const double sm = std::min(cap, a * to_slice);
-  // A cap below its SM activity also cuts the bandwidth it draws, in proportion (the GEMM at 30%).
-  const double dram = p->dram_bw.value_or(0) * to_slice_bandwidth * (a > 0 ? sm / (a * to_slice) : 1.0);
-  return {c.replicas * sm, c.replicas * dram, exposed, exposed > 0 ? a / exposed : 1.0};
-}
-
-// The pressure on client `i`'s SMs: its own footprint, plus each neighbour's in proportion to how wide its
-// kernels are next to client i's (at most in full). Narrow kernels (a launch-bound CNN's fill 19% of the
-// SMs while they run) take SMs the wide ones free between blocks, but hardly keep a wide kernel waiting:
-// measured on H100s, 15 resnet18-b1 clients (summed SM activity 1.08) took nothing from a GEMM capped at
-// 55% of the SMs (it kept 100% of its capped req/s), while 2 MLP clients (0.77) cost a GEMM at 40% a fifth.
-double pressure(const std::vector<Activity>& acts, size_t i) {
-  double p = acts[i].sm;
-  for (size_t j = 0; j < acts.size(); ++j) {
-    if (j != i) p += acts[j].sm * std::min(1.0, acts[j].width / std::max(1e-9, acts[i].width));
-  }
-  return p;
-}
-
 // The MPS launch path: every client's kernel launches go through one MPS server and the GPU's work
 // distributor, so with N clients each launch also waits behind the others' (iGniter's t_sched, which grows
 // with the number of co-located models). A client spends the share of its time no kernel of it runs there.
@@ -258,10 +218,10 @@ ClientPrediction synthetic(const PredictionInput& c) {
 
 std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice, double slice_throughput,
                                             const std::vector<PredictionInput>& clients) {
-  std::vector<Activity> acts;
+  std::vector<contention::Activity> acts;
   double dram_sum = 0;
   for (const auto& c : clients) {
-    acts.push_back(activity(c, slice));
+    acts.push_back(contention::activity(c, slice));
     dram_sum += acts.back().dram;
   }
   const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
@@ -287,13 +247,15 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
         // SMs (its own footprint and its neighbours', by kernel width) or the summed DRAM shares pass 1, and
         // the part of a request during which its kernels run waits that much longer; the rest does not.
         const size_t i = static_cast<size_t>(&c - clients.data());
-        const Activity& own = acts[i];
-        const double sm_pressure = pressure(acts, i);
-        const double contention = std::max({1.0, sm_pressure, dram_sum});
+        const contention::Activity& own = acts[i];
+        const double sm_pressure = contention::pressure(acts, i);
+        const double burst = contention::burst_wait(acts, i);
+        const double contention = std::max({1.0, sm_pressure, dram_sum}) + burst;
         const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
         const double memory = memory_queueing(own_dram, dram_sum - own_dram);
         const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
         pred.notes.push_back("SM pressure " + num(sm_pressure) + ", DRAM " + num(dram_sum) +
+                             (burst > 0 ? ", bursts of wider neighbours +" + num(burst) : "") +
                              (contention > 1 ? ": contention x" + num(contention) + " on its kernel time share " +
                                                    num(own.exposed)
                                              : ": no contention") +

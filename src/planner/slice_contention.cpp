@@ -1,0 +1,64 @@
+#include "planner/slice_contention.hpp"
+
+#include <algorithm>
+
+namespace gpupack::contention {
+
+namespace {
+
+
+// The width of a client's kernels under its cap, and the share of its time they run: a cap below its
+// kernels' width makes them narrower and longer (the GEMM at 30% runs all the time on 30% of the SMs).
+double capped_width(const Activity& a) { return std::min(a.width, a.cap); }
+double capped_kernel_share(const Activity& a) {
+  const double w = capped_width(a);
+  return w > 0 ? std::min(1.0, a.sm / std::max(1, a.processes) / w) : 1.0;
+}
+
+constexpr double kSteadyKernelShare = 0.95;
+constexpr double kBurstFree = 0.4;
+constexpr double kBurstWait = 2.0;
+
+}  // namespace
+
+
+Activity activity(const PredictionInput& c, SliceCapacity slice) {
+  const ProfileFacts* p = c.workload->profile.get();
+  const double cap = c.cap_pct ? *c.cap_pct / 100.0 : 1.0;
+  if (!p || !p->sm_active) return {c.replicas * std::min(cap, c.compute), 0, 1, 1, cap, c.replicas};
+  const double to_slice = p->gpu_sms > 0 && slice.sms > 0 ? static_cast<double>(p->gpu_sms) / slice.sms : 1.0;
+  const double to_slice_bandwidth =
+      p->gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0 ? p->gpu_bandwidth_gbs / slice.bandwidth_gbs : to_slice;
+  const double a = std::clamp(*p->sm_active, 0.0, 1.0);
+  const double exposed = std::clamp(std::max(a, p->kernel_time.value_or(a)), 0.0, 1.0);
+  const double sm = std::min(cap, a * to_slice);
+  // A cap below its SM activity also cuts the bandwidth it draws, in proportion (the GEMM at 30%).
+  const double dram = p->dram_bw.value_or(0) * to_slice_bandwidth * (a > 0 ? sm / (a * to_slice) : 1.0);
+  return {c.replicas * sm, c.replicas * dram, exposed, exposed > 0 ? a / exposed : 1.0, cap, c.replicas};
+}
+
+double pressure(const std::vector<Activity>& acts, size_t i) {
+  double p = acts[i].sm;
+  for (size_t j = 0; j < acts.size(); ++j) {
+    if (j != i) p += acts[j].sm * std::min(1.0, acts[j].width / std::max(1e-9, acts[i].width));
+  }
+  return p;
+}
+
+double burst_load(const std::vector<Activity>& acts, size_t i) {
+  if (capped_kernel_share(acts[i]) >= kSteadyKernelShare) return 0;
+  const double wi = capped_width(acts[i]);
+  double load = 0;
+  for (size_t j = 0; j < acts.size(); ++j) {
+    if (j == i || capped_kernel_share(acts[j]) >= kSteadyKernelShare) continue;
+    const double wj = capped_width(acts[j]);
+    if (wj > wi) load += acts[j].sm * wj * (1 - wi / wj);
+  }
+  return load;
+}
+
+double burst_wait(const std::vector<Activity>& acts, size_t i) {
+  return kBurstWait * std::max(0.0, burst_load(acts, i) - kBurstFree);
+}
+
+}  // namespace gpupack::contention

@@ -1,0 +1,52 @@
+#pragma once
+// What each client of an MPS slice brings to it and what it suffers from its neighbours, from the
+// clients' profiles (docs/decisions.md, "The model, per slice"): the pieces profile_prediction.cpp
+// combines into a client's slowdown.
+#include <vector>
+
+#include "planner/profile_prediction.hpp"
+
+namespace gpupack::contention {
+
+// What a client does to the slice and how much of its request the slice's contention reaches:
+// - `sm`: the share of the slice's SMs it keeps busy (GPM SM activity, at most its cap), its footprint;
+// - `dram`: its share of the DRAM bandwidth (GPM), cut in proportion where its cap cuts its SM activity;
+// - `exposed`: the share of its request time a kernel of it runs (NVML utilisation, at least its SM
+//   activity): the part that waits when the SMs are oversubscribed; the rest is launch and host time;
+// - `width`: the share of the SMs its kernels fill while they run (SM activity / kernel time).
+// Without a profile: the planned compute, fully exposed, full width.
+struct Activity {
+  double sm = 0;
+  double dram = 0;
+  double exposed = 1;
+  double width = 1;
+  double cap = 1;     // its MPS cap, a share of the SMs
+  int processes = 1;  // replicas: sm and dram are their sum
+};
+
+// Its activity on `slice` under its cap.
+Activity activity(const PredictionInput& c, SliceCapacity slice);
+
+// The pressure on client `i`'s SMs: its own footprint, plus each neighbour's in proportion to how wide its
+// kernels are next to client i's (at most in full). Narrow kernels (a launch-bound CNN's fill 19% of the
+// SMs while they run) take SMs the wide ones free between blocks, but hardly keep a wide kernel waiting:
+// measured on H100s, 15 resnet18-b1 clients (summed SM activity 1.08) took nothing from a GEMM capped at
+// 55% of the SMs (it kept 100% of its capped req/s), while 2 MLP clients (0.77) cost a GEMM at 40% a fifth.
+double pressure(const std::vector<Activity>& acts, size_t i);
+
+// Bursts of wider neighbours (measured on an H100, docs/results/verify-profiled-h100/run13, the DRAM
+// sweep): 4 resnet18-b1 lost 10%, 20% and 23% of their predicted req/s beside 2, 3 and 4 mlp-b8 at 80%,
+// and 10% beside the same 4 MLPs capped at 20%, which kept their req/s and drew the same DRAM bandwidth
+// (GPM 0.77 against 0.74; never above 0.79 in the sweep), while a GEMM job capped at 30-55%, whose kernels
+// run all the time on its share, hardly slowed them. A narrow client whose kernels come and go waits when
+// the wide kernels of neighbours that also come and go fill the SMs at once. Its load: over the
+// neighbours whose kernels run less than 95% of the time (kSteadyKernelShare) and are wider than its own, their
+// footprint x their width x the share of it the client's own kernels do not fill. Past 0.4 (kBurstFree) it
+// stretches the client's kernel time by 2 (kBurstWait) per unit, beyond the pressure above. Fitted on runs
+// 1-13 (resnet18-b1's mean absolute req/s error 8.9% -> 6.3%, mixed3's +24..+37% in run 8 -> +6..+18%;
+// docs/decisions.md). mlp-b8 and the GEMM have no wider neighbour that comes and goes, so no such load.
+// burst_load: that load; burst_wait: what it adds to the client's contention.
+double burst_load(const std::vector<Activity>& acts, size_t i);
+double burst_wait(const std::vector<Activity>& acts, size_t i);
+
+}  // namespace gpupack::contention
