@@ -104,6 +104,13 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run13/probe-r5-m2-g30-h100", "probe-r5-m2-g30-h100"},
     {"verify-profiled-h100/run13/mixed3-h100", "mixed3-h100"},
     {"verify-profiled-h100/run13/mixed-h100", "mixed-h100"},
+    // Run 14 (2026-11-26, machine j; the model with the bursts of wider neighbours, committed before the run,
+    // fitted on runs 1-13): the new mixed5 and mixed6 out of sample, then mixed3, mixed and mixed4.
+    {"verify-profiled-h100/run14/mixed5-h100", "mixed5-h100"},
+    {"verify-profiled-h100/run14/mixed6-h100", "mixed6-h100"},
+    {"verify-profiled-h100/run14/mixed3-h100", "mixed3-h100"},
+    {"verify-profiled-h100/run14/mixed-h100", "mixed-h100"},
+    {"verify-profiled-h100/run14/mixed4-h100", "mixed4-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
@@ -211,17 +218,17 @@ std::map<std::string, Worst> errors_over_runs() {
   return worst;
 }
 
-// Throughput is what the model predicts best. Its three constants (launch path 0.10, DRAM queueing 0.4, and
-// the kernel-width weighting's form) were chosen on runs 1-6; run 7, the tail probe and runs 8-10 are out of
-// sample (docs/decisions.md, "Measured error"). Over all these runs: every replica within 40% (worst:
-// resnet18-b1 in the crowded mixed3-h100, +26% to +34% on the probe's machines b and c, +24% to +37% in run
-// 8; the one scenario whose DRAM shares pass the bandwidth), and the mean absolute error per workload within
-// 10%. p99 where it is the replica's own (stall_free above; at least half of the replicas):
-// every replica within 40%, the mean absolute error within 20% (the GEMM profile has no SM-share curve, so
-// its p99 under a cap is extrapolated: 14%; the 1.3x tail cap, kColocatedTailRatio, took resnet18-b1 from
-// 69% to 14% and mlp-b8 from 27% to 13% over these runs). Printed, not bounded: the others' p99 without the
-// requests shared stalls met (resnet18-b1 through run 12: mean 20.1%, worst 62%, on machine c, whose tail
-// was long outside its stalls too).
+// Throughput is what the model predicts best. Its constants (launch path 0.10, DRAM queueing 0.4, the
+// kernel-width weighting's form) were chosen on runs 1-6, the bursts of wider neighbours (0.4, 2) on runs
+// 1-13; run 7, the tail probe and runs 8-12 were out of sample for the first, run 14 for the second
+// (docs/decisions.md, "Measured error"). Over all these runs: every replica within 30% (worst: resnet18-b1
+// beside MLPs whose kernels come and go, +25% in run 14's mixed3 and +26% in the probe's machine c; before
+// the bursts term 46%), and the mean absolute error per workload within 10%. p99 where it is the replica's
+// own (stall_free above): every replica within 40%, the mean absolute error within 20% (the GEMM profile
+// has no SM-share curve, so its p99 under a cap is extrapolated: 14%; the 1.3x tail cap,
+// kColocatedTailRatio, took resnet18-b1 from 69% to 14% and mlp-b8 from 27% to 13% over these runs).
+// Printed, not bounded: the others' p99 without the requests shared stalls met (resnet18-b1 through run
+// 14: mean 16.0%, worst 62%, on machine c, whose tail was long outside its stalls too).
 TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
   const auto worst = errors_over_runs();
   ASSERT_EQ(worst.size(), 3u);
@@ -232,7 +239,7 @@ TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
                 100 * e.p99_abs_sum / std::max(1, e.stall_free), e.stall_free);
     std::printf("%-12s   the others' p99 without the requests shared stalls met: error worst %.0f%%, mean %.1f%% over %d\n",
                 w.c_str(), 100 * e.quiet_p99, 100 * e.quiet_p99_abs_sum / std::max(1, e.quiet), e.quiet);
-    EXPECT_LT(e.req, 0.40) << w;
+    EXPECT_LT(e.req, 0.30) << w;
     EXPECT_LT(e.req_abs_sum / e.replicas, 0.10) << w;
     // The bounds below speak for a large share of the replicas: since run 13 (machine i, shared stalls in
     // every scenario) just under half of resnet18-b1's replicas have a tail of their own (173 of 348).
