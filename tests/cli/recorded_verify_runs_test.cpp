@@ -111,6 +111,12 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run14/mixed3-h100", "mixed3-h100"},
     {"verify-profiled-h100/run14/mixed-h100", "mixed-h100"},
     {"verify-profiled-h100/run14/mixed4-h100", "mixed4-h100"},
+    // Run 15 (2026-11-26, machine k; the same model): the new mixed7 and mixed8 out of sample, the issue's
+    // scenario and mixed5 again.
+    {"verify-profiled-h100/run15/mixed7-h100", "mixed7-h100"},
+    {"verify-profiled-h100/run15/mixed8-h100", "mixed8-h100"},
+    {"verify-profiled-h100/run15/issue15-one-h100", "issue15-one-h100"},
+    {"verify-profiled-h100/run15/mixed5-h100", "mixed5-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
