@@ -6,7 +6,6 @@ namespace gpupack::contention {
 
 namespace {
 
-
 // The width of a client's kernels under its cap, and the share of its time they run: a cap below its
 // kernels' width makes them narrower and longer (the GEMM at 30% runs all the time on 30% of the SMs).
 double capped_width(const Activity& a) { return std::min(a.width, a.cap); }
@@ -20,7 +19,6 @@ constexpr double kBurstFree = 0.4;
 constexpr double kBurstWait = 2.0;
 
 }  // namespace
-
 
 Activity activity(const PredictionInput& c, SliceCapacity slice) {
   const ProfileFacts* p = c.workload->profile.get();

@@ -166,13 +166,14 @@ class Running {
     return pids;
   }
 
-  void sample_gpu() {
+  // `slices`: those of this run, parallel to meters_.
+  void sample_gpu(const std::vector<SliceSetup>& slices) {
     if (!deps_.gpu) return;
     const auto devices = deps_.gpu->devices();
     // Each read's GPM covers the time since the previous read: the first read of a run only starts it.
     const double read_s = now_s();
     for (size_t i = 0; i < meters_.size() && last_read_s_; ++i) {
-      if (const auto g = gpm_of(devices, (*slices_)[i].device_uuid)) meters_[i].add(*g, *last_read_s_, read_s);
+      if (const auto g = gpm_of(devices, slices[i].device_uuid)) meters_[i].add(*g, *last_read_s_, read_s);
     }
     last_read_s_ = read_s;
     for (auto& m : members_) {
@@ -199,14 +200,13 @@ class Running {
     deps_.fs.write_file(go_path(), "go\n");
     const double go = now_s();
     const double from = go + options_.warmup_s, to = from + options_.duration_s;
-    slices_ = &slices;
     meters_.assign(slices.size(), WindowActivityMeter(from, to));
     double next_sample = go;
     while (now_s() < to) {
       refresh();
       check_interrupt();
       if (now_s() >= next_sample) {
-        sample_gpu();
+        sample_gpu(slices);
         next_sample = now_s() + options_.sample_s;
       }
       pause();
@@ -304,7 +304,6 @@ class Running {
   Clock::time_point t0_;
   std::vector<std::unique_ptr<MpsDaemon>> daemons_;
   std::vector<Member> members_;
-  const std::vector<SliceSetup>* slices_ = nullptr;
   std::vector<WindowActivityMeter> meters_;  // per slice, from the release on
   std::optional<double> last_read_s_;
 };
