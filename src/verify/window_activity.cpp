@@ -4,12 +4,13 @@ namespace gpupack::verify {
 
 void WindowActivityMeter::Mean::add(const std::optional<double>& v, double s) {
   if (!v) return;
-  weighted += *v * s;
+  if (!first) first = *v;
+  weighted += (*v - *first) * s;
   seconds += s;
 }
 
 std::optional<double> WindowActivityMeter::Mean::value() const {
-  return seconds > 0 ? std::optional<double>(weighted / seconds) : std::nullopt;
+  return seconds > 0 ? std::optional<double>(*first + weighted / seconds) : std::nullopt;
 }
 
 void WindowActivityMeter::add(const GpmActivity& a, double from_s, double to_s) {

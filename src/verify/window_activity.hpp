@@ -27,7 +27,10 @@ class WindowActivityMeter {
   std::optional<WindowActivity> result() const;  // none without a sample in the window
 
  private:
+  // Weighted around the first read, so that a steady value comes back exactly (the reads' times differ
+  // run to run, and sum(v*s)/sum(s) of a steady 0.875 can print as 0.87).
   struct Mean {
+    std::optional<double> first;
     double weighted = 0, seconds = 0;
     void add(const std::optional<double>& v, double s);
     std::optional<double> value() const;

@@ -29,6 +29,22 @@ TEST(WindowActivityMeter, MeansTheReadsInsideTheWindowByTheirTime) {
   EXPECT_FALSE(r->tensor_active.has_value());
 }
 
+// A steady value comes back exactly, whatever the reads' times: CI printed a steady 0.875 as 0.87 when it
+// was summed as value x seconds over reads of uneven length.
+TEST(WindowActivityMeter, ASteadyValueComesBackExactly) {
+  WindowActivityMeter m(0, 100);
+  double t = 0.013;
+  for (int i = 0; i < 97; ++i) {
+    const double s = 0.1 + 0.0137 * (i % 11);
+    m.add(gpm(0.875, 0.375), t, t + s);
+    t += s;
+  }
+  const auto r = m.result();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(*r->sm_active, 0.875);
+  EXPECT_EQ(*r->dram_bw, 0.375);
+}
+
 TEST(WindowActivityMeter, NoReadInTheWindowIsNone) {
   WindowActivityMeter m(5, 15);
   EXPECT_FALSE(m.result().has_value());
