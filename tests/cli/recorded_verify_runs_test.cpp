@@ -122,6 +122,12 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run16/mixed4-h100", "mixed4-h100"},
     {"verify-profiled-h100/run16/issue15-density-h100", "issue15-density-h100"},
     {"verify-profiled-h100/run16/mixed6-h100", "mixed6-h100"},
+    // Run 17 (2026-11-26, machine m; the same model): the new mixed9 and mixed10 out of sample (committed
+    // before the run), the issue's scenario and mixed.
+    {"verify-profiled-h100/run17/mixed9-h100", "mixed9-h100"},
+    {"verify-profiled-h100/run17/mixed10-h100", "mixed10-h100"},
+    {"verify-profiled-h100/run17/issue15-one-h100", "issue15-one-h100"},
+    {"verify-profiled-h100/run17/mixed-h100", "mixed-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
