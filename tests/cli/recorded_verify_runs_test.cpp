@@ -241,9 +241,12 @@ std::map<std::string, Worst> errors_over_runs() {
 // (docs/decisions.md, "Measured error"). Over all these runs: every replica within 30% (worst: resnet18-b1
 // beside MLPs held to 60%, +27% in run 16's mixed6, and +26% on the probe's machine c; before the bursts
 // term 46%), and the mean absolute error per workload within 10%. p99 where it is the replica's
-// own (stall_free above): every replica within 40%, the mean absolute error within 20% (the GEMM profile
-// has no SM-share curve, so its p99 under a cap is extrapolated: 14%; the 1.3x tail cap,
-// kColocatedTailRatio, took resnet18-b1 from 69% to 14% and mlp-b8 from 27% to 13% over these runs).
+// own (stall_free above): every replica within 45%, the mean absolute error within 15% (the GEMM profile
+// has no SM-share curve, so its p99 under a cap is extrapolated: 14.7%; the 1.3x tail cap,
+// kColocatedTailRatio, took resnet18-b1 from 69% to 14% and mlp-b8 from 27% to 13% over these runs; the
+// tail excess of the client's own, kColocatedTailExcess, from 15.9% to 12.1% and 13.7% to 10.7% through
+// run 17, and the worst from 36% to 41%: 3 replicas of run 4's density slice, -41%, whose p99 was 1.97-1.99x
+// their mean, just under the 2x counted as a tail of their own; the other 12 had 2.0-2.4x).
 // Printed, not bounded: the others' p99 without the requests shared stalls met (resnet18-b1 through run
 // 16: mean 16.0%, worst 62%, on machine c, whose tail was long outside its stalls too).
 TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
@@ -261,8 +264,8 @@ TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
     // The bounds below speak for a large share of the replicas: since run 13 (machine i, shared stalls in
     // every scenario) just under half of resnet18-b1's replicas have a tail of their own (173 of 348).
     EXPECT_GE(5 * e.stall_free, 2 * e.replicas) << w;
-    EXPECT_LT(e.p99, 0.40) << w;
-    EXPECT_LT(e.p99_abs_sum / std::max(1, e.stall_free), 0.20) << w;
+    EXPECT_LT(e.p99, 0.45) << w;
+    EXPECT_LT(e.p99_abs_sum / std::max(1, e.stall_free), 0.15) << w;
   }
 }
 
