@@ -128,6 +128,11 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run17/mixed10-h100", "mixed10-h100"},
     {"verify-profiled-h100/run17/issue15-one-h100", "issue15-one-h100"},
     {"verify-profiled-h100/run17/mixed-h100", "mixed-h100"},
+    // Run 18 (2026-11-26, machine n; the model with the tail excess of the client's own, committed before
+    // the run): the new mixed11 and mixed12 out of sample, and mixed9.
+    {"verify-profiled-h100/run18/mixed11-h100", "mixed11-h100"},
+    {"verify-profiled-h100/run18/mixed12-h100", "mixed12-h100"},
+    {"verify-profiled-h100/run18/mixed9-h100", "mixed9-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
