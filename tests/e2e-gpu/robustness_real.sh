@@ -9,7 +9,7 @@
 # tests/bench/grid_test).
 # Needs a CUDA GPU whose model is in gpupack's catalog and python3 with torch and torchvision
 # (tests/example_clients.sh). Outputs under $OUT/robustness when OUT is set: each call's stdout and
-# stderr (CASE.txt) and the profiles (CASE.json). About 2 minutes on an H100.
+# stderr (CASE.txt) and the profiles (CASE.json). About 4 minutes on an H100 (237 s on 2026-11-26).
 RESULTS_ROOT=${OUT:-}  # lib.sh uses OUT for a command's stdout
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
