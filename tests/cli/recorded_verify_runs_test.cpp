@@ -133,6 +133,12 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run18/mixed11-h100", "mixed11-h100"},
     {"verify-profiled-h100/run18/mixed12-h100", "mixed12-h100"},
     {"verify-profiled-h100/run18/mixed9-h100", "mixed9-h100"},
+    // Run 19 (2026-11-26, machine o; the same model as run 18): mixed11, mixed9, mixed4, mixed7 and mixed10.
+    {"verify-profiled-h100/run19/mixed11-h100", "mixed11-h100"},
+    {"verify-profiled-h100/run19/mixed9-h100", "mixed9-h100"},
+    {"verify-profiled-h100/run19/mixed4-h100", "mixed4-h100"},
+    {"verify-profiled-h100/run19/mixed7-h100", "mixed7-h100"},
+    {"verify-profiled-h100/run19/mixed10-h100", "mixed10-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
