@@ -139,6 +139,13 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run19/mixed4-h100", "mixed4-h100"},
     {"verify-profiled-h100/run19/mixed7-h100", "mixed7-h100"},
     {"verify-profiled-h100/run19/mixed10-h100", "mixed10-h100"},
+    // Run 20 (2026-11-26, machine p, a long-tail machine; the same model): mixed (--measure-alone), the
+    // issue's scenario, mixed9, mixed4 and mixed11.
+    {"verify-profiled-h100/run20/mixed-h100", "mixed-h100"},
+    {"verify-profiled-h100/run20/issue15-one-h100", "issue15-one-h100"},
+    {"verify-profiled-h100/run20/mixed9-h100", "mixed9-h100"},
+    {"verify-profiled-h100/run20/mixed4-h100", "mixed4-h100"},
+    {"verify-profiled-h100/run20/mixed11-h100", "mixed11-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
