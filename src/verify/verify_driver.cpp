@@ -111,6 +111,13 @@ SearchResult density_search(const VerifySetup& setup, const DriverOptions& optio
     return s.fits;
   };
   search_slice(setup, result.workload, 1, result.planned);
+  for (const auto& u : setup.unplaced) {
+    if (u.workload != result.workload) continue;
+    if (result.unplaced++ == 0) {
+      result.unplaced_code = u.code;
+      result.unplaced_reason = u.reason;
+    }
+  }
   int n = std::max(1, result.planned);
   if (step(n)) {
     // Up by search_step while every SLO holds; after a break, bisect between the last fit and the break,

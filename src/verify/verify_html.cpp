@@ -79,10 +79,11 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
   html += "</table>\n";
   if (report.search) {
     const auto& s = *report.search;
-    html += fmt::format("<h2>Density search: {} on {}</h2>\n<p>The plan placed {}; at most {}{} fit{}.</p>\n<table><tr><th>replicas</th>"
-                        "<th>fits</th><th>worst p99 (ms)</th><th>why not</th></tr>\n",
-                        escape_xml(s.workload), escape_xml(s.slice), s.planned, s.most_that_fit, s.capped ? " (or more: --search-max)" : "",
+    html += fmt::format("<h2>Density search: {} on {}</h2>\n<p>The plan placed {}; at most {}{} fit{}.</p>\n", escape_xml(s.workload),
+                        escape_xml(s.slice), s.planned, s.most_that_fit, s.capped ? " (or more: --search-max)" : "",
                         s.planned_share_text());
+    if (s.unplaced > 0) html += fmt::format("<p>{}.</p>\n", escape_xml(s.unplaced_text()));
+    html += "<table><tr><th>replicas</th><th>fits</th><th>worst p99 (ms)</th><th>why not</th></tr>\n";
     for (const auto& st : s.steps) {
       html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", st.replicas, st.fits ? "yes" : "no",
                           cell(st.worst_p99_ms), escape_xml(st.why));

@@ -131,6 +131,11 @@ std::string SearchResult::planned_share_text() const {
   return share ? fmt::format("; plan / density {}{:.2f}", capped ? "at most " : "", *share) : "";
 }
 
+std::string SearchResult::unplaced_text() const {
+  if (unplaced == 0) return "";
+  return fmt::format("the plan left {} more of {} unplaced ({}): {}", unplaced, workload, unplaced_code, unplaced_reason);
+}
+
 std::optional<double> AloneFigures::p99_drift() const {
   return source == "solo run" && profile_p99_ms ? error_of(p99_ms.mean(), profile_p99_ms) : std::nullopt;
 }
@@ -368,6 +373,9 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
     j["search"] = {{"workload", s.workload}, {"slice", s.slice},     {"planned", s.planned},
                    {"most_that_fit", s.most_that_fit}, {"capped", s.capped}, {"planned_share", opt(s.planned_share())},
                    {"steps", steps}};
+    j["search"]["unplaced"] = s.unplaced == 0 ? nlohmann::ordered_json(nullptr)
+                                              : nlohmann::ordered_json{{"count", s.unplaced}, {"code", s.unplaced_code},
+                                                                       {"reason", s.unplaced_reason}};
   } else {
     j["search"] = nullptr;
   }

@@ -116,6 +116,10 @@ struct SearchResult {
   int most_that_fit = 0;
   bool capped = false;   // the search stopped at --search-max without breaking an SLO
   std::vector<SearchStep> steps;
+  // Replicas of the workload the plan asked for but left unplaced, and the plan's reason for the first of
+  // them (code and text): why the plan stopped where it did.
+  int unplaced = 0;
+  std::string unplaced_code, unplaced_reason;
   // The plan's replicas over the most that fit (issue 15's target is 0.9 or more); an upper bound when
   // capped (more may fit); none when not even one fits.
   std::optional<double> planned_share() const {
@@ -124,6 +128,8 @@ struct SearchResult {
   // "; plan / density 0.63" ("at most 0.63" when capped), or empty when none fit: the table's and the
   // HTML report's one wording of it.
   std::string planned_share_text() const;
+  // "the plan left 9 more of resnet18-b1 unplaced (no_host_cores): no host cores left: ...", or empty.
+  std::string unplaced_text() const;
 };
 
 struct VerifyReport {

@@ -133,6 +133,7 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& pla
                         const std::vector<GpuDeviceInfo>& devices) {
   VerifySetup setup;
   setup.node = choose_node(plan, request.node);
+  setup.unplaced = plan.unplaced;
   setup.profile_alone = request.profile_alone;
   const Predictions predictions = read_predictions(plan_json);
 

@@ -61,6 +61,9 @@ struct VerifySetup {
   std::vector<SliceSetup> slices;
   std::vector<std::string> notes;  // things the user should know (a GPU model that differs from the plan's)
   std::map<std::string, ProfileAlone> profile_alone;  // workload -> its profile's alone figures (--scenario)
+  // The replicas the plan left unplaced, with its reasons: the density search says why the plan placed no
+  // more of the workload it searches (the fleet's host cores, its SLO, memory), beside how many fit.
+  std::vector<DocUnplaced> unplaced;
 };
 
 struct SetupRequest {

@@ -229,6 +229,19 @@ run verify "${COMMON[@]}" --run fast="FAKE_SCALE=1 FAKE_LATENCY_MS=8 sh $CLIENT"
 expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 2 fit; plan / density 1.50$'
 grep -q '<p>The plan placed 3; at most 2 fit; plan / density 1.50.</p>' "$WORK/search.html" || fail "the HTML report lacks plan / density"
 expect_nothing_left
+# A plan that left replicas of the searched workload out says why beside the density found (5 fast asked
+# for, 3 placed: the fleet's one GPU is full).
+sed 's/replicas: 3/replicas: 5/' "$WORK/s.yaml" >"$WORK/s5.yaml"
+run plan "$WORK/s5.yaml" --format json
+echo "$OUT" >"$WORK/plan5.json"
+run verify "$WORK/plan5.json" --scenario "$WORK/s5.yaml" --warmup 0.5 --mps-control "$FAKE_MPS" --duration 0.3 \
+  --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --tolerance 100 --search fast --search-max 3 \
+  --json "$WORK/search5.json"
+expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 3 \(or more: --search-max reached\) fit; plan / density at most 1.00$'
+expect_out '^  the plan left 2 more of fast unplaced \(no_gpu_left\): no GPU left: all 1 GPUs of the fleet are used$'
+jq -e '.search.unplaced == {"count": 2, "code": "no_gpu_left", "reason": "no GPU left: all 1 GPUs of the fleet are used"}' \
+  "$WORK/search5.json" >/dev/null || fail "the JSON report lacks the plan's reason: $(jq -c .search "$WORK/search5.json")"
+expect_nothing_left
 
 # Ctrl-C in the middle of a long window: exit 130, every client and the daemon stopped.
 rm -f "$WORK/started"

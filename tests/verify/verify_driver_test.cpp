@@ -42,7 +42,7 @@ class VerifyDriverTest : public ::testing::Test {
     b.command = "./batch";
     b.env = {{"CUDA_VISIBLE_DEVICES", "GPU-0"}};
     s.replicas.push_back(b);
-    return {"node-0", {s}, {}, {}};
+    return {"node-0", {s}, {}, {}, {}};
   }
 
   VerifyReport verify(const VerifySetup& s) {
@@ -194,6 +194,24 @@ TEST_F(VerifyDriverTest, TheDensitySearchFindsTheMostReplicasThatKeepTheSlo) {
   EXPECT_NE(r.search->steps[2].why.find("> SLO 5.00 ms"), std::string::npos) << r.search->steps[2].why;
   EXPECT_FALSE(r.search->capped);
   EXPECT_DOUBLE_EQ(*r.search->planned_share(), 2.0 / 3);  // issue 15's target is 0.9
+}
+
+// The plan's reason for the replicas it left out is what the user compares with the density found (a plan
+// bound by the fleet's host cores where more would keep the SLO): counted for the searched workload only.
+TEST_F(VerifyDriverTest, TheDensitySearchSaysWhyThePlanPlacedNoMore) {
+  options_.solo = false;
+  options_.repeat = 1;
+  options_.search = "fast";
+  options_.search_max = 2;
+  VerifySetup s = setup(1);
+  s.unplaced = {{"fast", 1, "no_host_cores", "no host cores left"}, {"batch", 1, "no_capacity", "no GPU left"},
+                {"fast", 2, "no_host_cores", "no host cores left"}};
+  const VerifyReport r = verify(s);
+  ASSERT_TRUE(r.search.has_value());
+  EXPECT_EQ(r.search->unplaced, 2);
+  EXPECT_EQ(r.search->unplaced_text(), "the plan left 2 more of fast unplaced (no_host_cores): no host cores left");
+  EXPECT_EQ(to_json(r)["search"]["unplaced"]["count"], 2);
+  EXPECT_EQ(SearchResult{}.unplaced_text(), "");  // all placed: nothing to say
 }
 
 TEST_F(VerifyDriverTest, LargerSearchStepsBisectTheBreakToOneReplica) {
