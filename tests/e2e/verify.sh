@@ -236,11 +236,13 @@ run plan "$WORK/s5.yaml" --format json
 echo "$OUT" >"$WORK/plan5.json"
 run verify "$WORK/plan5.json" --scenario "$WORK/s5.yaml" --warmup 0.5 --mps-control "$FAKE_MPS" --duration 0.3 \
   --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --tolerance 100 --search fast --search-max 3 \
-  --json "$WORK/search5.json"
+  --json "$WORK/search5.json" --report "$WORK/search5.html"
 expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 3 \(or more: --search-max reached\) fit; plan / density at most 1.00$'
 expect_out '^  the plan left 2 more of fast unplaced \(no_gpu_left\): no GPU left: all 1 GPUs of the fleet are used$'
 jq -e '.search.unplaced == {"count": 2, "code": "no_gpu_left", "reason": "no GPU left: all 1 GPUs of the fleet are used"}' \
   "$WORK/search5.json" >/dev/null || fail "the JSON report lacks the plan's reason: $(jq -c .search "$WORK/search5.json")"
+grep -q '<p>the plan left 2 more of fast unplaced (no_gpu_left): no GPU left: all 1 GPUs of the fleet are used.</p>' \
+  "$WORK/search5.html" || fail "the HTML report lacks the plan's reason"
 expect_nothing_left
 
 # Ctrl-C in the middle of a long window: exit 130, every client and the daemon stopped.
