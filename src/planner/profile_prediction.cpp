@@ -31,6 +31,16 @@ void scale(Figures& f, double speed) {
   if (f.p99) *f.p99 /= speed;
 }
 
+// A cap that keeps `kept` of the client's req/s lengthens its mean request (a closed loop: 1 / req/s) by
+// 1 / kept; its tail beyond the mean stays what it was (the jitter of its own requests, not of the work
+// the cap spreads over fewer SMs): the GEMM job's p99 was 1.16x its mean alone and 1.03-1.10x capped at
+// 20-55% beside the resnets (docs/decisions.md, "Tail"), where p99 / kept over-predicted it by 14-30%.
+void cap_to(Figures& f, double kept) {
+  const double excess = f.p99 && f.req > 0 ? std::max(0.0, *f.p99 - 1000.0 / f.req) : 0.0;
+  f.req *= kept;
+  if (f.p99 && f.req > 0) f.p99 = 1000.0 / f.req + excess;
+}
+
 // The client alone under an MPS cap of `cap` percent: the SM-share curve where measured.
 Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out) {
   Figures alone{p.req_per_s.value_or(0), p.p99_ms};
@@ -41,17 +51,17 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
       // A cap below what it keeps busy alone: it keeps cap/activity of its work (a saturating client
       // capped at c % does the work of c % of the SMs, the calibration's measured 50 %: 0.52).
       const double kept = (*cap / 100.0) / *p.sm_active;
-      scale(alone, kept);
+      cap_to(alone, kept);
       out.extrapolated = true;
       out.notes.push_back("no SM-share curve: capped at " + std::to_string(*cap) + "% below its SM activity " +
-                          num(*p.sm_active) + ", keeps " + num(kept) + " of its req/s");
+                          num(*p.sm_active) + ", keeps " + num(kept) + " of its req/s, its tail beyond the mean as alone");
     }
     return alone;
   }
   if (*cap < c.front().pct) {
     const double kept = static_cast<double>(*cap) / c.front().pct;
     Figures f{c.front().req_per_s, c.front().p99_ms ? c.front().p99_ms : alone.p99};
-    scale(f, kept);
+    cap_to(f, kept);
     out.extrapolated = true;
     out.notes.push_back("cap " + std::to_string(*cap) + "% below the SM-share curve's lowest point (" +
                         std::to_string(c.front().pct) + "%): scaled in proportion");

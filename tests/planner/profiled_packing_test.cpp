@@ -19,13 +19,8 @@ using test::workload;
 
 // A launch-bound client measured on an H100: keeps 10% of the SMs busy, 2 ms p99 alone, 400 req/s.
 std::shared_ptr<const ProfileFacts> launch_bound_profile(double host_cpu = 0.5) {
-  auto p = std::make_shared<ProfileFacts>();
-  p->gpu_model = "H100-SXM5-80GB";
-  p->gpu_sms = test::catalog().get("H100-SXM5-80GB").sm_count;
-  p->sm_active = 0.1;
+  auto p = test::h100_profile(0.1, 400, 2);
   p->dram_bw = 0.0;
-  p->req_per_s = 400;
-  p->p99_ms = 2;
   p->host_cpu_cores = host_cpu;
   p->compute_method = "gpm";
   return p;

@@ -1,5 +1,6 @@
 #pragma once
 // Scenarios for planner tests: built in code, and random ones with a seed.
+#include <memory>
 #include <random>
 #include <string>
 
@@ -19,6 +20,17 @@ inline FleetEntry fleet(const char* model, int count) {
   f.model = catalog().get(model);
   f.count = count;
   return f;
+}
+
+// A program's profile measured alone on an H100: its GPM SM activity, req/s and p99.
+inline std::shared_ptr<ProfileFacts> h100_profile(double sm_active, double req_per_s, double p99_ms) {
+  auto p = std::make_shared<ProfileFacts>();
+  p->gpu_model = "H100-SXM5-80GB";
+  p->gpu_sms = catalog().get("H100-SXM5-80GB").sm_count;
+  p->sm_active = sm_active;
+  p->req_per_s = req_per_s;
+  p->p99_ms = p99_ms;
+  return p;
 }
 
 inline Workload workload(std::string name, double memory_gib, double compute, int replicas = 1,
