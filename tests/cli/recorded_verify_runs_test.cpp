@@ -207,6 +207,25 @@ bool stall_free(const nlohmann::json& r) {
   return r.at("p99_ms").at("mean").get<double>() < 2 * mean_ms;
 }
 
+// One replica of a recorded run: its workload and errors (predicted / measured - 1) under the current model.
+struct ReplicaError {
+  std::string workload;
+  double req = 0, p99 = 0;
+  const nlohmann::json* recorded = nullptr;  // its entry in the run's verify.json
+};
+
+std::vector<ReplicaError> replica_errors(const Run& run, const nlohmann::json& verify) {
+  const auto preds = predict_recorded(run);
+  std::vector<ReplicaError> out;
+  for (const auto& r : verify.at("replicas")) {
+    const std::string w = r.at("workload");
+    const ClientPrediction& p = preds.at(w);
+    out.push_back({w, *p.req_per_s / r.at("req_per_s").at("mean").get<double>() - 1,
+                   *p.p99_ms / r.at("p99_ms").at("mean").get<double>() - 1, &r});
+  }
+  return out;
+}
+
 // Error = predicted / measured - 1 for every replica, per workload; prints one line per run and workload.
 std::map<std::string, Worst> errors_over_runs() {
   std::map<std::string, Worst> worst;
@@ -215,11 +234,12 @@ std::map<std::string, Worst> errors_over_runs() {
     const nlohmann::json verify = read_json(kResults + "/" + run.dir + "/verify.json");
     std::map<std::string, std::pair<double, double>> req_range, p99_range;
     std::map<std::string, int> stalled;
-    for (const auto& r : verify.at("replicas")) {
-      const std::string w = r.at("workload");
+    for (const ReplicaError& err : replica_errors(run, verify)) {
+      const nlohmann::json& r = *err.recorded;
+      const std::string& w = err.workload;
       const ClientPrediction& p = preds.at(w);
-      const double req = *p.req_per_s / r.at("req_per_s").at("mean").get<double>() - 1;
-      const double p99 = *p.p99_ms / r.at("p99_ms").at("mean").get<double>() - 1;
+      const double req = err.req;
+      const double p99 = err.p99;
       auto widen = [](std::pair<double, double>& range, double e, bool first) {
         range = first ? std::make_pair(e, e) : std::make_pair(std::min(range.first, e), std::max(range.second, e));
       };
@@ -285,6 +305,31 @@ TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
     EXPECT_GE(5 * e.stall_free, 2 * e.replicas) << w;
     EXPECT_LT(e.p99, 0.45) << w;
     EXPECT_LT(e.p99_abs_sum / std::max(1, e.stall_free), 0.15) << w;
+  }
+}
+
+// Issue 15's targets (every replica's p99 within 25% and req/s within 15%), with the current model, on the
+// mixed scenarios of the quiet machines where they were met (docs/results/README.md, the targets table):
+// h (run 12), j (14), k (15), l (16), m (17) and o (19). A model change that takes one of them out of its
+// targets fails here; the long-tail machines (shared stalls, not predicted) are not in this list.
+const std::vector<Run> kQuietRuns = {
+    {"verify-profiled-h100/run12/mixed-h100", "mixed-h100"},     {"verify-profiled-h100/run12/mixed4-h100", "mixed4-h100"},
+    {"verify-profiled-h100/run14/mixed-h100", "mixed-h100"},     {"verify-profiled-h100/run14/mixed4-h100", "mixed4-h100"},
+    {"verify-profiled-h100/run15/mixed7-h100", "mixed7-h100"},   {"verify-profiled-h100/run15/mixed8-h100", "mixed8-h100"},
+    {"verify-profiled-h100/run16/mixed-h100", "mixed-h100"},     {"verify-profiled-h100/run16/mixed4-h100", "mixed4-h100"},
+    {"verify-profiled-h100/run17/mixed-h100", "mixed-h100"},     {"verify-profiled-h100/run17/mixed10-h100", "mixed10-h100"},
+    {"verify-profiled-h100/run17/mixed9-h100", "mixed9-h100"},   {"verify-profiled-h100/run19/mixed11-h100", "mixed11-h100"},
+    {"verify-profiled-h100/run19/mixed4-h100", "mixed4-h100"},   {"verify-profiled-h100/run19/mixed7-h100", "mixed7-h100"},
+    {"verify-profiled-h100/run19/mixed9-h100", "mixed9-h100"},
+};
+
+TEST(RecordedVerifyRuns, IssueFifteensTargetsHoldOnTheQuietMachines) {
+  for (const auto& run : kQuietRuns) {
+    const nlohmann::json verify = read_json(kResults + "/" + run.dir + "/verify.json");
+    for (const ReplicaError& e : replica_errors(run, verify)) {
+      EXPECT_LE(std::abs(e.req), 0.15) << run.dir << " " << e.workload << " req/s";
+      EXPECT_LE(std::abs(e.p99), 0.25) << run.dir << " " << e.workload << " p99";
+    }
   }
 }
 
