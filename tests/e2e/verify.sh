@@ -10,7 +10,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FAKE_MPS="$(dirname "$GPUPACK")/tests/fakes/fake-mps-control"
 [ -x "$FAKE_MPS" ] || { echo "fake-mps-control not built at $FAKE_MPS" >&2; exit 1; }
 CLIENT="$ROOT/tests/fakes/fake_report_client.sh"
-export GPUPACK_GPU_BACKEND="fake:$ROOT/tests/fakes/machines/two-gpus.json"
+# The fake GPU lists processes by PID (4242, 4343, 5151); verify counts a process's GPU memory against the
+# replica whose process tree holds that PID, so a fake client that happened to get one of those PIDs on the
+# test machine was "over its memory limit" (CI, 2026-11-26). Here they are moved past PID_MAX_LIMIT
+# (4194304), where no process can be.
+jq '(.devices[].processes[]?.pid) |= . + 4194304' "$ROOT/tests/fakes/machines/two-gpus.json" >"$WORK/two-gpus.json"
+export GPUPACK_GPU_BACKEND="fake:$WORK/two-gpus.json"
 # gpupack's scratch directories land here, so leftovers can be told apart from other tests' processes.
 export TMPDIR="$WORK/tmp"
 mkdir -p "$TMPDIR" "$WORK/env"
