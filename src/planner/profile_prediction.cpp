@@ -292,12 +292,12 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
         // kColocatedTailExcess).
         if (f->p99 && f->req > 0 && c.replicas == 1 && slice_clients <= kTailCapMaxClients) {
           const double mean_ms = 1000.0 / f->req;
-          const double own_excess = mean_ms + kColocatedTailExcess * own_request_ms;
-          const double capped = std::min(kColocatedTailRatio * mean_ms, own_excess);
+          const double mean_plus_own_excess = mean_ms + kColocatedTailExcess * own_request_ms;
+          const double capped = std::min(kColocatedTailRatio * mean_ms, mean_plus_own_excess);
           if (*f->p99 > capped) {
             pred.notes.push_back("tail alone " + num(*f->p99 / mean_ms) + " x its mean request, beside neighbours " +
                                  num(capped / mean_ms) + " x" +
-                                 (own_excess < kColocatedTailRatio * mean_ms
+                                 (mean_plus_own_excess < kColocatedTailRatio * mean_ms
                                       ? " (its mean + " + num(kColocatedTailExcess) + " x its request time alone under its cap)"
                                       : ""));
             f->p99 = capped;

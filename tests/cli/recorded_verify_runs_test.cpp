@@ -211,6 +211,7 @@ bool stall_free(const nlohmann::json& r) {
 struct ReplicaError {
   std::string workload;
   double req = 0, p99 = 0;
+  double predicted_p99_ms = 0;
   const nlohmann::json* recorded = nullptr;  // its entry in the run's verify.json
 };
 
@@ -221,7 +222,7 @@ std::vector<ReplicaError> replica_errors(const Run& run, const nlohmann::json& v
     const std::string w = r.at("workload");
     const ClientPrediction& p = preds.at(w);
     out.push_back({w, *p.req_per_s / r.at("req_per_s").at("mean").get<double>() - 1,
-                   *p.p99_ms / r.at("p99_ms").at("mean").get<double>() - 1, &r});
+                   *p.p99_ms / r.at("p99_ms").at("mean").get<double>() - 1, *p.p99_ms, &r});
   }
   return out;
 }
@@ -230,16 +231,13 @@ std::vector<ReplicaError> replica_errors(const Run& run, const nlohmann::json& v
 std::map<std::string, Worst> errors_over_runs() {
   std::map<std::string, Worst> worst;
   for (const Run& run : kRuns) {
-    const auto preds = predict_recorded(run);
     const nlohmann::json verify = read_json(kResults + "/" + run.dir + "/verify.json");
     std::map<std::string, std::pair<double, double>> req_range, p99_range;
     std::map<std::string, int> stalled;
     for (const ReplicaError& err : replica_errors(run, verify)) {
       const nlohmann::json& r = *err.recorded;
       const std::string& w = err.workload;
-      const ClientPrediction& p = preds.at(w);
-      const double req = err.req;
-      const double p99 = err.p99;
+      const double req = err.req, p99 = err.p99;
       auto widen = [](std::pair<double, double>& range, double e, bool first) {
         range = first ? std::make_pair(e, e) : std::make_pair(std::min(range.first, e), std::max(range.second, e));
       };
@@ -257,7 +255,7 @@ std::map<std::string, Worst> errors_over_runs() {
         stalled[w] += 1;
         const auto& without = r.contains("p99_without_stalls_ms") ? r["p99_without_stalls_ms"]["mean"] : nlohmann::json();
         if (without.is_number() && without.get<double>() > 0) {
-          const double e = *p.p99_ms / without.get<double>() - 1;
+          const double e = err.predicted_p99_ms / without.get<double>() - 1;
           worst[w].quiet_p99 = std::max(worst[w].quiet_p99, std::abs(e));
           worst[w].quiet_p99_abs_sum += std::abs(e);
           ++worst[w].quiet;
