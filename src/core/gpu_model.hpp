@@ -29,7 +29,7 @@ struct GpuModel {
   Architecture arch = Architecture::ampere;
   ComputeCapability compute_capability;
   int sm_count = 0;
-  double memory_gib = 0;  // nominal capacity (the vendor's "GB"); usable memory is a little less
+  double memory_gib = 0;           // nominal capacity (the vendor's "GB"); usable memory is a little less
   std::optional<MigGeometry> mig;  // absent when the model has no MIG
   // Fields whose values were not seen in real output ("sm_count", "nvml_names", ...).
   std::vector<std::string> unconfirmed;
@@ -51,12 +51,17 @@ struct GpuModel {
 struct SliceCapacity {
   int sms = 0;
   double bandwidth_gbs = 0;
+  // Host CPU cores that drive its clients: the fleet's cpu_cores per GPU of a node, times a MIG instance's
+  // share of the SMs; 0 when the fleet does not state them (planner/slice_state.hpp, slice_host_cores).
+  double host_cores = 0;
 };
 SliceCapacity slice_capacity(const GpuModel& model, int mig_profile = -1);
 
-// Whether an MPS server may run on this model: not inside a fractional GPU whose provider does not document it.
+// Whether an MPS server may run on this model: not inside a fractional GPU whose provider does not document
+// it.
 bool mps_supported(const GpuModel& model);
-// MPS clients per device (0 where MPS is not supported): 16 before Volta; 48 from Volta up to CUDA 13.0; 60 from CUDA 13.1.
+// MPS clients per device (0 where MPS is not supported): 16 before Volta; 48 from Volta up to CUDA 13.0; 60
+// from CUDA 13.1.
 int mps_client_limit(const GpuModel& model, CudaVersion cuda);
 // Under MIG, MPS runs inside each instance and its client limit shrinks in proportion to the instance's
 // share of the compute slices (rounded down, at least 1).

@@ -29,21 +29,23 @@ struct ReplicaRef {
 // What the plan predicts for one client in absolute terms (docs/decisions.md, "Predictions from
 // profiles"): from its workload profile where it has one, else from the synthetic model.
 struct ClientPrediction {
-  std::string source;                 // "profile" or "synthetic"
-  std::optional<double> p99_ms;       // none without a profile, an SLO and p99_alone_ms
-  std::optional<double> req_per_s;    // per replica; none without a profile
-  bool extrapolated = false;          // outside what was measured (more copies, a cap below the curve, another GPU)
-  std::vector<std::string> notes;     // how it was predicted, one phrase each
+  std::string source;               // "profile" or "synthetic"
+  std::optional<double> p99_ms;     // none without a profile, an SLO and p99_alone_ms
+  std::optional<double> req_per_s;  // per replica; none without a profile
+  bool extrapolated = false;  // outside what was measured (more copies, a cap below the curve, another GPU)
+  std::optional<double>
+      host_cores;                  // per replica, at its predicted req/s; none without the profile's host CPU
+  std::vector<std::string> notes;  // how it was predicted, one phrase each
 };
 
 // One process on a slice: a single replica, or replicas of one group sharing a process (streams).
 struct PlanClient {
   std::vector<ReplicaRef> replicas;
-  std::uint64_t memory_limit_bytes = 0;  // memory of its replicas + one CUDA context
-  double compute = 0;                    // demand as a fraction of the whole GPU's SMs
+  std::uint64_t memory_limit_bytes = 0;             // memory of its replicas + one CUDA context
+  double compute = 0;                               // demand as a fraction of the whole GPU's SMs
   std::optional<int> mps_active_thread_percentage;  // only under MPS
-  double predicted_p99_inflation = 1.0;              // predicted p99 / p99 alone
-  std::optional<ClientPrediction> prediction;        // added after packing (add_predictions)
+  double predicted_p99_inflation = 1.0;             // predicted p99 / p99 alone
+  std::optional<ClientPrediction> prediction;       // added after packing (add_predictions)
 };
 
 struct PlanSlice {
@@ -84,11 +86,11 @@ struct PlanSummary {
   int gpus_used = 0;
   std::optional<int> gpus_available;  // none when the fleet is elastic
   int lower_bound_gpus = 0;
-  double memory_utilisation = 0;   // allocated client memory / memory of the used GPUs
-  double compute_utilisation = 0;  // demanded compute / SMs of the used GPUs
-  std::optional<double> cost_per_hour;           // of the used GPUs, when the fleet has prices
+  double memory_utilisation = 0;                    // allocated client memory / memory of the used GPUs
+  double compute_utilisation = 0;                   // demanded compute / SMs of the used GPUs
+  std::optional<double> cost_per_hour;              // of the used GPUs, when the fleet has prices
   std::optional<double> one_per_gpu_cost_per_hour;  // placing each replica on a GPU of its own
-  bool exact = false;  // the GPU count was proven optimal by exhaustive search
+  bool exact = false;                               // the GPU count was proven optimal by exhaustive search
   std::optional<double> lower_bound_cost_per_hour;  // no plan costs less; only when the plan chose GPU types
 };
 

@@ -32,6 +32,13 @@ struct Scenario {
   std::uint64_t context_overhead_bytes = 512ull * 1024 * 1024;
 };
 
+// Host CPU cores per GPU of a fleet entry: its nodes' cpu_cores divided evenly among their GPUs (a node's
+// GPUs each drive their own clients); 0 when the fleet does not state cores.
+double host_cores_per_gpu(const FleetEntry& entry);
+// A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance gets its share of
+// the SMs' share of the GPU's cores.
+SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile = -1);
+
 // The reference GPU of `compute` fractions: the fleet's first model.
 const GpuModel& reference_model(const Scenario& scenario);
 

@@ -19,7 +19,8 @@ class Checker {
 
   std::vector<std::string> run() {
     seen_.resize(s_.workloads.size());
-    for (size_t i = 0; i < s_.workloads.size(); ++i) seen_[i].assign(static_cast<size_t>(s_.workloads[i].replicas), 0);
+    for (size_t i = 0; i < s_.workloads.size(); ++i)
+      seen_[i].assign(static_cast<size_t>(s_.workloads[i].replicas), 0);
     std::set<std::string> ids;
     std::map<int, int> per_entry;
     for (const PlanGpu& g : p_.gpus) {
@@ -32,10 +33,10 @@ class Checker {
         fail(g.id + ": more GPUs of fleet entry " + std::to_string(g.fleet_entry) + " than the fleet has");
       }
       check_gpu(g);
-      add_host_cpu(g);
     }
     for (const auto& [node, use] : host_cpu_) {
-      if (use.first > use.second + 1e-9) fail(node + ": profiled replicas need more host CPU cores than the node states");
+      if (use.first > use.second + 1e-9)
+        fail(node + ": profiled replicas need more host CPU cores than the node states");
     }
     for (const Unplaced& u : p_.unplaced) mark(u.replica, "unplaced");
     for (size_t w = 0; w < seen_.size(); ++w) {
@@ -46,7 +47,8 @@ class Checker {
         }
       }
     }
-    if (p_.summary.gpus_used != static_cast<int>(p_.gpus.size())) fail("summary.gpus_used differs from the GPUs");
+    if (p_.summary.gpus_used != static_cast<int>(p_.gpus.size()))
+      fail("summary.gpus_used differs from the GPUs");
     check_cost();
     if (p_.unplaced.empty() && p_.summary.lower_bound_gpus > p_.summary.gpus_used) {
       fail("lower bound " + std::to_string(p_.summary.lower_bound_gpus) + " above the GPUs used");
@@ -77,18 +79,22 @@ class Checker {
     }
   }
 
-  // Host CPU cores the profiled replicas on a node use, against the fleet's cpu_cores (when stated).
-  void add_host_cpu(const PlanGpu& g) {
+  // Host CPU cores a slice's profiled replicas use, added to its node's against the fleet's cpu_cores (when
+  // stated): `predicted` where the profile model judged the slice (at the predicted req/s), else their cores
+  // alone (slice_state.cpp, fits_host_cores).
+  void add_host_cpu(const PlanGpu& g, const PlanSlice& sl, std::optional<double> predicted) {
     const auto& cores = s_.fleet[static_cast<size_t>(g.fleet_entry)].cpu_cores;
     if (!cores) return;
     auto& use = host_cpu_.try_emplace(g.node, 0.0, *cores).first->second;
-    for (const PlanSlice& sl : g.slices) {
-      for (const PlanClient& c : sl.clients) {
-        for (const ReplicaRef& r : c.replicas) {
-          if (r.workload < 0 || r.workload >= static_cast<int>(s_.workloads.size())) continue;
-          const Workload& w = s_.workloads[static_cast<size_t>(r.workload)];
-          if (w.profile && w.profile->host_cpu_cores) use.first += *w.profile->host_cpu_cores;
-        }
+    if (predicted) {
+      use.first += *predicted;
+      return;
+    }
+    for (const PlanClient& c : sl.clients) {
+      for (const ReplicaRef& r : c.replicas) {
+        if (r.workload < 0 || r.workload >= static_cast<int>(s_.workloads.size())) continue;
+        const Workload& w = s_.workloads[static_cast<size_t>(r.workload)];
+        if (w.profile && w.profile->host_cpu_cores) use.first += *w.profile->host_cpu_cores;
       }
     }
   }
@@ -104,7 +110,8 @@ class Checker {
 
   void check_gpu(const PlanGpu& g) {
     const GpuModel& m = s_.fleet[static_cast<size_t>(g.fleet_entry)].model;
-    const bool mig_mode = g.mode == GpuMode::mig || g.mode == GpuMode::mig_mps || g.mode == GpuMode::mig_time_slicing;
+    const bool mig_mode =
+        g.mode == GpuMode::mig || g.mode == GpuMode::mig_mps || g.mode == GpuMode::mig_time_slicing;
     if (g.slices.empty()) fail(g.id + ": a used GPU without slices");
     if (mig_mode) {
       if (!m.mig) {
@@ -117,8 +124,10 @@ class Checker {
       for (const auto& i : g.mig) instances.insert({i.profile, i.start});
       for (const auto& sl : g.slices) {
         auto it = instances.find({sl.profile, sl.mig_start});
-        if (it == instances.end()) fail(g.id + ": a slice without its MIG instance");
-        else instances.erase(it);
+        if (it == instances.end())
+          fail(g.id + ": a slice without its MIG instance");
+        else
+          instances.erase(it);
       }
     } else if (g.slices.size() != 1 || g.slices.front().profile != -1 || !g.mig.empty()) {
       fail(g.id + ": a whole-GPU mode needs exactly one whole-GPU slice and no MIG instances");
@@ -129,17 +138,20 @@ class Checker {
       const PlanSlice& sl = g.slices[i];
       any_mps = any_mps || sl.sharing == Sharing::mps;
       any_ts = any_ts || sl.sharing == Sharing::time_slicing;
-      check_slice(g.id + "/s" + std::to_string(i), m, sl);
+      check_slice(g.id + "/s" + std::to_string(i), m, sl, g);
     }
-    const GpuMode expected = mig_mode ? (any_mps ? GpuMode::mig_mps : any_ts ? GpuMode::mig_time_slicing : GpuMode::mig)
-                             : g.slices.empty() ? g.mode
-                             : g.slices.front().sharing == Sharing::mps        ? GpuMode::mps
+    const GpuMode expected = mig_mode                                            ? (any_mps  ? GpuMode::mig_mps
+                                                                                    : any_ts ? GpuMode::mig_time_slicing
+                                                                                             : GpuMode::mig)
+                             : g.slices.empty()                                  ? g.mode
+                             : g.slices.front().sharing == Sharing::mps          ? GpuMode::mps
                              : g.slices.front().sharing == Sharing::time_slicing ? GpuMode::time_slicing
                                                                                  : GpuMode::exclusive;
-    if (expected != g.mode) fail(g.id + ": mode " + std::string(to_string(g.mode)) + " does not match its slices");
+    if (expected != g.mode)
+      fail(g.id + ": mode " + std::string(to_string(g.mode)) + " does not match its slices");
   }
 
-  void check_slice(const std::string& id, const GpuModel& m, const PlanSlice& sl) {
+  void check_slice(const std::string& id, const GpuModel& m, const PlanSlice& sl, const PlanGpu& g) {
     // The slice's capacity from the catalog.
     std::uint64_t memory_cap = 0;
     double share = 1.0;
@@ -164,7 +176,7 @@ class Checker {
     std::uint64_t memory = 0;
     double compute = 0;
     int replicas = 0;
-    std::vector<double> loads;  // per client, fraction of the slice
+    std::vector<double> loads;              // per client, fraction of the slice
     std::vector<const Workload*> profiled;  // per client: its workload where its profile judges it
     for (const PlanClient& c : sl.clients) {
       const Workload* first = c.replicas.size() == 1 && c.replicas.front().workload >= 0 &&
@@ -183,7 +195,8 @@ class Checker {
         members_memory += w.memory_bytes;
         members_compute += w.compute * scale;
         groups.insert(w.group.value_or(""));
-        if (w.tenant != sl.tenant) fail(id + ": " + w.name + " of tenant " + w.tenant + " in a slice of " + sl.tenant);
+        if (w.tenant != sl.tenant)
+          fail(id + ": " + w.name + " of tenant " + w.tenant + " in a slice of " + sl.tenant);
         if (needs_own_slice(w.isolation) && (sl.clients.size() != 1 || c.replicas.size() != 1)) {
           fail(id + ": " + w.name + " needs a slice of its own");
         }
@@ -193,7 +206,8 @@ class Checker {
         if (w.isolation == Isolation::memory && sl.sharing == Sharing::mps && !mps_isolates_memory(m)) {
           fail(id + ": " + w.name + " needs a memory cap but MPS on " + m.name + " isolates no memory");
         }
-        if (const auto allowed = w.max_p99_inflation(); allowed && c.predicted_p99_inflation > *allowed + 1e-9) {
+        if (const auto allowed = w.max_p99_inflation();
+            allowed && c.predicted_p99_inflation > *allowed + 1e-9) {
           fail(id + ": " + w.name + " predicted p99 above its SLO");
         }
       }
@@ -203,22 +217,27 @@ class Checker {
       if (c.memory_limit_bytes < members_memory + s_.context_overhead_bytes) {
         fail(id + ": a client's memory limit does not cover its memory and CUDA context");
       }
-      if (std::abs(c.compute - members_compute) > 1e-9) fail(id + ": a client's compute differs from its replicas'");
+      if (std::abs(c.compute - members_compute) > 1e-9)
+        fail(id + ": a client's compute differs from its replicas'");
       memory += c.memory_limit_bytes;
       compute += members_compute;
       loads.push_back(members_compute / share);
       if (sl.sharing == Sharing::mps) {
         const auto pct = c.mps_active_thread_percentage;
-        if (!pct || *pct < 1 || *pct > 100) fail(id + ": an MPS client without a valid active thread percentage");
-        else if (*pct + 1e-9 < 100.0 * members_compute / share) fail(id + ": an MPS cap below the client's demand");
+        if (!pct || *pct < 1 || *pct > 100)
+          fail(id + ": an MPS client without a valid active thread percentage");
+        else if (*pct + 1e-9 < 100.0 * members_compute / share)
+          fail(id + ": an MPS cap below the client's demand");
       } else if (c.mps_active_thread_percentage) {
         fail(id + ": an active thread percentage outside MPS");
       }
     }
     if (memory > sl.memory_bytes) fail(id + ": client memory limits exceed the slice's memory");
-    // Profiled clients may oversubscribe under MPS, their SLOs judged by the profile model (profiled_slice.hpp).
-    const bool judged_by_profiles = sl.sharing == Sharing::mps && sl.clients.size() > 1 &&
-                                    std::all_of(profiled.begin(), profiled.end(), [](const Workload* w) { return w; });
+    // Profiled clients may oversubscribe under MPS, their SLOs judged by the profile model
+    // (profiled_slice.hpp).
+    const bool judged_by_profiles =
+        sl.sharing == Sharing::mps && sl.clients.size() > 1 &&
+        std::all_of(profiled.begin(), profiled.end(), [](const Workload* w) { return w; });
     if (compute > share + 1e-9 && !(judged_by_profiles && may_oversubscribe(profiled))) {
       fail(id + ": summed compute exceeds the slice's share of the SMs");
     }
@@ -237,24 +256,31 @@ class Checker {
         break;
     }
     check_predictions(id, sl, loads, judged_by_profiles);
-    if (judged_by_profiles) check_profile_predictions(id, sl, slice_capacity(m, sl.profile), profiled);
+    std::optional<double> host_cores;
+    if (judged_by_profiles) {
+      host_cores = check_profile_predictions(
+          id, sl, slice_capacity_on(s_.fleet[static_cast<size_t>(g.fleet_entry)], sl.profile), profiled);
+    }
+    add_host_cpu(g, sl, host_cores);
   }
 
-  // A slice judged by its clients' profiles: the plan's p99 inflations are the profile model's.
-  void check_profile_predictions(const std::string& id, const PlanSlice& sl, SliceCapacity capacity,
-                                 const std::vector<const Workload*>& profiled) {
+  // A slice judged by its clients' profiles: the plan's p99 inflations are the profile model's. Returns the
+  // host cores its clients use at their predicted req/s.
+  double check_profile_predictions(const std::string& id, const PlanSlice& sl, SliceCapacity capacity,
+                                   const std::vector<const Workload*>& profiled) {
     std::vector<PredictionInput> inputs;
     for (size_t i = 0; i < sl.clients.size(); ++i) {
       const PlanClient& c = sl.clients[i];
       inputs.push_back({profiled[i], 1, c.compute / sl.compute_share, c.mps_active_thread_percentage,
                         synthetic_mps_inflation(sl, i)});
     }
-    const std::vector<double> expected = profile_p99_inflation(capacity, inputs);
+    const ProfiledSliceJudgement judged = judge_profiled_slice(capacity, inputs);
     for (size_t i = 0; i < sl.clients.size(); ++i) {
-      if (std::abs(expected[i] - sl.clients[i].predicted_p99_inflation) > 1e-6) {
+      if (std::abs(judged.inflation[i] - sl.clients[i].predicted_p99_inflation) > 1e-6) {
         fail(id + ": predicted p99 of a client differs from its profile's model");
       }
     }
+    return judged.host_cores;
   }
 
   double synthetic_mps_inflation(const PlanSlice& sl, size_t j) const {
@@ -296,7 +322,8 @@ class Checker {
 
 }  // namespace
 
-std::vector<std::string> check_plan(const Scenario& scenario, const Plan& plan, const Calibration& calibration) {
+std::vector<std::string> check_plan(const Scenario& scenario, const Plan& plan,
+                                    const Calibration& calibration) {
   return Checker(scenario, plan, calibration).run();
 }
 

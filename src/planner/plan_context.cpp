@@ -39,15 +39,14 @@ const GpuModel& PlanContext::model(int gpu) const {
 
 SliceSpec PlanContext::whole(int gpu) const {
   SliceSpec s = whole_gpu_spec(model(gpu), scenario_->cuda, demands_.reference_sms, scenario_->context_overhead_bytes);
-  s.host_cores = host_cores_per_gpu(scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)]);
+  s.capacity = slice_capacity_on(scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)]);
   return s;
 }
 
 SliceSpec PlanContext::instance(int gpu, int profile) const {
   SliceSpec s = mig_instance_spec(model(gpu), profile, scenario_->cuda, demands_.reference_sms,
                                   scenario_->context_overhead_bytes);
-  s.host_cores = s.compute_share *
-                 host_cores_per_gpu(scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)]);
+  s.capacity = slice_capacity_on(scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)], profile);
   return s;
 }
 

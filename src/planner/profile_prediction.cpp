@@ -1,10 +1,10 @@
 #include "planner/profile_prediction.hpp"
 
-#include "planner/slice_contention.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "planner/slice_contention.hpp"
 
 namespace gpupack {
 
@@ -53,8 +53,9 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
       const double kept = (*cap / 100.0) / *p.sm_active;
       cap_to(alone, kept);
       out.extrapolated = true;
-      out.notes.push_back("no SM-share curve: capped at " + std::to_string(*cap) + "% below its SM activity " +
-                          num(*p.sm_active) + ", keeps " + num(kept) + " of its req/s, its tail beyond the mean as alone");
+      out.notes.push_back("no SM-share curve: capped at " + std::to_string(*cap) +
+                          "% below its SM activity " + num(*p.sm_active) + ", keeps " + num(kept) +
+                          " of its req/s, its tail beyond the mean as alone");
     }
     return alone;
   }
@@ -70,7 +71,8 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
   for (size_t i = 1; i < c.size(); ++i) {
     if (*cap <= c[i].pct) {
       Figures f{lerp(c[i - 1].pct, c[i - 1].req_per_s, c[i].pct, c[i].req_per_s, *cap), alone.p99};
-      if (c[i - 1].p99_ms && c[i].p99_ms) f.p99 = lerp(c[i - 1].pct, *c[i - 1].p99_ms, c[i].pct, *c[i].p99_ms, *cap);
+      if (c[i - 1].p99_ms && c[i].p99_ms)
+        f.p99 = lerp(c[i - 1].pct, *c[i - 1].p99_ms, c[i].pct, *c[i].p99_ms, *cap);
       out.notes.push_back("SM-share curve at " + std::to_string(*cap) + "%");
       return f;
     }
@@ -113,8 +115,9 @@ double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientPrediction& o
   const double memory_time = bandwidth_known ? p.gpu_bandwidth_gbs / slice.bandwidth_gbs : 1.0;
   const double speed = 1.0 / ((1 - a) + a * ((1 - m) * sm_time + m * memory_time));
   out.extrapolated = true;
-  std::string note = "measured on " + (p.gpu_model.empty() ? std::string("another GPU") : p.gpu_model) + " (" +
-                     std::to_string(p.gpu_sms) + " SMs), scaled to " + std::to_string(slice.sms) + " SMs";
+  std::string note = "measured on " + (p.gpu_model.empty() ? std::string("another GPU") : p.gpu_model) +
+                     " (" + std::to_string(p.gpu_sms) + " SMs), scaled to " + std::to_string(slice.sms) +
+                     " SMs";
   note += bandwidth_known ? " and " + num(slice.bandwidth_gbs) + " GB/s (from " + num(p.gpu_bandwidth_gbs) +
                                 "; memory-bound share " + num(m) + " of its busy time)"
                           : " (memory bandwidth not known: not scaled)";
@@ -122,7 +125,9 @@ double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientPrediction& o
   return speed;
 }
 
-std::string grid_mode(Sharing s) { return s == Sharing::mps ? "mps" : "timeslicing"; }
+std::string grid_mode(Sharing s) {
+  return s == Sharing::mps ? "mps" : "timeslicing";
+}
 
 // K copies of one workload from its co-location grid; none when the grid has no cells for the sharing.
 std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientPrediction& out) {
@@ -139,9 +144,10 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
     if (k < pts.front().k) out.extrapolated = true;
   } else if (k > pts.back().k) {
     const auto& last = pts.back();
-    const double slope = pts.size() > 1 ? std::max(0.0, (last.aggregate_req_per_s - pts[pts.size() - 2].aggregate_req_per_s) /
-                                                            (last.k - pts[pts.size() - 2].k))
-                                        : last.aggregate_req_per_s / last.k;
+    const double slope =
+        pts.size() > 1 ? std::max(0.0, (last.aggregate_req_per_s - pts[pts.size() - 2].aggregate_req_per_s) /
+                                           (last.k - pts[pts.size() - 2].k))
+                       : last.aggregate_req_per_s / last.k;
     agg.req = last.aggregate_req_per_s + slope * (k - last.k);
     if (last.worst_p99_ms) agg.p99 = *last.worst_p99_ms * k / last.k;
     out.extrapolated = true;
@@ -182,10 +188,15 @@ constexpr double kDramQueueing = 0.4;
 // 0.4 keeps the 1.3 up to a slowdown of 1.33 (docs/decisions.md, "Tail").
 constexpr double kColocatedTailRatio = 1.3;
 constexpr double kColocatedTailExcess = 0.4;
-// The most client processes on a slice where the cap was measured (15 resnets and the GEMM). Past it more
-// clients than host cores lengthen the tail too (the density searches' worst p99 at 24 was 14-15 ms where
-// the cap would say 11), so the tail alone is kept there.
+// Without the node's cores (fleet cpu_cores) the cap holds up to the most client processes on a slice
+// where it was measured with a 16-core host (15 resnets and the GEMM); past it the tail alone is kept.
 constexpr int kTailCapMaxClients = 16;
+// With the cores stated, more client processes than cores add one wait for a core to every tail: the CUDA
+// runtime spin-waits on the GPU, so every client stays runnable and one whose request needs the CPU waits
+// for a scheduler slice (3 ms by default on 8 or more CPUs). Beside the GEMM the worst resnet18-b1 p99 at
+// 19-24 clients on 16 cores was 3.8-7.3 ms above its mean + own excess on the quiet machines (density
+// searches of runs 6, 8, 16 and 21); at 15 clients it was within 0-2.8 ms (docs/decisions.md, "Host CPU").
+constexpr double kCoreWaitMs = 4.0;
 
 // Below saturation the DRAM still queues: the share of its time a request waits on memory (its own DRAM
 // share) stretches with what its neighbours draw, x (1 + 0.4 own x others') (fitted with k).
@@ -259,7 +270,8 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
     if (!f) {
       f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
       if (sharing == Sharing::mps && slice_clients > 1) {
-        const double own_request_ms = f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
+        const double own_request_ms =
+            f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
         // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the pressure on the client's
         // SMs (its own footprint and its neighbours', by kernel width) or the summed DRAM shares pass 1, and
         // the part of a request during which its kernels run waits that much longer; the rest does not.
@@ -271,12 +283,13 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
         const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
         const double memory = memory_queueing(own_dram, dram_sum - own_dram);
         const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
-        pred.notes.push_back("SM pressure " + num(sm_pressure) + ", DRAM " + num(dram_sum) +
-                             (burst > 0 ? ", bursts of wider neighbours +" + num(burst) : "") +
-                             (contention > 1 ? ": contention x" + num(contention) + " on its kernel time share " +
-                                                   num(own.exposed)
-                                             : ": no contention") +
-                             (memory > 1.005 ? ", memory queueing x" + num(memory) : "") + ": x" + num(slowed));
+        pred.notes.push_back(
+            "SM pressure " + num(sm_pressure) + ", DRAM " + num(dram_sum) +
+            (burst > 0 ? ", bursts of wider neighbours +" + num(burst) : "") +
+            (contention > 1
+                 ? ": contention x" + num(contention) + " on its kernel time share " + num(own.exposed)
+                 : ": no contention") +
+            (memory > 1.005 ? ", memory queueing x" + num(memory) : "") + ": x" + num(slowed));
         scale(*f, 1.0 / slowed);
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
         // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
@@ -285,23 +298,32 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
             1 + launch_cost_per_client(*p, own.exposed, own_dram) * (slice_clients - 1) * (1 - own.exposed);
         if (launch > 1) {
           scale(*f, 1.0 / launch);
-          pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" + num(launch) +
-                               " slower");
+          pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" +
+                               num(launch) + " slower");
         }
         // A closed loop's mean request time is 1 / req/s: the tail beyond it is capped (kColocatedTailRatio,
         // kColocatedTailExcess).
-        if (f->p99 && f->req > 0 && c.replicas == 1 && slice_clients <= kTailCapMaxClients) {
+        const bool cores_stated = slice.host_cores > 0;
+        if (f->p99 && f->req > 0 && c.replicas == 1 &&
+            (cores_stated || slice_clients <= kTailCapMaxClients)) {
           const double mean_ms = 1000.0 / f->req;
           const double mean_plus_own_excess = mean_ms + kColocatedTailExcess * own_request_ms;
           const double capped = std::min(kColocatedTailRatio * mean_ms, mean_plus_own_excess);
           if (*f->p99 > capped) {
-            pred.notes.push_back("tail alone " + num(*f->p99 / mean_ms) + " x its mean request, beside neighbours " +
-                                 num(capped / mean_ms) + " x" +
+            pred.notes.push_back("tail alone " + num(*f->p99 / mean_ms) +
+                                 " x its mean request, beside neighbours " + num(capped / mean_ms) + " x" +
                                  (mean_plus_own_excess < kColocatedTailRatio * mean_ms
-                                      ? " (its mean + " + num(kColocatedTailExcess) + " x its request time alone under its cap)"
+                                      ? " (its mean + " + num(kColocatedTailExcess) +
+                                            " x its request time alone under its cap)"
                                       : ""));
             f->p99 = capped;
           }
+        }
+        if (f->p99 && cores_stated && slice_clients > slice.host_cores) {
+          *f->p99 += kCoreWaitMs;
+          pred.notes.push_back(std::to_string(slice_clients) + " client processes on " +
+                               num(slice.host_cores) + " host cores: +" + num(kCoreWaitMs) +
+                               " ms waiting for a core");
         }
       } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
         // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.
@@ -310,6 +332,11 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
         pred.notes.push_back(std::string(to_string(sharing)) + ": no measured K-curve, synthetic slowdown x" +
                              num(1.0 / std::max(1e-9, slice_throughput)));
       }
+    }
+    // Its host CPU at the predicted rate: the CPU time of a request alone (spin-waits included, so at most
+    // what the request needs) times the requests it makes here.
+    if (p->host_cpu_cores && p->req_per_s && *p->req_per_s > 0) {
+      pred.host_cores = *p->host_cpu_cores * std::min(1.0, f->req / *p->req_per_s);
     }
     scale(*f, gpu_speed(*p, slice, pred));
     pred.req_per_s = f->req;
@@ -322,16 +349,18 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
 void add_predictions(const Scenario& scenario, Plan& plan) {
   std::vector<PredictionInput> inputs;
   for (auto& g : plan.gpus) {
-    const GpuModel& model = scenario.fleet[static_cast<size_t>(g.fleet_entry)].model;
+    const FleetEntry& entry = scenario.fleet[static_cast<size_t>(g.fleet_entry)];
     for (auto& s : g.slices) {
-      const SliceCapacity capacity = slice_capacity(model, s.profile);
+      const SliceCapacity capacity = slice_capacity_on(entry, s.profile);
       inputs.clear();
       for (const auto& c : s.clients) {
         const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
-        inputs.push_back({&w, static_cast<int>(c.replicas.size()), s.compute_share > 0 ? c.compute / s.compute_share : 1.0,
+        inputs.push_back({&w, static_cast<int>(c.replicas.size()),
+                          s.compute_share > 0 ? c.compute / s.compute_share : 1.0,
                           c.mps_active_thread_percentage, c.predicted_p99_inflation});
       }
-      std::vector<ClientPrediction> preds = predict_slice(s.sharing, capacity, s.predicted_throughput, inputs);
+      std::vector<ClientPrediction> preds =
+          predict_slice(s.sharing, capacity, s.predicted_throughput, inputs);
       for (size_t i = 0; i < s.clients.size(); ++i) s.clients[i].prediction = std::move(preds[i]);
     }
   }

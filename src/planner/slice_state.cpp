@@ -15,7 +15,9 @@ namespace {
 // Compute sums are compared with a small tolerance so that e.g. 7 x 1/7 fits a whole GPU.
 constexpr double kComputeEpsilon = 1e-9;
 
-int ceil_to_5(double pct) { return std::min(100, std::max(5, static_cast<int>(std::ceil(pct / 5.0 - 1e-9)) * 5)); }
+int ceil_to_5(double pct) {
+  return std::min(100, std::max(5, static_cast<int>(std::ceil(pct / 5.0 - 1e-9)) * 5));
+}
 
 double slice_fraction(const SliceSpec& spec, double compute) {
   return spec.compute_share > 0 ? compute / spec.compute_share : 1.0;
@@ -45,13 +47,15 @@ std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& 
 }
 
 bool all_profiled(const std::vector<ClientLoad>& clients) {
-  return std::all_of(clients.begin(), clients.end(), [](const ClientLoad& c) { return c.profiled != nullptr; });
+  return std::all_of(clients.begin(), clients.end(),
+                     [](const ClientLoad& c) { return c.profiled != nullptr; });
 }
 
 // p99 inflation per MPS client: the synthetic model from the neighbours' summed caps, or, where every
 // client is judged by its profile, the profile model (planner/profiled_slice.hpp).
-std::vector<double> mps_inflation(const Calibration& cal, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                  const std::vector<int>& caps) {
+std::vector<double> mps_inflation(const Calibration& cal, const SliceSpec& spec,
+                                  const std::vector<ClientLoad>& clients, const std::vector<int>& caps,
+                                  std::optional<double>& host_cores) {
   int total = 0;
   for (int c : caps) total += c;
   std::vector<double> out;
@@ -61,7 +65,9 @@ std::vector<double> mps_inflation(const Calibration& cal, const SliceSpec& spec,
   for (size_t i = 0; i < clients.size(); ++i) {
     inputs.push_back({clients[i].profiled, 1, slice_fraction(spec, clients[i].compute), caps[i], out[i]});
   }
-  return profile_p99_inflation(spec.capacity, inputs);
+  ProfiledSliceJudgement judged = judge_profiled_slice(spec.capacity, inputs);
+  host_cores = judged.host_cores;
+  return std::move(judged.inflation);
 }
 
 std::vector<double> timeslicing_inflation(const Calibration& cal, const SliceSpec& spec,
@@ -90,14 +96,24 @@ void merge_into(ClientLoad& c, const WorkloadDemand& d, double compute) {
   c.memory_bytes += d.memory_bytes;
   c.compute += compute;
   c.replicas += 1;
-  if (d.max_p99_inflation) c.max_p99_inflation = std::min(c.max_p99_inflation.value_or(1e300), *d.max_p99_inflation);
+  if (d.max_p99_inflation)
+    c.max_p99_inflation = std::min(c.max_p99_inflation.value_or(1e300), *d.max_p99_inflation);
   c.intermittent = c.intermittent && d.intermittent;
   c.needs_memory_cap = c.needs_memory_cap || d.isolation == Isolation::memory;
+  c.host_cpu += d.host_cpu;
 }
 
 ClientLoad new_client(const WorkloadDemand& d, double compute) {
-  return ClientLoad{d.group,          d.memory_bytes, compute, d.max_p99_inflation, d.intermittent,
-                    d.isolation == Isolation::memory, needs_own_slice(d.isolation), 1, d.profiled};
+  return ClientLoad{d.group,
+                    d.memory_bytes,
+                    compute,
+                    d.max_p99_inflation,
+                    d.intermittent,
+                    d.isolation == Isolation::memory,
+                    needs_own_slice(d.isolation),
+                    1,
+                    d.profiled,
+                    d.host_cpu};
 }
 
 }  // namespace
@@ -111,10 +127,6 @@ std::uint64_t whole_gpu_memory_bytes(const GpuModel& model) {
     if (best > 0) return gib_to_bytes(best);
   }
   return gib_to_bytes(std::floor(model.memory_gib * 0.94 * 4) / 4);
-}
-
-double host_cores_per_gpu(const FleetEntry& entry) {
-  return entry.cpu_cores ? *entry.cpu_cores / std::max(1, entry.gpus_per_node) : 0.0;
 }
 
 SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead) {
@@ -155,10 +167,10 @@ SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::
       break;
     case Sharing::mps: {
       e.mps_caps = mps_caps(spec, clients, false);
-      e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps);
+      e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps, e.host_cores);
       if (!keeps_slos(clients, e.inflation)) {
         e.mps_caps = mps_caps(spec, clients, true);
-        e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps);
+        e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps, e.host_cores);
       }
       // Caps below what a client needs slow it down: the compute-weighted share of throughput kept.
       double kept = 0;
@@ -181,16 +193,35 @@ SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::
 
 namespace {
 
+// The node's cores (the slice's share of the fleet's cpu_cores) drive its clients: launch-bound clients run
+// on host threads. They count their profiles' host CPU at the predicted req/s where the profile model
+// predicted them (`e`), else their cores alone, the most they use.
+bool fits_host_cores(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                     const SliceEvaluation* e) {
+  if (spec.capacity.host_cores <= 0) return true;
+  double used = 0;
+  if (e && e->host_cores) {
+    used = *e->host_cores;
+  } else {
+    for (const auto& c : clients) used += c.host_cpu;
+  }
+  return used <= spec.capacity.host_cores + kComputeEpsilon;
+}
+
 // evaluate_slice, and with `predict` false the same verdict without the predictions where they cannot
 // change it: a slice none of whose clients has an SLO keeps every SLO under any sharing. (The packers
 // ask hundreds of thousands of times per plan whether a replica may join; the predictions were most of
 // that time.)
 std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                              const ModePolicy& policy, const Calibration& calibration, Fit* why,
-                                              bool predict) {
+                                              const ModePolicy& policy, const Calibration& calibration,
+                                              Fit* why, bool predict) {
   if (clients.size() == 1) {
     const Sharing alone = clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive;
-    if (!predict) return SliceEvaluation{alone, {}, {}, 1.0};
+    if (!fits_host_cores(spec, clients, nullptr)) {
+      if (why) *why = Fit::host_cpu;
+      return std::nullopt;
+    }
+    if (!predict) return SliceEvaluation{alone, {}, {}, 1.0, {}};
     return predict_with(alone, spec, clients, calibration);
   }
   const bool any_slo = std::any_of(clients.begin(), clients.end(),
@@ -209,16 +240,23 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
   // time-slicing would give each a fraction of the time it needs.
   const bool oversubscribed = compute > spec.compute_share + kComputeEpsilon;
   // Steady work time-slices only when a mode is forced: the framework keeps it for intermittent work.
-  const bool ts_ok = policy.time_slicing && !needs_cap && (all_intermittent || policy.forced) && !oversubscribed;
+  const bool ts_ok =
+      policy.time_slicing && !needs_cap && (all_intermittent || policy.forced) && !oversubscribed;
   // Intermittent work (notebooks, dev) time-slices: idle contexts cost nothing and no daemon is needed.
   const bool time_slicing_first = all_intermittent && !needs_cap;
   const std::array<Sharing, 2> order{time_slicing_first ? Sharing::time_slicing : Sharing::mps,
                                      time_slicing_first ? Sharing::mps : Sharing::time_slicing};
   Fit reason = !mps_ok && !ts_ok ? (needs_cap || !policy.mps ? Fit::isolation : Fit::clients) : Fit::slo;
+  // Within the cores even at the clients' rates alone: no prediction can change that verdict.
+  const bool cores_alone_fit = fits_host_cores(spec, clients, nullptr);
   for (Sharing s : order) {
     if ((s == Sharing::mps && !mps_ok) || (s == Sharing::time_slicing && !ts_ok)) continue;
-    if (!predict && !any_slo) return SliceEvaluation{s, {}, {}, 1.0};
+    if (!predict && !any_slo && cores_alone_fit) return SliceEvaluation{s, {}, {}, 1.0, {}};
     SliceEvaluation e = predict_with(s, spec, clients, calibration);
+    if (!fits_host_cores(spec, clients, &e)) {
+      reason = Fit::host_cpu;
+      continue;
+    }
     if (keeps_slos(clients, e.inflation)) return e;
   }
   if (why) *why = reason;
@@ -260,10 +298,14 @@ Fit SliceState::check(const WorkloadDemand& d) const {
   // below then judges every SLO by the profile model).
   const bool may_oversubscribe = policy_->mps && !clients_.empty() && profiled_only_ && d.profiled &&
                                  (any_slo_ || d.max_p99_inflation.has_value());
-  if (compute_used_ + compute > spec_.compute_share + kComputeEpsilon && !may_oversubscribe) return Fit::compute;
-  // Launch-bound clients are driven by host threads: no more than the node's cores can run.
-  if (spec_.host_cores > 0 && host_cpu_used_ + d.host_cpu > spec_.host_cores + kComputeEpsilon) return Fit::host_cpu;
-  if (clients_.empty()) return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
+  if (compute_used_ + compute > spec_.compute_share + kComputeEpsilon && !may_oversubscribe)
+    return Fit::compute;
+  if (clients_.empty()) {
+    // One replica alone uses its profile's host cores (choose_sharing judges them beside others).
+    if (spec_.capacity.host_cores > 0 && d.host_cpu > spec_.capacity.host_cores + kComputeEpsilon)
+      return Fit::host_cpu;
+    return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
+  }
   if (tenant_ != d.tenant) return Fit::tenant;
   if (needs_own_slice(d.isolation) || clients_.front().own_slice) return Fit::isolation;
   if (join < 0 && !policy_->mps && !policy_->time_slicing) return Fit::isolation;
@@ -288,7 +330,6 @@ void SliceState::add(const WorkloadDemand& d, int replica) {
   compute_used_ += compute;
   profiled_only_ = profiled_only_ && d.profiled != nullptr;
   any_slo_ = any_slo_ || d.max_p99_inflation.has_value();
-  host_cpu_used_ += d.host_cpu;
   if (join >= 0) {
     merge_into(clients_[static_cast<size_t>(join)], d, compute);
     members_[static_cast<size_t>(join)].push_back({d.workload, replica});

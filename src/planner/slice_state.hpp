@@ -15,23 +15,19 @@
 namespace gpupack {
 
 struct SliceSpec {
-  int profile = -1;                 // MIG profile index, -1 for the whole GPU
-  std::uint64_t memory_bytes = 0;   // what the slice offers
-  double compute_share = 1.0;       // its share of the GPU's SMs
+  int profile = -1;                // MIG profile index, -1 for the whole GPU
+  std::uint64_t memory_bytes = 0;  // what the slice offers
+  double compute_share = 1.0;      // its share of the GPU's SMs
   int mps_client_limit = 48;
   bool mps_isolates_memory = true;  // Volta+
   double compute_scale = 1.0;       // reference-GPU fraction -> this GPU's fraction
   std::uint64_t context_overhead = 0;
-  double host_cores = 0;            // host CPU cores that drive its clients (fleet cpu_cores); 0: not limited
-  SliceCapacity capacity;           // its SMs and DRAM bandwidth (the profile model scales by them)
+  SliceCapacity capacity;  // its SMs, DRAM bandwidth and host cores (the profile model reads them)
 };
 
 // Usable memory of a whole GPU: the full-size MIG profile's memory where the catalog has one (what the
 // driver reports), otherwise 94% of nominal (an L4 reports 22.5 of 24 GiB, a T4 15 of 16).
 std::uint64_t whole_gpu_memory_bytes(const GpuModel& model);
-// Host CPU cores per GPU of a fleet entry: its nodes' cpu_cores divided evenly among their GPUs (a node's
-// GPUs each drive their own clients); 0 when the fleet does not state cores.
-double host_cores_per_gpu(const FleetEntry& entry);
 SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead);
 SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda, int reference_sms,
                             std::uint64_t overhead);
@@ -50,14 +46,19 @@ struct ClientLoad {
   bool own_slice = false;
   int replicas = 0;
   const Workload* profiled = nullptr;  // set when its profile judges it (planner/profiled_slice.hpp)
+  double host_cpu =
+      0;  // its replicas' host CPU cores alone (their profiles'): the bound where no rate scales it
 };
 
 // The outcome of the performance model for the clients of one slice.
 struct SliceEvaluation {
   Sharing sharing = Sharing::exclusive;
-  std::vector<int> mps_caps;       // per client, empty unless MPS
-  std::vector<double> inflation;   // predicted p99 inflation per client
-  double throughput = 1.0;         // per-client throughput relative to alone
+  std::vector<int> mps_caps;      // per client, empty unless MPS
+  std::vector<double> inflation;  // predicted p99 inflation per client
+  double throughput = 1.0;        // per-client throughput relative to alone
+  // The host CPU cores its clients use at their predicted req/s, where the profile model predicted them
+  // (an MPS slice judged by its clients' profiles); else their cores alone count.
+  std::optional<double> host_cores;
 };
 
 // Chooses the sharing for `clients` (the first the policy allows whose predictions keep every SLO) and
@@ -106,7 +107,6 @@ class SliceState {
   int tenant_ = -1;
   std::uint64_t memory_used_ = 0;  // client limits, contexts included
   double compute_used_ = 0;
-  double host_cpu_used_ = 0;
   bool profiled_only_ = true;  // every client is judged by its profile
   bool any_slo_ = false;
   std::vector<ClientLoad> clients_;

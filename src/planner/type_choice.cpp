@@ -75,7 +75,7 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
     const FleetEntry& f = s.fleet.front();
     const Demands demands = make_demands(s);
     SliceSpec whole = whole_gpu_spec(f.model, s.cuda, demands.reference_sms, s.context_overhead_bytes);
-    whole.host_cores = host_cores_per_gpu(f);
+    whole.capacity = slice_capacity_on(f);
     std::vector<MigLayout> layouts;
     if (policy.mig && f.model.mig) layouts = enumerate_layouts(*f.model.mig, {false, true});
     std::set<int> profiles;
@@ -96,7 +96,7 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
       std::vector<int> per_profile(f.model.mig ? f.model.mig->profiles.size() : 0, 0);
       for (int p : profiles) {
         SliceSpec inst = mig_instance_spec(f.model, p, s.cuda, demands.reference_sms, s.context_overhead_bytes);
-        inst.host_cores = inst.compute_share * host_cores_per_gpu(f);
+        inst.capacity = slice_capacity_on(f, p);
         per_profile[static_cast<size_t>(p)] = fill_alone(inst, d, policy, calibration, policy.whole_gpu ? nullptr : &why);
       }
       for (const MigLayout& l : layouts) {

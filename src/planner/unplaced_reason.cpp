@@ -23,12 +23,14 @@ bool fits_empty_slice(const PlanContext& ctx, const WorkloadDemand& d, bool* mig
     seen[static_cast<size_t>(entry)] = true;
     const GpuModel& m = ctx.model(g);
     if (m.mig) *mig_gpu_exists = true;
-    if (ctx.policy().whole_gpu && SliceState(ctx.whole(g), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
+    if (ctx.policy().whole_gpu &&
+        SliceState(ctx.whole(g), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
       return true;
     }
     if (ctx.policy().mig && m.mig) {
       for (size_t p = 0; p < m.mig->profiles.size(); ++p) {
-        if (SliceState(ctx.instance(g, static_cast<int>(p)), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
+        if (SliceState(ctx.instance(g, static_cast<int>(p)), &ctx.policy(), &ctx.calibration()).check(d) ==
+            Fit::ok) {
           return true;
         }
       }
@@ -39,13 +41,14 @@ bool fits_empty_slice(const PlanContext& ctx, const WorkloadDemand& d, bool* mig
 
 }  // namespace
 
-Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds, const ReplicaRef& replica) {
+Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
+                          const ReplicaRef& replica) {
   const WorkloadDemand& d = ctx.demands().workloads[static_cast<size_t>(replica.workload)];
   const Workload& w = ctx.scenario().workloads[static_cast<size_t>(replica.workload)];
   if (d.max_p99_inflation && *d.max_p99_inflation < 1.0) {
     return {replica, "slo_not_reachable",
-            "SLO not reachable: its p99 alone (" + fixed(w.p99_alone_ms.value_or(0)) + " ms) is above its SLO (" +
-                fixed(*w.latency_slo_ms) + " ms)"};
+            "SLO not reachable: its p99 alone (" + fixed(w.p99_alone_ms.value_or(0)) +
+                " ms) is above its SLO (" + fixed(*w.latency_slo_ms) + " ms)"};
   }
   bool mig_gpu_exists = false;
   if (!fits_empty_slice(ctx, d, &mig_gpu_exists)) {
@@ -54,8 +57,9 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
     }
     return {replica, "too_large",
             "too large for any slice: one replica needs " +
-                format_size(d.memory_bytes + ctx.scenario().context_overhead_bytes) + " with its CUDA context and " +
-                fixed(100 * d.compute, "%.0f") + "% of a " + reference_model(ctx.scenario()).name +
+                format_size(d.memory_bytes + ctx.scenario().context_overhead_bytes) +
+                " with its CUDA context and " + fixed(100 * d.compute, "%.0f") + "% of a " +
+                reference_model(ctx.scenario()).name +
                 "'s SMs, more than any GPU or MIG instance of the fleet offers" +
                 (ctx.policy().forced ? " under " + std::string(to_string(*ctx.policy().forced)) : "")};
   }
@@ -79,11 +83,14 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
   }
   if (cores_blocked) {
     // The fleet's cpu_cores (per GPU of a node) bound it, not the GPUs: say so, with what each replica uses.
-    return {replica, "no_host_cores",
-            "no host cores left: the " + fixed(cores_blocked->spec().host_cores, "%.3g") +
-                " host cores per GPU (the fleet's cpu_cores) are taken by the profiled replicas placed, and one of " +
-                w.name + " used " + fixed(d.host_cpu) + " cores alone in its profile; state the node's cores if " +
-                "it has more, or add GPUs (none of the " + gpus + " is left for it)"};
+    return {
+        replica, "no_host_cores",
+        "no host cores left: the " + fixed(cores_blocked->spec().capacity.host_cores, "%.3g") +
+            " host cores per GPU (the fleet's cpu_cores) are taken by the profiled replicas placed at "
+            "their " +
+            "predicted request rates (one of " + w.name + " used " + fixed(d.host_cpu) +
+            " cores alone in its profile); state the node's cores if it has more, or add GPUs (none of the " +
+            gpus + " is left for it)"};
   }
   return {replica, "no_gpu_left", "no GPU left: all " + gpus + " GPUs of the fleet are used"};
 }

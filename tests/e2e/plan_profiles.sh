@@ -16,15 +16,21 @@ run plan "$DATA/issue15-one-h100.yaml" --explain
 expect_rc 0
 expect_out "from its profile: p99 [0-9.]+ ms"
 
-# Density: profiled resnets with an SLO share the SMs past their count; the node's 16 cores bound them (15
-# beside the GEMM); without cpu_cores the plan says nothing bounds the host CPU they use.
+# Density: profiled resnets with an SLO share the SMs past their count; beside the GEMM all 24 asked fit the
+# node's 16 cores at their predicted request rates, and their predicted p99 counts the wait for a core (25
+# client processes on 16 cores).
 run plan "$DATA/issue15-density-h100.yaml" --format json
 expect_rc 0
-expect_json '[.placements[] | select(.workload == "resnet18-b1")] | length == 15'
+expect_json '[.placements[] | select(.workload == "resnet18-b1")] | length == 24'
 expect_json '.gpus[0].slices[0].clients | map(.compute) | add > 1'
-# The 9 left say the host bound them, not the GPU.
-expect_json '[.unplaced[] | .code] | length == 9 and all(. == "no_host_cores")'
-expect_json '.unplaced[0].reason | test("no host cores left: the 16 host cores per GPU .* used 1.00 cores alone in its profile")'
+expect_json '[.gpus[0].slices[0].clients[].prediction.notes | any(test("25 client processes on 16 host cores"))] | all'
+# A node of 4 cores drives 5 of them beside the GEMM; the 19 left say the host bound them, not the GPU.
+sed "s/cpu_cores: 16/cpu_cores: 4/; s|profile: profiles|profile: $DATA/profiles|" "$DATA/issue15-density-h100.yaml" >"$WORK/four.yaml"
+run plan "$WORK/four.yaml" --format json
+expect_rc 0
+expect_json '[.placements[] | select(.workload == "resnet18-b1")] | length == 5'
+expect_json '[.unplaced[] | .code] | length == 19 and all(. == "no_host_cores")'
+expect_json '.unplaced[0].reason | test("no host cores left: the 4 host cores per GPU .* at their predicted request rates .* used 1.00 cores alone in its profile")'
 run plan "$DATA/issue15-density-h100.yaml"
 expect_rc 0
 if grep -q "host CPU:" <<<"$OUT"; then fail "host CPU risk with cpu_cores stated"; fi

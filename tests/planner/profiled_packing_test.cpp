@@ -73,7 +73,8 @@ TEST(ProfiledPacking, SlosBoundTheContentionNotSummedCompute) {
     EXPECT_LE(c.predicted_p99_inflation, 3.0 + 1e-9);
     EXPECT_GT(c.predicted_p99_inflation, 2.9);  // the bound is what stopped the packing
     ASSERT_TRUE(c.prediction && c.prediction->p99_ms);
-    EXPECT_NEAR(*c.prediction->p99_ms, 2 * c.predicted_p99_inflation, 1e-6);  // the plan shows what it checked
+    EXPECT_NEAR(*c.prediction->p99_ms, 2 * c.predicted_p99_inflation,
+                1e-6);  // the plan shows what it checked
   }
   EXPECT_EQ(p.summary.lower_bound_gpus, 1);
 }
@@ -97,14 +98,30 @@ TEST(ProfiledPacking, ClientsWithoutAnSloDoNotOversubscribe) {
   EXPECT_EQ(placed(plan_checked(one_h100({profiled(40, std::nullopt)}))), 10);
 }
 
-TEST(ProfiledPacking, HostCoresBindBeforeTheSlo) {
-  Scenario s = one_h100({profiled(40, 6.0, 1.0)});
+// One core each alone (400 req/s); beside others each slows by the MPS launch path, 1 + 0.09 (N - 1), and
+// makes that many fewer requests: N clients use N / (1 + 0.09 (N - 1)) cores, 3.68 at 5 and 4.14 at 6. So 4
+// cores drive 5 (their cores alone would have stopped at 4), and the SLO (50x) is not what binds.
+TEST(ProfiledPacking, HostCoresCountAtThePredictedRate) {
+  Scenario s = one_h100({profiled(40, 100.0, 1.0)});
+  s.fleet[0].cpu_cores = 4;
+  s.fleet[0].gpus_per_node = 1;
+  const Plan p = plan_checked(s);
+  EXPECT_EQ(placed(p), 5);
+  ASSERT_EQ(p.unplaced.size(), 35u);
+  for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "no_host_cores") << u.reason;  // the GPU had room
+}
+
+// More client processes than cores: each tail waits for a core (+4 ms), which the 6 ms SLO of a 2 ms client
+// does not allow, so 12 cores hold 12 where the SLO alone held 20 (SlosBoundTheContentionNotSummedCompute).
+TEST(ProfiledPacking, MoreClientsThanCoresWaitForACore) {
+  Scenario s = one_h100({profiled(40, 6.0, 0.5)});
   s.fleet[0].cpu_cores = 12;
   s.fleet[0].gpus_per_node = 1;
   const Plan p = plan_checked(s);
   EXPECT_EQ(placed(p), 12);
-  ASSERT_EQ(p.unplaced.size(), 28u);
-  for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "no_host_cores") << u.reason;  // the GPU had room
+  for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "slo_not_reachable") << u.reason;
+  s.fleet[0].cpu_cores = 11;  // 12 clients on 11 cores: the wait
+  EXPECT_EQ(placed(plan_checked(s)), 11);
 }
 
 TEST(ProfiledPacking, AnUnprofiledNeighbourKeepsTheSummedComputeRule) {
@@ -120,7 +137,8 @@ TEST(ProfiledPacking, TheCheckerRefusesAnOversubscribedSliceWithoutProfiles) {
   const Plan p = plan_checked(s);
   s.workloads[0].profile.reset();  // the same plan, judged as if the workload had no profile
   bool refused = false;
-  for (const auto& e : check_plan(s, p, {})) refused = refused || e.find("summed compute") != std::string::npos;
+  for (const auto& e : check_plan(s, p, {}))
+    refused = refused || e.find("summed compute") != std::string::npos;
   EXPECT_TRUE(refused);
 }
 
@@ -129,7 +147,8 @@ TEST(ProfiledPacking, TheCheckerRefusesInflationsThatAreNotTheProfileModels) {
   Plan p = plan_checked(s);
   p.gpus.at(0).slices.at(0).clients.at(0).predicted_p99_inflation = 1.0;
   bool refused = false;
-  for (const auto& e : check_plan(s, p, {})) refused = refused || e.find("profile's model") != std::string::npos;
+  for (const auto& e : check_plan(s, p, {}))
+    refused = refused || e.find("profile's model") != std::string::npos;
   EXPECT_TRUE(refused);
 }
 
