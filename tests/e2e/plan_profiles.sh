@@ -23,7 +23,7 @@ run plan "$DATA/issue15-density-h100.yaml" --format json
 expect_rc 0
 expect_json '[.placements[] | select(.workload == "resnet18-b1")] | length == 24'
 expect_json '.gpus[0].slices[0].clients | map(.compute) | add > 1'
-expect_json '[.gpus[0].slices[0].clients[].prediction.notes | any(test("25 client processes on 16 host cores"))] | all'
+expect_json '[.gpus[0].slices[0].clients[].prediction.notes | any(test("25 client processes on 16 host cores: [+]4.00 ms"))] | all'
 # A node of 4 cores drives 5 of them beside the GEMM; the 19 left say the host bound them, not the GPU.
 sed "s/cpu_cores: 16/cpu_cores: 4/; s|profile: profiles|profile: $DATA/profiles|" "$DATA/issue15-density-h100.yaml" >"$WORK/four.yaml"
 run plan "$WORK/four.yaml" --format json
