@@ -154,6 +154,16 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run21/mixed9-h100", "mixed9-h100"},
     {"verify-profiled-h100/run21/issue15-one-h100", "issue15-one-h100"},
     {"verify-profiled-h100/run21/issue15-density-h100", "issue15-density-h100"},
+    // Run 22 (2026-11-26, machine r; the model with host cores at the predicted rate and a wait for a core
+    // past them, committed before the run): 20 and 28 resnet18-b1 beside the GEMM on 16 cores, and the
+    // density scenario (24) with its search.
+    {"verify-profiled-h100/run22/density-r20-h100", "density-r20-h100"},
+    {"verify-profiled-h100/run22/density-r28-h100", "density-r28-h100"},
+    {"verify-profiled-h100/run22/issue15-density-h100", "issue15-density-h100"},
+    // Run 23 (2026-11-26, machine s; one wait per full set of cores, committed before the run): the density
+    // scenario asking 40 (the plan places 30) and the new density-mlp out of sample, both with the search.
+    {"verify-profiled-h100/run23/density-r40-h100", "density-r40-h100"},
+    {"verify-profiled-h100/run23/density-mlp-h100", "density-mlp-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
@@ -181,7 +191,7 @@ std::map<std::string, ClientPrediction> predict_recorded(const Run& run) {
     names.push_back(name);
   }
   const std::vector<ClientPrediction> preds =
-      predict_slice(Sharing::mps, slice_capacity(catalog.get("H100-SXM5-80GB")), 1.0, in);
+      predict_slice(Sharing::mps, slice_capacity_on(s.fleet.front()), 1.0, in);
   std::map<std::string, ClientPrediction> out;
   for (size_t i = 0; i < preds.size(); ++i) out[names[i]] = preds[i];
   return out;
