@@ -39,6 +39,7 @@ struct DocPrediction {
   std::optional<double> req_per_s;
   bool extrapolated = false;
   std::vector<std::string> notes;
+  std::optional<double> host_cores;  // per replica, at its predicted req/s (its profile's host CPU)
   bool operator==(const DocPrediction&) const = default;
 };
 

@@ -128,6 +128,7 @@ DocProcess read_process(const json& c, const std::string& path) {
     pred.p99_ms = optional_number(*pj, ppath, "p99_ms");
     pred.req_per_s = optional_number(*pj, ppath, "req_per_s");
     pred.extrapolated = bool_or(*pj, ppath, "extrapolated", false);
+    pred.host_cores = optional_number(*pj, ppath, "host_cores");
     const json& notes = optional_array(*pj, ppath, "notes");
     for (size_t i = 0; i < notes.size(); ++i) {
       if (!notes[i].is_string()) bad(at(ppath + ".notes", i), "a string");

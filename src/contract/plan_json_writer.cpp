@@ -18,6 +18,7 @@ void write_prediction(JsonTextWriter& w, const std::optional<DocPrediction>& p) 
   w.key("p99_ms").optional_number(p->p99_ms);
   w.key("req_per_s").optional_number(p->req_per_s);
   w.key("extrapolated").boolean(p->extrapolated);
+  w.key("host_cores").optional_number(p->host_cores);
   w.key("notes").begin_array();
   for (const std::string& note : p->notes) w.string(note);
   w.end_array();
