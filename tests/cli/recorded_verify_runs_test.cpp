@@ -164,6 +164,8 @@ const std::vector<Run> kRuns = {
     // scenario asking 40 (the plan places 30) and the new density-mlp out of sample, both with the search.
     {"verify-profiled-h100/run23/density-r40-h100", "density-r40-h100"},
     {"verify-profiled-h100/run23/density-mlp-h100", "density-mlp-h100"},
+    // Run 24 (2026-11-26, machine t; the same model): density-r40 with the search.
+    {"verify-profiled-h100/run24/density-r40-h100", "density-r40-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
