@@ -98,14 +98,18 @@ TEST(ProfiledPacking, ClientsWithoutAnSloDoNotOversubscribe) {
   EXPECT_EQ(placed(plan_checked(one_h100({profiled(40, std::nullopt)}))), 10);
 }
 
+// The scenario on a one-GPU node of `cores` host cores.
+Scenario on_cores(Scenario s, double cores) {
+  s.fleet[0].cpu_cores = cores;
+  s.fleet[0].gpus_per_node = 1;
+  return s;
+}
+
 // One core each alone (400 req/s); beside others each slows by the MPS launch path, 1 + 0.09 (N - 1), and
 // makes that many fewer requests: N clients use N / (1 + 0.09 (N - 1)) cores, 3.68 at 5 and 4.14 at 6. So 4
 // cores drive 5 (their cores alone would have stopped at 4), and the SLO (50x) is not what binds.
 TEST(ProfiledPacking, HostCoresCountAtThePredictedRate) {
-  Scenario s = one_h100({profiled(40, 100.0, 1.0)});
-  s.fleet[0].cpu_cores = 4;
-  s.fleet[0].gpus_per_node = 1;
-  const Plan p = plan_checked(s);
+  const Plan p = plan_checked(on_cores(one_h100({profiled(40, 100.0, 1.0)}), 4));
   EXPECT_EQ(placed(p), 5);
   ASSERT_EQ(p.unplaced.size(), 35u);
   for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "no_host_cores") << u.reason;  // the GPU had room
@@ -114,14 +118,11 @@ TEST(ProfiledPacking, HostCoresCountAtThePredictedRate) {
 // More client processes than cores: each tail waits for a core (+4 ms), which the 6 ms SLO of a 2 ms client
 // does not allow, so 12 cores hold 12 where the SLO alone held 20 (SlosBoundTheContentionNotSummedCompute).
 TEST(ProfiledPacking, MoreClientsThanCoresWaitForACore) {
-  Scenario s = one_h100({profiled(40, 6.0, 0.5)});
-  s.fleet[0].cpu_cores = 12;
-  s.fleet[0].gpus_per_node = 1;
-  const Plan p = plan_checked(s);
+  const Scenario s = one_h100({profiled(40, 6.0, 0.5)});
+  const Plan p = plan_checked(on_cores(s, 12));
   EXPECT_EQ(placed(p), 12);
   for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "slo_not_reachable") << u.reason;
-  s.fleet[0].cpu_cores = 11;  // 12 clients on 11 cores: the wait
-  EXPECT_EQ(placed(plan_checked(s)), 11);
+  EXPECT_EQ(placed(plan_checked(on_cores(s, 11))), 11);  // 12 clients on 11 cores: the wait
 }
 
 TEST(ProfiledPacking, AnUnprofiledNeighbourKeepsTheSummedComputeRule) {
