@@ -166,6 +166,10 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run23/density-mlp-h100", "density-mlp-h100"},
     // Run 24 (2026-11-26, machine t; the same model): density-r40 with the search.
     {"verify-profiled-h100/run24/density-r40-h100", "density-r40-h100"},
+    // Run 25 (2026-11-26, machine u, a long-tail machine; a call that named nvidia-h200 ran on an H100; the
+    // same model): the issue's scenario and mixed9.
+    {"verify-profiled-h100/run25/issue15-one-h100", "issue15-one-h100"},
+    {"verify-profiled-h100/run25/mixed9-h100", "mixed9-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
