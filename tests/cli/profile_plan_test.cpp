@@ -13,34 +13,17 @@
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
 #include "planner/profile_prediction.hpp"
+#include "profile_plan_helpers.hpp"
 
 namespace gpupack {
 namespace {
 
-const std::string kData = GPUPACK_PLANNER_TEST_DATA;
+using test::from_text;
+using test::kData;
+using test::load;
+using test::plan_with_predictions;
+
 const std::string kIssue15 = kData + "/issue15-one-h100.yaml";
-
-Scenario load(const std::string& path, const std::string& profiles_dir = "") {
-  const GpuCatalog catalog = builtin_catalog();
-  const PosixFilesystem fs;
-  Scenario s = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
-  attach_profiles(fs, s, path, profiles_dir, catalog);
-  return s;
-}
-
-Scenario from_text(const std::string& yaml, const std::string& profiles_dir) {
-  const GpuCatalog catalog = builtin_catalog();
-  Scenario s = parse_scenario_yaml(yaml, "test.yaml", catalog);
-  attach_profiles(PosixFilesystem{}, s, "", profiles_dir, catalog);
-  return s;
-}
-
-Plan plan_with_predictions(const Scenario& s) {
-  Plan p = make_plan(s, PlanOptions{});
-  add_predictions(s, p);
-  EXPECT_EQ(check_plan(s, p, Calibration{}), std::vector<std::string>{});
-  return p;
-}
 
 // The contention factor a prediction's notes give ("contention x1.93 on its kernel time share ...").
 double contention_of(const ClientPrediction& p) {
@@ -258,50 +241,6 @@ TEST(ProfilePlan, MissingOrMalformedProfileIsAnInputErrorNamingTheFile) {
   }
   EXPECT_THROW(from_text("workloads: [{name: a, memory: 1GiB, compute: 0.1}]\n", "/nonexistent-dir"),
                InputError);
-}
-
-// Six resnet18-b1 replicas from their profile on two one-GPU nodes; `cpu` is extra fleet fields.
-Scenario resnets_on_two_nodes(const std::string& cpu) {
-  return from_text("fleet: [{model: H100-SXM5-80GB, count: 2, gpus_per_node: 1" + cpu +
-                       "}]\n"
-                       "workloads:\n  - {name: resnet18-b1, replicas: 6, profile: " +
-                       kData + "/profiles-h100-2026-11-23/resnet18-b1.json, latency_slo_ms: 16.4}\n",
-                   "");
-}
-
-TEST(ProfilePlan, NodeCpuCoresLimitLaunchBoundReplicas) {
-  // resnet18-b1 keeps one host core busy alone (its profile: 0.9998 cores at 508 req/s); beside others it
-  // makes fewer requests and uses that share of its core. A node with 2 cores and one GPU drives 2.
-  const Scenario s = resnets_on_two_nodes(", cpu_cores: 2");
-  EXPECT_DOUBLE_EQ(*s.fleet[0].cpu_cores, 2);
-  const Plan p = plan_with_predictions(s);
-  ASSERT_EQ(p.gpus.size(), 2u);
-  for (const auto& g : p.gpus) {
-    const auto& clients = g.slices.at(0).clients;
-    double cores = 0;
-    for (const auto& c : clients) {
-      ASSERT_TRUE(c.prediction && c.prediction->host_cores && c.prediction->req_per_s);
-      EXPECT_NEAR(*c.prediction->host_cores, 0.9998 * *c.prediction->req_per_s / 507.8333333333333, 1e-6);
-      cores += *c.prediction->host_cores;
-    }
-    EXPECT_LE(cores, 2 + 1e-9);
-  }
-  // The checker counts the same cores per node: a plan with all six on one node is refused.
-  Plan crowded = p;
-  auto& first = crowded.gpus[0].slices[0].clients;
-  for (auto& c : crowded.gpus[1].slices[0].clients) first.push_back(c);
-  crowded.gpus.pop_back();
-  crowded.summary.gpus_used = 1;
-  const auto errors = check_plan(s, crowded, Calibration{});
-  EXPECT_TRUE(std::any_of(errors.begin(), errors.end(), [](const std::string& e) {
-    return e.find("host CPU cores") != std::string::npos;
-  }));
-}
-
-TEST(ProfilePlan, WithoutCpuCoresNodesAreNotLimitedByHostCpu) {
-  const Scenario s = resnets_on_two_nodes("");
-  const Plan p = plan_with_predictions(s);
-  EXPECT_EQ(p.gpus.size(), 1u);
 }
 
 TEST(ProfilePlan, OnlyAnEntryWithAProfileMayLeaveOutMemoryAndCompute) {
