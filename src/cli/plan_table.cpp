@@ -19,13 +19,19 @@ std::string fixed(double v, const char* format) {
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
-std::string times(double v) { return fixed(v, "%.2fx"); }
-std::string pct(double v) { return fixed(100 * v, "%.0f%%"); }
+std::string times(double v) {
+  return fixed(v, "%.2fx");
+}
+std::string pct(double v) {
+  return fixed(100 * v, "%.0f%%");
+}
 
 // Table rows are printed for this many GPUs; the rest are counted (JSON has all of them).
 constexpr size_t kTableGpus = 40;
 
-std::string dollars(const std::optional<double>& v) { return v ? fixed(*v, "$%.2f") : "-"; }
+std::string dollars(const std::optional<double>& v) {
+  return v ? fixed(*v, "$%.2f") : "-";
+}
 
 // A comparison row's name: the chosen plan, a mode alone, or (on a fleet of priced types) one type alone.
 std::string row_name(const Scenario& scenario, const ModeOutcome& m) {
@@ -33,18 +39,21 @@ std::string row_name(const Scenario& scenario, const ModeOutcome& m) {
   return m.mode ? std::string(to_string(*m.mode)) : "chosen (per GPU)";
 }
 
-void print_comparison(std::ostream& out, const Scenario& scenario, const std::vector<ModeOutcome>& comparison) {
-  out << (chooses_gpu_types(scenario)
-              ? "Modes and GPU types compared (each mode alone on the cheapest mix of types, then every workload on "
-                "one type; all on as many GPUs as needed):\n"
-              : "Modes compared (each mode alone on this fleet; GPUS NEEDED: with as many GPUs of the first model as "
-                "it takes):\n");
-  Table t({"MODE", "GPUS USED", "PLACED", "UNPLACED", "SLO MISSES", "GPUS NEEDED", "COST/H", "WORST P99 (SLO)",
-           "THROUGHPUT", "WHAT BREAKS"});
+void print_comparison(std::ostream& out, const Scenario& scenario,
+                      const std::vector<ModeOutcome>& comparison) {
+  out << (chooses_gpu_types(scenario) ? "Modes and GPU types compared (each mode alone on the cheapest mix "
+                                        "of types, then every workload on "
+                                        "one type; all on as many GPUs as needed):\n"
+                                      : "Modes compared (each mode alone on this fleet; GPUS NEEDED: with as "
+                                        "many GPUs of the first model as "
+                                        "it takes):\n");
+  Table t({"MODE", "GPUS USED", "PLACED", "UNPLACED", "SLO MISSES", "GPUS NEEDED", "COST/H",
+           "WORST P99 (SLO)", "THROUGHPUT", "WHAT BREAKS"});
   for (const ModeOutcome& m : comparison) {
-    t.add({row_name(scenario, m), std::to_string(m.gpus_used), std::to_string(m.placed), std::to_string(m.unplaced),
-           std::to_string(m.slo_misses), m.gpus_needed ? std::to_string(*m.gpus_needed) : "-",
-           dollars(m.cost_per_hour), times(m.worst_p99_inflation), pct(m.throughput), m.breaks});
+    t.add({row_name(scenario, m), std::to_string(m.gpus_used), std::to_string(m.placed),
+           std::to_string(m.unplaced), std::to_string(m.slo_misses),
+           m.gpus_needed ? std::to_string(*m.gpus_needed) : "-", dollars(m.cost_per_hour),
+           times(m.worst_p99_inflation), pct(m.throughput), m.breaks});
   }
   t.print(out);
 }
@@ -80,8 +89,8 @@ std::string prediction_text(const std::optional<ClientPrediction>& p) {
 
 void print_gpus(std::ostream& out, const Scenario& scenario, const Plan& plan, bool explain) {
   out << "\nChosen plan:\n";
-  Table t({"GPU", "MODEL", "NODE", "MODE", "SLICE", "SHARING", "TENANT", "CLIENTS", "REPLICAS", "MEMORY LIMITS",
-           "COMPUTE", "MPS CAPS", "WORST P99"});
+  Table t({"GPU", "MODEL", "NODE", "MODE", "SLICE", "SHARING", "TENANT", "CLIENTS", "REPLICAS",
+           "MEMORY LIMITS", "COMPUTE", "MPS CAPS", "WORST P99"});
   for (size_t gi = 0; gi < plan.gpus.size() && gi < kTableGpus; ++gi) {
     const PlanGpu& g = plan.gpus[gi];
     const GpuModel& model = scenario.fleet[static_cast<size_t>(g.fleet_entry)].model;
@@ -102,37 +111,44 @@ void print_gpus(std::ostream& out, const Scenario& scenario, const Plan& plan, b
           hi = std::max(hi, *c.mps_active_thread_percentage);
         }
       }
-      const std::string caps = hi == 0 ? "-" : lo == hi ? std::to_string(lo) + "%" : std::to_string(lo) + "-" +
-                                                                                        std::to_string(hi) + "%";
+      const std::string caps = hi == 0    ? "-"
+                               : lo == hi ? std::to_string(lo) + "%"
+                                          : std::to_string(lo) + "-" + std::to_string(hi) + "%";
       t.add({g.id, model.name, g.node, std::string(to_string(g.mode)), slice_name(model, s),
-             std::string(to_string(s.sharing)), s.tenant, std::to_string(s.clients.size()), std::to_string(replicas),
-             format_size(memory) + " / " + format_size(s.memory_bytes), pct(compute) + " / " + pct(s.compute_share),
-             caps, times(worst)});
+             std::string(to_string(s.sharing)), s.tenant, std::to_string(s.clients.size()),
+             std::to_string(replicas), format_size(memory) + " / " + format_size(s.memory_bytes),
+             pct(compute) + " / " + pct(s.compute_share), caps, times(worst)});
     }
   }
   t.print(out);
-  if (plan.gpus.size() > kTableGpus) out << "... and " << plan.gpus.size() - kTableGpus << " more GPUs (see --format json)\n";
+  if (plan.gpus.size() > kTableGpus)
+    out << "... and " << plan.gpus.size() - kTableGpus << " more GPUs (see --format json)\n";
   out << "\nWhy:\n";
   for (size_t gi = 0; gi < plan.gpus.size() && gi < kTableGpus; ++gi) {
     const PlanGpu& g = plan.gpus[gi];
     // The reason per MIG instance on a line of its own.
     std::string why = g.why;
-    for (size_t at = why.find("; "); at != std::string::npos; at = why.find("; ", at)) why.replace(at, 2, "\n      ");
+    for (size_t at = why.find("; "); at != std::string::npos; at = why.find("; ", at))
+      why.replace(at, 2, "\n      ");
     out << "  " << g.id << " (" << to_string(g.mode) << "): " << why << "\n";
     if (!explain) continue;
-    for (const RejectedMode& r : g.rejected) out << "    not " << to_string(r.mode) << ": " << r.breaks << "\n";
+    for (const RejectedMode& r : g.rejected)
+      out << "    not " << to_string(r.mode) << ": " << r.breaks << "\n";
     const GpuModel& model = scenario.fleet[static_cast<size_t>(g.fleet_entry)].model;
     for (const PlanSlice& s : g.slices) {
       for (const PlanClient& c : s.clients) {
         std::string names;
         for (const ReplicaRef& r : c.replicas) {
-          names += (names.empty() ? "" : "+") + scenario.workloads[static_cast<size_t>(r.workload)].name + "#" +
-                   std::to_string(r.replica);
+          names += (names.empty() ? "" : "+") + scenario.workloads[static_cast<size_t>(r.workload)].name +
+                   "#" + std::to_string(r.replica);
         }
-        out << "    " << slice_name(model, s) << ": " << names << " limit " << format_size(c.memory_limit_bytes)
-            << (c.mps_active_thread_percentage ? ", threads " + std::to_string(*c.mps_active_thread_percentage) + "%"
-                                               : "")
-            << ", p99 " << times(c.predicted_p99_inflation) << " alone" << prediction_text(c.prediction) << "\n";
+        out << "    " << slice_name(model, s) << ": " << names << " limit "
+            << format_size(c.memory_limit_bytes)
+            << (c.mps_active_thread_percentage
+                    ? ", threads " + std::to_string(*c.mps_active_thread_percentage) + "%"
+                    : "")
+            << ", p99 " << times(c.predicted_p99_inflation) << " alone" << prediction_text(c.prediction)
+            << "\n";
       }
     }
   }
@@ -147,11 +163,11 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
       << replicas - static_cast<long>(plan.unplaced.size()) << " of " << replicas << " replicas placed\n";
   out << "  utilisation of the used GPUs: memory " << pct(s.memory_utilisation) << ", compute "
       << pct(s.compute_utilisation) << "\n";
-  out << "  against one replica per GPU: " << s.gpus_used << " GPU" << (s.gpus_used == 1 ? "" : "s") << " instead of "
-      << replicas;
+  out << "  against one replica per GPU: " << s.gpus_used << " GPU" << (s.gpus_used == 1 ? "" : "s")
+      << " instead of " << replicas;
   if (s.cost_per_hour && s.one_per_gpu_cost_per_hour) {
-    out << ", " << fixed(*s.cost_per_hour, "$%.2f") << "/h instead of " << fixed(*s.one_per_gpu_cost_per_hour, "$%.2f")
-        << "/h";
+    out << ", " << fixed(*s.cost_per_hour, "$%.2f") << "/h instead of "
+        << fixed(*s.one_per_gpu_cost_per_hour, "$%.2f") << "/h";
   }
   out << "\n";
   if (s.cost_per_hour && s.lower_bound_cost_per_hour) {
@@ -169,17 +185,31 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
       for (const PlanClient& c : sl.clients) {
         const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
         if (!cores_stated && w.profile && w.profile->host_cpu_cores && *w.profile->host_cpu_cores > 0.05) {
-          risks["host CPU: profiled replicas use host cores on nodes without `cpu_cores` (nothing bounds them)"] +=
-              static_cast<int>(c.replicas.size());
+          risks
+              ["host CPU: profiled replicas use host cores on nodes without `cpu_cores` (nothing bounds "
+               "them)"] += static_cast<int>(c.replicas.size());
         }
       }
     }
+    // More client processes on a GPU than its share of the node's cores: each spin-waiting client's tail
+    // waits for a core (the predicted p99 counts it; docs/decisions.md, "Host CPU").
+    const double cores = host_cores_per_gpu(scenario.fleet[static_cast<size_t>(g.fleet_entry)]);
+    size_t processes = 0;
+    for (const PlanSlice& sl : g.slices) processes += sl.clients.size();
+    if (cores > 0 && static_cast<double>(processes) > cores) {
+      risks
+          ["host CPU: more client processes on a GPU than its host cores; each tail waits for a core (in the "
+           "predicted p99)"]++;
+    }
     for (const PlanSlice& sl : g.slices) {
-      if (sl.sharing == Sharing::mps) risks["MPS: a fatal fault in one client is reported to every client of its slice"]++;
-      if (sl.sharing == Sharing::time_slicing) risks["time-slicing: nothing caps memory; one replica's growth OOMs the others"]++;
+      if (sl.sharing == Sharing::mps)
+        risks["MPS: a fatal fault in one client is reported to every client of its slice"]++;
+      if (sl.sharing == Sharing::time_slicing)
+        risks["time-slicing: nothing caps memory; one replica's growth OOMs the others"]++;
     }
   }
-  if (!plan.unplaced.empty()) risks["replicas left unplaced (listed below)"] = static_cast<int>(plan.unplaced.size());
+  if (!plan.unplaced.empty())
+    risks["replicas left unplaced (listed below)"] = static_cast<int>(plan.unplaced.size());
   if (!risks.empty()) out << "Risks:\n";
   for (const auto& [text, count] : risks) out << "  " << text << " (" << count << ")\n";
 }
@@ -206,10 +236,11 @@ void print_plan_table(std::ostream& out, const Scenario& scenario, const Plan& p
                       const std::vector<ModeOutcome>& comparison, bool explain) {
   std::set<std::string> tenants;
   for (const auto& w : scenario.workloads) tenants.insert(w.tenant);
-  out << "Plan: " << total_replicas(scenario) << " replicas of " << scenario.workloads.size() << " workloads from "
-      << tenants.size() << " tenant" << (tenants.size() == 1 ? "" : "s") << " on ";
+  out << "Plan: " << total_replicas(scenario) << " replicas of " << scenario.workloads.size()
+      << " workloads from " << tenants.size() << " tenant" << (tenants.size() == 1 ? "" : "s") << " on ";
   for (size_t i = 0; i < scenario.fleet.size(); ++i) {
-    out << (i ? ", " : "") << (scenario.elastic ? std::string("as many as needed") : std::to_string(scenario.fleet[i].count))
+    out << (i ? ", " : "")
+        << (scenario.elastic ? std::string("as many as needed") : std::to_string(scenario.fleet[i].count))
         << " x " << scenario.fleet[i].model.name;
     if (chooses_gpu_types(scenario)) out << " at " << dollars(scenario.fleet[i].cost_per_hour) << "/h";
   }

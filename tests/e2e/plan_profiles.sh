@@ -33,7 +33,8 @@ expect_json '[.unplaced[] | .code] | length == 19 and all(. == "no_host_cores")'
 expect_json '.unplaced[0].reason | test("no host cores left: the 4 host cores per GPU .* at their predicted request rates .* used 1.00 cores alone in its profile")'
 run plan "$DATA/issue15-density-h100.yaml"
 expect_rc 0
-if grep -q "host CPU:" <<<"$OUT"; then fail "host CPU risk with cpu_cores stated"; fi
+if grep -q "host CPU: profiled replicas use" <<<"$OUT"; then fail "unbounded host CPU risk with cpu_cores stated"; fi
+expect_out "host CPU: more client processes on a GPU than its host cores; each tail waits for a core .in the predicted p99. .1."
 grep -v cpu_cores "$DATA/issue15-density-h100.yaml" | sed "s|profile: profiles|profile: $DATA/profiles|" >"$WORK/nocpu.yaml"
 run plan "$WORK/nocpu.yaml"
 expect_rc 0
