@@ -98,6 +98,7 @@ void attach_profiles(const Filesystem& files, Scenario& scenario, const std::str
     if (w.memory_bytes == 0) w.memory_bytes = loaded.memory_bytes;
     if (w.compute <= 0) w.compute = packing_compute(loaded.facts);
     if (w.latency_slo_ms && !w.p99_alone_ms && loaded.facts.p99_ms) w.p99_alone_ms = loaded.facts.p99_ms;
+    if (w.latency_slo_ms && !w.slo_margin) w.slo_margin = kProfiledSloMargin;
     w.profile = std::make_shared<const ProfileFacts>(std::move(loaded.facts));
   }
 }

@@ -33,10 +33,15 @@ UsagePattern parse_usage_pattern(std::string_view text) {
   throw InputError("unknown pattern '" + quote_input(text) + "'; accepted: steady, intermittent");
 }
 
+std::optional<double> Workload::planning_slo_ms() const {
+  if (!latency_slo_ms) return std::nullopt;
+  return *latency_slo_ms / (1.0 + slo_margin.value_or(0));
+}
+
 std::optional<double> Workload::max_p99_inflation() const {
   if (!latency_slo_ms) return std::nullopt;
   const double alone = p99_alone_ms.value_or(*latency_slo_ms / 2.0);
-  return *latency_slo_ms / alone;
+  return *planning_slo_ms() / alone;
 }
 
 }  // namespace gpupack

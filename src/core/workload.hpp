@@ -26,6 +26,11 @@ std::string_view to_string(UsagePattern pattern);
 Isolation parse_isolation(std::string_view text);
 UsagePattern parse_usage_pattern(std::string_view text);
 
+// A profiled workload's default slo_margin. At the density edge of the profile model (28-30 resnet18-b1
+// clients on one H100, runs 22-24 in docs/results) the worst replica's mean p99 ran 3-9% above the
+// prediction and its worst window 13-15% above; docs/decisions.md, "SLO margin", says how 12% was chosen.
+inline constexpr double kProfiledSloMargin = 0.12;
+
 inline bool needs_own_slice(Isolation i) { return i == Isolation::fault || i == Isolation::hardware; }
 
 struct Workload {
@@ -35,6 +40,9 @@ struct Workload {
   double compute = 0;              // fraction (0..1] of the SMs of the reference GPU one replica keeps busy
   std::optional<double> latency_slo_ms;  // p99 target
   std::optional<double> p99_alone_ms;    // p99 alone on a whole GPU; defaults to half the SLO
+  // The plan keeps predicted p99 x (1 + slo_margin) within the SLO: room for what the model does not see
+  // (the worst replica's worst window). None: kProfiledSloMargin with a profile, else 0 (docs/workloads.md).
+  std::optional<double> slo_margin;
   std::string tenant = "default";        // trust domain
   Isolation isolation = Isolation::none;
   UsagePattern pattern = UsagePattern::steady;
@@ -42,8 +50,11 @@ struct Workload {
   std::optional<std::string> profile_path;      // `profile:` as written (relative to the scenario file)
   std::shared_ptr<const ProfileFacts> profile;  // loaded by the CLI; null: the synthetic model
 
-  // The largest p99 inflation (predicted p99 / p99 alone) the SLO tolerates; none without an SLO.
+  // The largest p99 inflation (predicted p99 / p99 alone) the SLO tolerates, its margin taken off; none
+  // without an SLO.
   std::optional<double> max_p99_inflation() const;
+  // The SLO the plan packs to: latency_slo_ms / (1 + slo_margin); none without an SLO.
+  std::optional<double> planning_slo_ms() const;
 };
 
 }  // namespace gpupack

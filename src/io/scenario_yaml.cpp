@@ -21,7 +21,7 @@ const std::vector<std::string> kTopKeys{"cuda", "context_overhead", "fleet", "wo
 const std::vector<std::string> kFleetKeys{"model", "count", "node_prefix", "gpus_per_node", "cost_per_hour",
                                           "cpu_cores"};
 const std::vector<std::string> kWorkloadKeys{"name",   "replicas",  "memory",       "compute", "latency_slo_ms",
-                                             "p99_alone_ms", "tenant", "isolation", "pattern", "group", "profile"};
+                                             "p99_alone_ms", "slo_margin", "tenant", "isolation", "pattern", "group", "profile"};
 
 class Reader {
  public:
@@ -75,16 +75,30 @@ class Reader {
     return v;
   }
 
-  double number(const YAML::Node& n, const std::string& key, double lo_exclusive, double hi) const {
+  double finite_number(const YAML::Node& n, const std::string& key) const {
     const std::string s = scalar(n, key);
     double v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) {
       fail(n, "'" + key + "' must be a number, got '" + quote_input(s) + "'");
     }
+    return v;
+  }
+
+  double number(const YAML::Node& n, const std::string& key, double lo_exclusive, double hi) const {
+    const double v = finite_number(n, key);
     if (!(v > lo_exclusive) || v > hi) {
       fail(n, "'" + key + "' must be above " + format_bound(lo_exclusive) + " and at most " + format_bound(hi) +
-                  ", got " + quote_input(s));
+                  ", got " + quote_input(n.Scalar()));
+    }
+    return v;
+  }
+
+  // A number from 0 (included) to hi.
+  double fraction(const YAML::Node& n, const std::string& key, double hi) const {
+    const double v = finite_number(n, key);
+    if (v < 0 || v > hi) {
+      fail(n, "'" + key + "' must be from 0 to " + format_bound(hi) + ", got " + quote_input(n.Scalar()));
     }
     return v;
   }
@@ -195,6 +209,10 @@ Workload parse_workload(const Reader& r, const YAML::Node& n) {
   if (n["p99_alone_ms"]) {
     if (!n["latency_slo_ms"]) r.fail(n["p99_alone_ms"], "'p99_alone_ms' needs 'latency_slo_ms'");
     w.p99_alone_ms = r.number(n["p99_alone_ms"], "p99_alone_ms", 0, 1e6);
+  }
+  if (n["slo_margin"]) {
+    if (!n["latency_slo_ms"]) r.fail(n["slo_margin"], "'slo_margin' needs 'latency_slo_ms'");
+    w.slo_margin = r.fraction(n["slo_margin"], "slo_margin", 0.9);
   }
   if (n["tenant"]) w.tenant = r.name(n["tenant"], "tenant");
   if (n["isolation"]) {

@@ -1,6 +1,7 @@
 #include "planner/explain.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -21,6 +22,7 @@ std::string times(double v) {
 struct GpuContents {
   std::vector<ClientLoad> clients;
   std::vector<std::string> names;  // workload name per client
+  double slo_margin = 0;           // the largest slo_margin of the clients with an SLO
   std::set<std::string> tenants;
   int replicas = 0;
   bool needs_cap = false;
@@ -49,7 +51,9 @@ GpuContents contents_of(const PlanContext& ctx, const PlanGpu& gpu) {
         c.needs_own_slice = c.needs_own_slice || l.own_slice;
         c.memory += d.memory_bytes;
         c.clients.push_back(l);
-        c.names.push_back(ctx.scenario().workloads[static_cast<size_t>(r.workload)].name);
+        const Workload& w = ctx.scenario().workloads[static_cast<size_t>(r.workload)];
+        c.names.push_back(w.name);
+        if (w.latency_slo_ms) c.slo_margin = std::max(c.slo_margin, w.slo_margin.value_or(0));
         ++c.replicas;
       }
     }
@@ -67,8 +71,8 @@ std::string worst_slo_miss(const GpuContents& c, const SliceEvaluation& e) {
     const double ratio = e.inflation[i] / *allowed;
     if (ratio > worst_ratio) {
       worst_ratio = ratio;
-      text = "predicted p99 " + times(e.inflation[i]) + " alone for " + c.names[i] + " (its SLO allows " +
-             times(*allowed) + ")";
+      text = "predicted p99 " + times(e.inflation[i]) + " alone for " + c.names[i] + " (its SLO" +
+             (c.slo_margin > 0 ? " less its margin" : "") + " allows " + times(*allowed) + ")";
     }
   }
   return text;
@@ -165,7 +169,8 @@ std::string slice_reason(const PlanSlice& s, const GpuContents& c) {
     case Sharing::mps:
       return k + " trusted clients" + who + " run concurrently under MPS with pinned memory limits and thread caps " +
              (lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) + "%, worst predicted p99 " + times(worst_p99) +
-             " alone, within every SLO";
+             " alone, within every SLO" +
+             (c.slo_margin > 0 ? " less its margin (up to " + std::to_string(std::lround(100 * c.slo_margin)) + "%)" : std::string());
     case Sharing::time_slicing:
       return k + " intermittent clients" + who +
              " time-slice: idle contexts cost nothing, no MPS daemon is needed and no SLO is at stake";

@@ -39,6 +39,12 @@ bool fits_empty_slice(const PlanContext& ctx, const WorkloadDemand& d, bool* mig
   return false;
 }
 
+// ", less its 12% margin" where the workload keeps one (the plan packs to SLO / (1 + margin)).
+std::string margin_note(const Workload& w) {
+  const double m = w.slo_margin.value_or(0);
+  return m > 0 ? ", less its " + fixed(100 * m, "%.0f") + "% margin" : "";
+}
+
 }  // namespace
 
 Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
@@ -47,8 +53,8 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
   const Workload& w = ctx.scenario().workloads[static_cast<size_t>(replica.workload)];
   if (d.max_p99_inflation && *d.max_p99_inflation < 1.0) {
     return {replica, "slo_not_reachable",
-            "SLO not reachable: its p99 alone (" + fixed(w.p99_alone_ms.value_or(0)) +
-                " ms) is above its SLO (" + fixed(*w.latency_slo_ms) + " ms)"};
+            "SLO not reachable: its p99 alone (" + fixed(w.p99_alone_ms.value_or(0)) + " ms) is above its SLO (" +
+                fixed(*w.latency_slo_ms) + " ms" + margin_note(w) + ")"};
   }
   bool mig_gpu_exists = false;
   if (!fits_empty_slice(ctx, d, &mig_gpu_exists)) {
@@ -79,7 +85,7 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
   if (slo_blocked) {
     return {replica, "slo_not_reachable",
             "SLO not reachable: beside the clients of the used slices its predicted p99 exceeds " +
-                fixed(*d.max_p99_inflation) + "x alone, and none of the " + gpus + " GPUs is left for it"};
+                fixed(*d.max_p99_inflation) + "x alone (its SLO" + margin_note(w) + "), and none of the " + gpus + " GPUs is left for it"};
   }
   if (cores_blocked) {
     // The fleet's cpu_cores (per GPU of a node) bound it, not the GPUs: say so, with what each replica uses.

@@ -64,6 +64,29 @@ workloads:
   EXPECT_DOUBLE_EQ(*b.max_p99_inflation(), 4.0);
 }
 
+TEST(ScenarioYaml, SloMarginTightensTheSloThePlanPacksTo) {
+  const Scenario s = parse(
+      "workloads:\n"
+      "  - {name: a, memory: 1GiB, compute: 0.1, latency_slo_ms: 20, p99_alone_ms: 5, slo_margin: 0.25}\n"
+      "  - {name: b, memory: 1GiB, compute: 0.1, latency_slo_ms: 20, p99_alone_ms: 5, slo_margin: 0}\n"
+      "  - {name: c, memory: 1GiB, compute: 0.1, latency_slo_ms: 20, p99_alone_ms: 5}\n");
+  EXPECT_DOUBLE_EQ(*s.workloads[0].planning_slo_ms(), 16.0);
+  EXPECT_DOUBLE_EQ(*s.workloads[0].max_p99_inflation(), 3.2);
+  EXPECT_DOUBLE_EQ(*s.workloads[1].max_p99_inflation(), 4.0);
+  EXPECT_FALSE(s.workloads[2].slo_margin);  // the default is set where a profile is loaded (profile_loading)
+  EXPECT_DOUBLE_EQ(*s.workloads[2].max_p99_inflation(), 4.0);
+  EXPECT_EQ(error_of("workloads:\n  - {name: a, memory: 1GiB, compute: 0.1, slo_margin: 0.1}\n"),
+            "in.yaml:2:55: 'slo_margin' needs 'latency_slo_ms'");
+  EXPECT_EQ(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, latency_slo_ms: 9, slo_margin: -0.1}]"),
+            "in.yaml:1:82: 'slo_margin' must be from 0 to 0.9, got -0.1");
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, latency_slo_ms: 9, slo_margin: 2}]")
+                .find("'slo_margin' must be from 0 to 0.9, got 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, latency_slo_ms: 9, slo_margin: nan}]")
+                .find("'slo_margin' must be a number, got 'nan'"),
+            std::string::npos);
+}
+
 TEST(ScenarioYaml, FleetIsOptional) {
   EXPECT_TRUE(parse("workloads: [{name: a, memory: 1GiB, compute: 0.1}]").fleet.empty());
 }
@@ -71,7 +94,7 @@ TEST(ScenarioYaml, FleetIsOptional) {
 TEST(ScenarioYaml, ErrorsNameLineColumnAndTheFix) {
   EXPECT_EQ(error_of("workloads:\n  - name: a\n    memory: 1GiB\n    compute: 0.1\n    replica: 2\n"),
             "in.yaml:5:5: unknown key 'replica' in a workload; did you mean 'replicas'? accepted: name, replicas, "
-            "memory, compute, latency_slo_ms, p99_alone_ms, tenant, isolation, pattern, group, profile");
+            "memory, compute, latency_slo_ms, p99_alone_ms, slo_margin, tenant, isolation, pattern, group, profile");
   EXPECT_EQ(error_of("workloads:\n  - name: a\n    memory: 9TiB\n    compute: 0.1\n"),
             "in.yaml:3:13: 'memory' of 9TiB is absurd: at most 1TiB");
   EXPECT_NE(error_of("workloads: [{name: a, memory: 0GiB, compute: 0.1}]").find("must be positive"), std::string::npos);
