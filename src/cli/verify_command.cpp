@@ -39,7 +39,7 @@ using namespace verify;
 struct VerifyArgs {
   std::string plan, node, scenario, search, report_html, json_file, mps_control = "nvidia-cuda-mps-control";
   std::vector<std::string> runs, plain;
-  double duration = 20, warmup = 5, tolerance = 0.25, ready_timeout = 120, stop_grace = 5;
+  double duration = 20, warmup = 5, tolerance = 0.25, ready_timeout = 120, stop_grace = 5, sample_interval = 0.5;
   int repeat = 2, search_max = 16, search_step = 1;
   bool solo = true;
   bool measure_alone = false;
@@ -271,6 +271,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
     DriverOptions o;
     o.session.warmup_s = a.warmup;
     o.session.duration_s = a.duration;
+    o.session.sample_s = a.sample_interval;
     o.session.ready_timeout_s = a.ready_timeout;
     o.session.stop_grace_s = a.stop_grace;
     o.session.mps_control = a.mps_control;
@@ -320,6 +321,10 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--scenario", a->scenario, "The scenario the plan came from: its latency_slo_ms are the SLOs checked");
   cmd->add_option("--duration", a->duration, "Seconds of each measured window")->check(CLI::Range(0.05, 86400.0))->capture_default_str();
   cmd->add_option("--warmup", a->warmup, "Seconds after the release before the window")->check(CLI::Range(0.0, 3600.0))->capture_default_str();
+  cmd->add_option("--sample-interval", a->sample_interval,
+                  "Seconds between GPU samples (per-process memory, GPM activity); each sample takes the driver's lock")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
   cmd->add_option("--tolerance", a->tolerance, "Largest accepted |prediction error| (fraction)")->check(CLI::Range(0.0, 100.0))->capture_default_str();
   cmd->add_option("--repeat", a->repeat, "Runs of each configuration (the spread is reported)")->check(CLI::Range(1, 100))->capture_default_str();
   cmd->add_flag("--solo,!--no-solo", a->solo, "Measure each workload alone first (its p99 and req/s alone)")->capture_default_str();

@@ -15,8 +15,12 @@ mkdir -p "$R"
 { date -u; nvidia-smi -q | head -60; lscpu | head -20; } >"$R/host.txt" 2>&1
 vmstat 1 >"$R/vmstat.txt" 2>&1 &
 VM=$!
-nvidia-smi dmon -s pucm >"$R/dmon.txt" 2>&1 &
-DM=$!
+DM=
+# VERIFY_DMON=0: no `nvidia-smi dmon` beside the runs (its NVML reads take the driver's lock every second).
+if [ "${VERIFY_DMON:-1}" != 0 ]; then
+  nvidia-smi dmon -s pucm >"$R/dmon.txt" 2>&1 &
+  DM=$!
+fi
 trap 'kill $VM $DM 2>/dev/null' EXIT
 for spec in ${VERIFY_BATCH:?give VERIFY_BATCH=\"tag:scenario[:VAR=VALUE,...] ...\"}; do
   IFS=: read -r tag scenario extra <<<"$spec"

@@ -7,6 +7,7 @@
 # rendered limits: VERIFY_REPEAT runs (default 2) of VERIFY_WINDOW seconds (default 10); VERIFY_SEARCH=WORKLOAD
 # adds the density search (VERIFY_SEARCH_MAX, default 16; VERIFY_SEARCH_STEP, default 1); VERIFY_MEASURE_ALONE=1
 # runs the profiled workloads alone first (--measure-alone: this machine's drift, rebased errors);
+# VERIFY_SAMPLE=S samples the GPU every S seconds (--sample-interval, default 0.5);
 # VERIFY_GEMM_ARGS adds arguments to the GEMM client (e.g. --size 4096); VERIFY_KEEP_REPORTS=DIR keeps a copy of
 # every replica's client report there (DIR/<replica>.<pid>.jsonl: each request's latency and end time, for
 # studying the tail). Checks that the
@@ -61,6 +62,7 @@ SEARCH=()
 [ -z "${VERIFY_SEARCH:-}" ] ||
   SEARCH=(--search "$VERIFY_SEARCH" --search-max "${VERIFY_SEARCH_MAX:-16}" --search-step "${VERIFY_SEARCH_STEP:-1}")
 [ "${VERIFY_MEASURE_ALONE:-0}" != 1 ] || SEARCH+=(--measure-alone)
+[ -z "${VERIFY_SAMPLE:-}" ] || SEARCH+=(--sample-interval "$VERIFY_SAMPLE")
 run verify "$RESULTS/plan.json" --scenario "$RESULTS/scenario.yaml" "${RUNS[@]}" --duration "${VERIFY_WINDOW:-10}" \
   --warmup 3 --repeat "$REPEAT" --json "$RESULTS/verify.json" --report "$RESULTS/verify.html" "${SEARCH[@]}"
 echo "$OUT" >"$RESULTS/verify.txt"
