@@ -170,6 +170,19 @@ const std::vector<Run> kRuns = {
     // same model): the issue's scenario and mixed9.
     {"verify-profiled-h100/run25/issue15-one-h100", "issue15-one-h100"},
     {"verify-profiled-h100/run25/mixed9-h100", "mixed9-h100"},
+    // Runs 26-28 (2026-11-26; the 12% SLO margin, committed before them, so density-r40 places 27): machine
+    // v (long tail: a 23 ms shared stall every second), w (five verifications, with and without nvidia-smi
+    // dmon and verify's 0.5 s sampling) and x (20 s windows; the issue's scenario and mixed14 too).
+    {"verify-profiled-h100/run26/density-r40-h100", "density-r40-h100"},
+    {"verify-profiled-h100/run27/density-r40-h100-A", "density-r40-h100"},
+    {"verify-profiled-h100/run27/density-r40-h100-B", "density-r40-h100"},
+    {"verify-profiled-h100/run27/density-r40-h100-C", "density-r40-h100"},
+    {"verify-profiled-h100/run27/density-r40-h100-D", "density-r40-h100"},
+    {"verify-profiled-h100/run27/density-r40-h100-E", "density-r40-h100"},
+    {"verify-profiled-h100/run28/density-r40-h100-a", "density-r40-h100"},
+    {"verify-profiled-h100/run28/density-r40-h100-b", "density-r40-h100"},
+    {"verify-profiled-h100/run28/issue15-one-h100", "issue15-one-h100"},
+    {"verify-profiled-h100/run28/mixed14-h100", "mixed14-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {
