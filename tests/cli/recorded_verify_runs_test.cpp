@@ -183,6 +183,8 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run28/density-r40-h100-b", "density-r40-h100"},
     {"verify-profiled-h100/run28/issue15-one-h100", "issue15-one-h100"},
     {"verify-profiled-h100/run28/mixed14-h100", "mixed14-h100"},
+    // Run 29 (machine y; 20 s windows): density-r40 with the search.
+    {"verify-profiled-h100/run29/density-r40-h100", "density-r40-h100"},
 };
 
 nlohmann::json read_json(const std::string& path) {

@@ -102,6 +102,16 @@ jq -e '.slices[0].gpu_activity | (.dram_bw.mean - 0.375 | fabs) < 1e-9 and (.sm_
   fail "the JSON report lacks the slice's GPU activity"
 grep -q '<td>SM active 0.88, DRAM bandwidth 0.38, tensor 0.12</td>' "$WORK/activity.html" || fail "the HTML report lacks the GPU activity"
 expect_nothing_left
+# --sample-interval: one GPU read at the release (it only starts GPM) and none in the 1.6 s window, so no
+# activity is measured; below 0.1 s it is refused.
+run verify "${BASE[@]}" --duration 1.6 --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --sample-interval 60 \
+  --json "$WORK/sparse.json"
+expect_rc 0
+echo "$OUT" | grep -q '^GPU activity' && fail "--sample-interval 60 still sampled the GPU in the window"
+jq -e '.slices[0].gpu_activity == null' "$WORK/sparse.json" >/dev/null || fail "--sample-interval 60: activity in the JSON"
+run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --sample-interval 0.01
+expect_usage_error '--sample-interval: Value 0.01 not in range'
+expect_nothing_left
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --json /nonexistent/dir/r.json
 expect_usage_error '--json /nonexistent/dir/r.json: cannot write it: no folder /nonexistent/dir'
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --report "$WORK"
