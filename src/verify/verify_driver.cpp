@@ -185,6 +185,7 @@ VerifyReport run_verify(const VerifySetup& setup, const DriverOptions& options, 
   }
   VerifyReport report = compare(setup, config_runs, alone, options.tolerance);
   report.warmup_s = options.session.warmup_s;
+  report.sample_interval_s = options.session.sample_s;
   report.duration_s = options.session.duration_s;
   if (options.search) report.search = density_search(setup, options, runs);
   return report;

@@ -305,6 +305,7 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
   j["duration_s"] = report.duration_s;
   j["repeat"] = report.repeat;
   j["tolerance"] = report.tolerance;
+  j["sample_interval_s"] = report.sample_interval_s;
   j["ok"] = report.ok();
   j["notes"] = report.notes;
   j["alone"] = nlohmann::ordered_json::array();

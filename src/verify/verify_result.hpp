@@ -135,6 +135,7 @@ struct SearchResult {
 struct VerifyReport {
   std::string node;
   double warmup_s = 0, duration_s = 0, tolerance = 0;
+  double sample_interval_s = 0;  // how often the GPU was read (--sample-interval)
   int repeat = 0;
   std::vector<std::string> notes;
   std::vector<AloneFigures> alone;

@@ -108,7 +108,8 @@ run verify "${BASE[@]}" --duration 1.6 --run fast="$FAST" --run batch="$BATCH" -
   --json "$WORK/sparse.json"
 expect_rc 0
 echo "$OUT" | grep -q '^GPU activity' && fail "--sample-interval 60 still sampled the GPU in the window"
-jq -e '.slices[0].gpu_activity == null' "$WORK/sparse.json" >/dev/null || fail "--sample-interval 60: activity in the JSON"
+jq -e '.slices[0].gpu_activity == null and .sample_interval_s == 60' "$WORK/sparse.json" >/dev/null ||
+  fail "--sample-interval 60: activity in the JSON, or the interval not recorded"
 run verify "${COMMON[@]}" --run fast="$FAST" --run batch="$BATCH" --sample-interval 0.01
 expect_usage_error '--sample-interval: Value 0.01 not in range'
 expect_nothing_left
