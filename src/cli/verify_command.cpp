@@ -78,7 +78,10 @@ Scenario read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const st
   Scenario scenario = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
   attach_profiles(fs, scenario, path, "", catalog);
   for (const auto& w : scenario.workloads) {
-    if (w.latency_slo_ms) request.slo_ms[w.name] = *w.latency_slo_ms;
+    if (w.latency_slo_ms) {
+      request.slo_ms[w.name] = *w.latency_slo_ms;
+      request.slo_margin[w.name] = w.slo_margin.value_or(0);
+    }
   }
   return scenario;
 }

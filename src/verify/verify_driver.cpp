@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "verify/margin_check.hpp"
 
 namespace gpupack::verify {
 
@@ -184,6 +185,7 @@ VerifyReport run_verify(const VerifySetup& setup, const DriverOptions& options, 
     config_runs.push_back(runs.run(setup.slices, fmt::format("the plan's placements on node {} ({}/{})", setup.node, k + 1, options.repeat)));
   }
   VerifyReport report = compare(setup, config_runs, alone, options.tolerance);
+  add_margin_checks(report, setup.slo_margin);
   report.warmup_s = options.session.warmup_s;
   report.sample_interval_s = options.session.sample_s;
   report.duration_s = options.session.duration_s;

@@ -380,6 +380,11 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
   } else {
     j["search"] = nullptr;
   }
+  j["slo_margins"] = nlohmann::ordered_json::array();
+  for (const MarginCheck& m : report.margins) {
+    j["slo_margins"].push_back({{"workload", m.workload}, {"kept", m.kept}, {"needed", m.needed}, {"replica", m.replica},
+                                {"worst_p99_ms", m.worst_p99_ms}, {"predicted_p99_ms", m.predicted_p99_ms}});
+  }
   return j;
 }
 

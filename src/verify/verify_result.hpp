@@ -132,6 +132,15 @@ struct SearchResult {
   std::string unplaced_text() const;
 };
 
+// A workload's SLO margin against this run (verify/margin_check.hpp).
+struct MarginCheck {
+  std::string workload;
+  double kept = 0;    // the slo_margin its plan kept (from --scenario)
+  double needed = 0;  // its worst window's p99 / its predicted p99 - 1, over its replicas
+  std::string replica;
+  double worst_p99_ms = 0, predicted_p99_ms = 0;
+};
+
 struct VerifyReport {
   std::string node;
   double warmup_s = 0, duration_s = 0, tolerance = 0;
@@ -142,6 +151,7 @@ struct VerifyReport {
   std::vector<ReplicaVerdict> replicas;
   std::vector<SliceVerdict> slices;
   std::optional<SearchResult> search;
+  std::vector<MarginCheck> margins;  // per workload with an SLO and a predicted p99
   bool ok() const;  // every SLO met, every error within the tolerance, no crash, no memory over its limit
 };
 

@@ -135,6 +135,7 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& pla
   setup.node = choose_node(plan, request.node);
   setup.unplaced = plan.unplaced;
   setup.profile_alone = request.profile_alone;
+  setup.slo_margin = request.slo_margin;
   const Predictions predictions = read_predictions(plan_json);
 
   std::set<std::string> in_plan;

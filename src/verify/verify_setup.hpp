@@ -61,6 +61,7 @@ struct VerifySetup {
   std::vector<SliceSetup> slices;
   std::vector<std::string> notes;  // things the user should know (a GPU model that differs from the plan's)
   std::map<std::string, ProfileAlone> profile_alone;  // workload -> its profile's alone figures (--scenario)
+  std::map<std::string, double> slo_margin;           // workload -> the slo_margin its plan kept (--scenario)
   // The replicas the plan left unplaced, with its reasons: the density search says why the plan placed no
   // more of the workload it searches (the fleet's host cores, its SLO, memory), beside how many fit.
   std::vector<DocUnplaced> unplaced;
@@ -71,6 +72,7 @@ struct SetupRequest {
   std::vector<std::string> plain;           // workloads that do not speak the client report (--plain)
   std::optional<std::string> node;          // --node; default: the plan's only (or first) node
   std::map<std::string, double> slo_ms;     // workload -> p99 SLO (ms)
+  std::map<std::string, double> slo_margin; // workload -> the slo_margin its plan kept
   std::map<std::string, ProfileAlone> profile_alone;  // workload -> its profile's alone figures
 };
 

@@ -129,10 +129,14 @@ expect_json '[.alone[] | {workload, source}] == [{"workload":"batch","source":"s
 expect_json '[.replicas[] | select(.workload == "fast") | .predicted_p99_ms == 16.5 and .predicted_req_per_s == 100 and .prediction_source == "profile" and .extrapolated and .slo_met] | all'
 expect_json '.replicas[] | select(.workload == "batch") | .prediction_source == "inflation x solo" and .extrapolated == false'
 expect_err 'run 4: the plan'
+# fast's worst window (17 ms) ran 3% above its predicted 16.5, and s.yaml gives it no profile, so its plan
+# kept no SLO margin: the margin this machine needed, per workload with an SLO.
+expect_json '[.slo_margins[] | select(.workload == "fast") | .kept == 0 and (.needed | . > 0.02 and . < 0.04)] == [true]'
 run verify "$WORK/profiled.json" "${COMMON[@]:1}" --run fast="$FAST" --run batch="$BATCH" --tolerance 100 --repeat 1
 expect_rc 0
 expect_out 'fast-0 +gpu0/s0 +profile \(extrapolated\) +16.50 +17.00'
 expect_out 'alone: fast not run'
+expect_out "note: fast's worst window ran 3% above its predicted p99 \(fast-[01]: 17.00 ms against 16.50\), more than the 0% SLO margin its plan kept: on this machine a plan needs slo_margin: 0.04 or more for it"
 expect_nothing_left
 
 # --measure-alone with a profile measured on another GPU model (an A100, 108 SMs, 2039 GB/s): this machine's

@@ -42,7 +42,7 @@ class VerifyDriverTest : public ::testing::Test {
     b.command = "./batch";
     b.env = {{"CUDA_VISIBLE_DEVICES", "GPU-0"}};
     s.replicas.push_back(b);
-    return {"node-0", {s}, {}, {}, {}};
+    return {"node-0", {s}, {}, {}, {}, {}};
   }
 
   VerifyReport verify(const VerifySetup& s) {

@@ -21,7 +21,7 @@ VerifySetup one_slice(double inflation, std::optional<double> slo) {
     r.slo_ms = slo;
     s.replicas.push_back(r);
   }
-  return {"node-0", {s}, {}, {}, {}};
+  return {"node-0", {s}, {}, {}, {}, {}};
 }
 
 ReplicaRun measured(double p99, double rps) {
