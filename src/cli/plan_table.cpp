@@ -26,6 +26,12 @@ std::string pct(double v) {
   return fixed(100 * v, "%.0f%%");
 }
 
+constexpr const char* kUnboundedHostCpuRisk =
+    "host CPU: profiled replicas use host cores on nodes without `cpu_cores` (nothing bounds them)";
+constexpr const char* kCoreWaitRisk =
+    "host CPU: more client processes on a GPU than its host cores; each tail waits for a core (in the predicted "
+    "p99)";
+
 // Table rows are printed for this many GPUs; the rest are counted (JSON has all of them).
 constexpr size_t kTableGpus = 40;
 
@@ -185,9 +191,7 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
       for (const PlanClient& c : sl.clients) {
         const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
         if (!cores_stated && w.profile && w.profile->host_cpu_cores && *w.profile->host_cpu_cores > 0.05) {
-          risks
-              ["host CPU: profiled replicas use host cores on nodes without `cpu_cores` (nothing bounds "
-               "them)"] += static_cast<int>(c.replicas.size());
+          risks[kUnboundedHostCpuRisk] += static_cast<int>(c.replicas.size());
         }
       }
     }
@@ -198,10 +202,7 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
       const double cores =
           slice_capacity_on(scenario.fleet[static_cast<size_t>(g.fleet_entry)], sl.profile).host_cores;
       if (cores > 0 && static_cast<double>(sl.clients.size()) > cores) {
-        risks
-            ["host CPU: more client processes on a GPU than its host cores; each tail waits for a core (in "
-             "the "
-             "predicted p99)"]++;
+        risks[kCoreWaitRisk]++;
       }
     }
     for (const PlanSlice& sl : g.slices) {
