@@ -34,9 +34,14 @@ std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, co
     t.memory_bytes = r.config->limits.memory_bytes;
     if (t.sharing == Sharing::mps) {
       t.mps_pipe_dir = mps_paths_for(config, t.uuid()).pipe_dir;
-      if (const auto it = settings.mps_slices.find(r.config->ref); it != settings.mps_slices.end()) {
-        t.mps_slices = it->second;
-        sliced.insert(it->first);
+      // A MIG instance's slices are keyed <gpu>/<instance> (a placement is unique only within its GPU),
+      // or by the instance alone as gpus[] names it.
+      for (const std::string& key : {r.mig ? r.gpu_config->ref + "/" + r.config->ref : r.config->ref, r.config->ref}) {
+        if (const auto it = settings.mps_slices.find(key); it != settings.mps_slices.end()) {
+          t.mps_slices = it->second;
+          sliced.insert(it->first);
+          break;
+        }
       }
     }
     out.push_back(std::move(t));
@@ -44,7 +49,7 @@ std::vector<k8s::ShareTarget> device_plugin_targets(const NodeConfig& config, co
   for (const auto& [ref, slices] : settings.mps_slices) {
     if (!sliced.count(ref)) {
       throw InputError("node config: device_plugin.mps_slices." + ref +
-                       ": not a GPU or MIG instance in mode mps in gpus[] (write it as gpus[] does)");
+                       ": not a GPU or MIG instance in mode mps in gpus[] (write it as gpus[] does, a MIG instance as <gpu>/<instance>)");
     }
   }
   return out;

@@ -8,10 +8,10 @@ std::vector<ResolvedTarget> resolve_targets(const NodeConfig& config, const std:
     const GpuDeviceInfo* d = find_device(devices, g.ref);
     if (!d) continue;
     // A GPU whose MIG instances are configured is shared through them, not as a whole.
-    if (g.mig.empty()) out.push_back({d, nullptr, &g});
+    if (g.mig.empty()) out.push_back({d, nullptr, &g, &g});
     for (const auto& m : g.mig) {
       for (const auto& inst : d->mig_instances) {
-        if (mig_matches(inst, m.ref)) out.push_back({d, &inst, &m});
+        if (mig_matches(inst, m.ref)) out.push_back({d, &inst, &m, &g});
       }
     }
   }

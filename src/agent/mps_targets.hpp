@@ -26,6 +26,7 @@ struct ResolvedTarget {
   const GpuDeviceInfo* device = nullptr;
   const MigInstanceInfo* mig = nullptr;  // null for a whole GPU
   const SharingTarget* config = nullptr;
+  const GpuConfig* gpu_config = nullptr;  // the GPU entry the target is (or is an instance of)
   std::string uuid() const { return mig ? mig->uuid : device->uuid; }
 };
 std::vector<ResolvedTarget> resolve_targets(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices);

@@ -13,7 +13,8 @@ namespace gpupack {
 
 namespace {
 
-int run_agent(const std::string& config, int port, const CommandContext& ctx) {
+int run_agent(const std::string& config_option, const std::string& node_name, int port, const CommandContext& ctx) {
+  const std::string config = resolve_node_config(ctx.env, config_option, node_name);
   Agent::block_signals();  // before any thread starts (the GPU backend's, the HTTP server's)
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
@@ -43,8 +44,12 @@ void register_agent_command(CLI::App& app, CommandContext& ctx) {
   auto config = std::make_shared<std::string>();
   auto port = std::make_shared<int>(-1);
   add_config_option(*cmd, *config);
+  auto node_name = std::make_shared<std::string>();
+  add_node_name_option(*cmd, *node_name);
   cmd->add_option("--port", *port, "Listen on this port instead of metrics_address's (0: any free port)")->check(CLI::Range(0, 65535));
-  cmd->callback([&ctx, config, port] { ctx.action = [&ctx, config, port] { return run_agent(*config, *port, ctx); }; });
+  cmd->callback([&ctx, config, node_name, port] {
+    ctx.action = [&ctx, config, node_name, port] { return run_agent(*config, *node_name, *port, ctx); };
+  });
 }
 
 }  // namespace gpupack

@@ -42,5 +42,6 @@ void register_agent_command(CLI::App& app, CommandContext& ctx);
 void register_labels_command(CLI::App& app, CommandContext& ctx);
 void register_render_command(CLI::App& app, CommandContext& ctx);
 void register_verify_command(CLI::App& app, CommandContext& ctx);
+void register_check_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace gpupack

@@ -14,7 +14,9 @@ namespace gpupack {
 
 namespace {
 
-int run_labels(CommandContext& ctx, const std::string& config_path, OutputFormat format, bool write) {
+int run_labels(CommandContext& ctx, const std::string& config_option, const std::string& node_name, OutputFormat format,
+               bool write) {
+  const std::string config_path = resolve_node_config(ctx.env, config_option, node_name);
   const NodeConfig config = load_node_config(ctx.env.fs, config_path);
   const DevicePluginSettings& settings = config.device_plugin;  // node.yaml is read once
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
@@ -51,9 +53,13 @@ void register_labels_command(CLI::App& app, CommandContext& ctx) {
   auto format = std::make_shared<OutputFormat>(OutputFormat::table);
   auto write = std::make_shared<bool>(false);
   add_config_option(*cmd, *config);
+  auto node_name = std::make_shared<std::string>();
+  add_node_name_option(*cmd, *node_name);
   add_format_option(*cmd, *format, {"table", "json"});
   cmd->add_flag("--write", *write, "Also write them to device_plugin.features_file (Node Feature Discovery)");
-  cmd->callback([&ctx, config, format, write] { ctx.action = [&ctx, config, format, write] { return run_labels(ctx, *config, *format, *write); }; });
+  cmd->callback([&ctx, config, node_name, format, write] {
+    ctx.action = [&ctx, config, node_name, format, write] { return run_labels(ctx, *config, *node_name, *format, *write); };
+  });
 }
 
 }  // namespace gpupack

@@ -71,6 +71,7 @@ int run(int argc, char** argv) {
   register_labels_command(app, ctx);
   register_render_command(app, ctx);
   register_verify_command(app, ctx);
+  register_check_command(app, ctx);
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "gpupack: " << unknown << '\n';
     return exit_code::usage;

@@ -28,4 +28,10 @@ inline void add_config_option(CLI::App& cmd, std::string& path) {
   cmd.add_option("--config", path, "Node config (docs/node-config.md)")->capture_default_str();
 }
 
+// --node-name, for commands that may read a directory of node configs (agent, labels, check).
+void add_node_name_option(CLI::App& cmd, std::string& name);
+// The config file to read: `path` itself, or <path>/<node>.yaml where `path` is a directory (the node from
+// `node_name`, else $NODE_NAME). Throws InputError naming what is missing.
+std::string resolve_node_config(const Env& env, const std::string& path, const std::string& node_name);
+
 }  // namespace gpupack

@@ -35,6 +35,43 @@ bool is_plain_id(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return alnum(c) || c == '_' || c == '-'; });
 }
 
+bool is_dns1123_subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = std::min(s.find('.', start), s.size());
+    if (!is_dns1123_label(s.substr(start, dot - start))) return false;
+    if (dot == s.size()) return true;
+    start = dot + 1;
+  }
+}
+
+void require_dns1123_subdomain(std::string_view what, std::string_view s) {
+  if (!is_dns1123_subdomain(s)) {
+    throw InputError(std::string(what) + " '" + quote_input(s) +
+                     "' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', at most 253 characters)");
+  }
+}
+
+void require_image_reference(std::string_view what, std::string_view s) {
+  const bool ok = !s.empty() && s.size() <= 255 && alnum(s.front()) && std::all_of(s.begin(), s.end(), [](char c) {
+    return alnum(c) || c == '.' || c == '_' || c == ':' || c == '/' || c == '@' || c == '-';
+  });
+  if (!ok) {
+    throw InputError(std::string(what) + " '" + quote_input(s) +
+                     "' is not an image reference (registry/name:tag or name@sha256:digest: letters, digits and . _ : / @ -)");
+  }
+}
+
+void require_cron_schedule(std::string_view what, std::string_view s) {
+  const bool ok = !s.empty() && s.size() <= 100 && std::all_of(s.begin(), s.end(), [](char c) {
+    return alnum(c) || c == ' ' || c == '*' || c == '/' || c == ',' || c == '-' || c == '?' || c == '@';
+  });
+  if (!ok) {
+    throw InputError(std::string(what) + " '" + quote_input(s) + "' is not a cron schedule (e.g. \"0 3 * * *\" or @daily)");
+  }
+}
+
 void require_dns1123_label(std::string_view what, std::string_view s) {
   if (!is_dns1123_label(s)) {
     throw InputError(std::string(what) + " '" + quote_input(s) +

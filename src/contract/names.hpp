@@ -24,6 +24,16 @@ void require_label_value(std::string_view what, std::string_view s);
 void require_script_safe(std::string_view what, std::string_view s);
 void require_plain_id(std::string_view what, std::string_view s);
 
+// A Kubernetes node name: a DNS-1123 subdomain (labels of [a-z0-9-] joined by '.', at most 253 characters).
+bool is_dns1123_subdomain(std::string_view s);
+void require_dns1123_subdomain(std::string_view what, std::string_view s);
+
+// A container image reference (registry/path:tag or @sha256:digest): 1-255 characters of
+// [A-Za-z0-9._:/@-] starting with a letter or digit.
+void require_image_reference(std::string_view what, std::string_view s);
+// A CronJob schedule: 1-100 characters of digits, letters, spaces and * / , - ? @.
+void require_cron_schedule(std::string_view what, std::string_view s);
+
 // Lower-cases and replaces every character outside [a-z0-9-] by '-', trims '-' at the ends and cuts to
 // 63 characters: "3g.40gb" -> "3g-40gb". For names gpupack derives (not for user names, which are checked).
 std::string to_dns1123_label(std::string_view s);

@@ -36,11 +36,14 @@ enum class AllocationPolicy { packed, distributed };
 const char* to_string(AllocationPolicy policy);
 
 // One size of MPS slice: `count` slices of `sm_percent` % of the SMs and `memory` bytes (absent: the
-// target's memory divided among its slices).
+// target's memory divided among its slices), advertised as `resource` (absent: the default name
+// gpupack.io/[mig-<profile>-]mps-<pct>, contract/resource_names.hpp). Every slice advertised under one
+// name on a node must be interchangeable (same percentage and memory): kubelet hands out any of them.
 struct MpsSliceSize {
   int sm_percent = 100;
   std::optional<std::uint64_t> memory_bytes;
   int count = 1;
+  std::optional<std::string> resource;
   bool operator==(const MpsSliceSize&) const = default;
 };
 

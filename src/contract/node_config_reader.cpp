@@ -4,6 +4,7 @@
 #include <set>
 
 #include "contract/node_config.hpp"
+#include "contract/resource_names.hpp"
 #include "core/errors.hpp"
 #include "io/yaml_fields.hpp"
 
@@ -52,12 +53,18 @@ class Reader : public YamlFields {
   }
 
   MpsSliceSize slice(const YAML::Node& node, const std::string& where) const {
-    only_keys(node, where, {"sm_percent", "memory", "count"});
+    only_keys(node, where, {"sm_percent", "memory", "count", "resource"});
     MpsSliceSize s;
     if (!node["sm_percent"]) fail(where + ".sm_percent", "is required (it names the resource gpupack.io/mps-<pct>)");
     s.sm_percent = in_range(node, "sm_percent", where, 1, 100, 100);
     s.count = in_range(node, "count", where, 1, 60, 1);
     s.memory_bytes = size(node, "memory", where);
+    s.resource = get<std::string>(node, "resource", where);
+    if (s.resource) {
+      if (const std::string problem = gpupack_resource_name_problem(*s.resource); !problem.empty()) {
+        fail(where + ".resource", "'" + *s.resource + "': " + problem);
+      }
+    }
     return s;
   }
 
@@ -78,7 +85,9 @@ class Reader : public YamlFields {
           only_keys(mig[j], mwhere, {"instance", "mode", "clients", "tenant", "limits"});
           SharingTarget t;
           target(mig[j], mwhere, "instance", t);
-          if (!seen.insert(t.ref).second) fail(mwhere + ".instance", "'" + t.ref + "' is listed twice");
+          // A placement (profile@start) names an instance within its GPU; a UUID names it on the node.
+          const std::string key = t.ref.find('@') == std::string::npos ? t.ref : g.ref + "/" + t.ref;
+          if (!seen.insert(key).second) fail(mwhere + ".instance", "'" + t.ref + "' is listed twice");
           g.mig.push_back(t);
         }
       }

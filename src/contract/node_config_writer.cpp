@@ -51,7 +51,9 @@ void device_plugin(YAML::Emitter& y, const DevicePluginSettings& s) {
       for (const auto& slice : slices) {
         y << YAML::BeginMap << YAML::Key << "sm_percent" << YAML::Value << slice.sm_percent;
         if (slice.memory_bytes) y << YAML::Key << "memory" << YAML::Value << size_text(*slice.memory_bytes);
-        y << YAML::Key << "count" << YAML::Value << slice.count << YAML::EndMap;
+        y << YAML::Key << "count" << YAML::Value << slice.count;
+        if (slice.resource) y << YAML::Key << "resource" << YAML::Value << *slice.resource;
+        y << YAML::EndMap;
       }
       y << YAML::EndSeq;
     }

@@ -12,33 +12,58 @@ namespace gpupack {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& path, const std::string& expected) {
+[[noreturn]] void plan_bad(const std::string& path, const std::string& expected) {
   throw InputError("plan JSON: " + path + ": expected " + expected);
 }
 
-std::string at(const std::string& path, size_t index) { return path + "[" + std::to_string(index) + "]"; }
+std::string indexed_path(const std::string& path, size_t index) { return path + "[" + std::to_string(index) + "]"; }
 
 // The model of a GPU: a catalog name (any alias).
 const GpuModel& catalog_model(const std::string& name, const std::string& path, const GpuCatalog& catalog) {
   const GpuModel* model = catalog.find(name);
   if (!model) {
-    bad(path, "a GPU model of the catalog (gpupack catalog lists them; '" + quote_input(name) + "' is not one)");
+    plan_bad(path, "a GPU model of the catalog (gpupack catalog lists them; '" + quote_input(name) + "' is not one)");
   }
   return *model;
 }
 
 // A MIG profile of `model`, as the catalog names it ("3g.40gb").
 std::string profile_of(const GpuModel& model, const std::string& path, const std::string& profile) {
-  if (!model.supports_mig()) bad(path, "no MIG profile: " + model.name + " has no MIG");
+  if (!model.supports_mig()) plan_bad(path, "no MIG profile: " + model.name + " has no MIG");
   const int index = model.mig->find_profile(profile);
   if (index < 0) {
-    bad(path, "a MIG profile of " + model.name + " (" + model.mig->profile_names() + "; '" + quote_input(profile) +
+    plan_bad(path, "a MIG profile of " + model.name + " (" + model.mig->profile_names() + "; '" + quote_input(profile) +
                   "' is not one)");
   }
   return model.mig->profiles[static_cast<size_t>(index)].name;
 }
 
 }  // namespace
+
+std::string_view to_string(DeployKind kind) {
+  switch (kind) {
+    case DeployKind::deployment: return "deployment";
+    case DeployKind::job: return "job";
+    case DeployKind::cron_job: return "cronjob";
+  }
+  return "";
+}
+
+std::optional<DeployKind> parse_deploy_kind(std::string_view text) {
+  for (DeployKind k : {DeployKind::deployment, DeployKind::job, DeployKind::cron_job}) {
+    if (to_string(k) == text) return k;
+  }
+  return std::nullopt;
+}
+
+DocWorkloadDeploy deploy_of(const PlanDocument& plan, const std::string& workload) {
+  for (const auto& w : plan.workloads) {
+    if (w.workload == workload) return w;
+  }
+  DocWorkloadDeploy d;
+  d.workload = workload;
+  return d;
+}
 
 void number_gpus_by_node(PlanDocument& plan) {
   plan.nodes.clear();
@@ -53,26 +78,38 @@ void check_plan_document(PlanDocument& plan, const GpuCatalog& catalog) {
   size_t placement = 0;
   for (size_t i = 0; i < plan.gpus.size(); ++i) {
     DocGpu& gpu = plan.gpus[i];
-    const std::string path = at("$.gpus", i);
+    const std::string path = indexed_path("$.gpus", i);
     require_plain_id(path + ".id", gpu.id);
     require_dns1123_label(path + ".node", gpu.node);
     const GpuModel& model = catalog_model(gpu.model, path + ".model", catalog);
     gpu.model = model.name;
-    if (is_mig(gpu.mode) && !model.supports_mig()) bad(path + ".mode", "a mode without MIG: " + model.name + " has no MIG");
+    if (is_mig(gpu.mode) && !model.supports_mig()) plan_bad(path + ".mode", "a mode without MIG: " + model.name + " has no MIG");
     for (size_t k = 0; k < gpu.mig.size(); ++k) {
-      gpu.mig[k].profile = profile_of(model, at(path + ".mig", k) + ".profile", gpu.mig[k].profile);
+      gpu.mig[k].profile = profile_of(model, indexed_path(path + ".mig", k) + ".profile", gpu.mig[k].profile);
     }
     for (size_t k = 0; k < gpu.slices.size(); ++k) {
       DocSlice& slice = gpu.slices[k];
-      const std::string spath = at(path + ".slices", k);
+      const std::string spath = indexed_path(path + ".slices", k);
       require_plain_id(spath + ".id", slice.id);
       if (slice.profile) slice.profile = profile_of(model, spath + ".profile", *slice.profile);
       for (const DocPlacement& c : slice.clients) {
-        const std::string ppath = at("$.placements", placement++);
+        const std::string ppath = indexed_path("$.placements", placement++);
         require_dns1123_label(ppath + ".workload", c.workload);
         require_label_value(ppath + ".tenant", c.tenant);
       }
     }
+  }
+  for (size_t i = 0; i < plan.workloads.size(); ++i) {
+    const DocWorkloadDeploy& w = plan.workloads[i];
+    const std::string path = indexed_path("$.workloads", i);
+    require_dns1123_label(path + ".name", w.workload);
+    if (w.image) require_image_reference(path + ".image", *w.image);
+    if (w.namespace_) require_dns1123_label(path + ".namespace", *w.namespace_);
+    if (w.schedule) require_cron_schedule(path + ".schedule", *w.schedule);
+    if ((w.kind == DeployKind::cron_job) != w.schedule.has_value()) {
+      plan_bad(path + ".schedule", "a schedule exactly when kind is cronjob");
+    }
+    if (w.cpu && !(*w.cpu > 0 && *w.cpu <= 1024)) plan_bad(path + ".cpu", "cores between 0 and 1024");
   }
   number_gpus_by_node(plan);
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -164,8 +165,27 @@ struct DocModel {
   bool operator==(const DocModel&) const = default;
 };
 
+// How a workload's pods are deployed ($.workloads[], from the scenario's `deploy:` fields): what the
+// rendered Deployments, Jobs and CronJobs carry besides the GPU slice.
+enum class DeployKind { deployment, job, cron_job };
+std::string_view to_string(DeployKind kind);  // "deployment" | "job" | "cronjob"
+std::optional<DeployKind> parse_deploy_kind(std::string_view text);
+inline constexpr std::string_view kDeployKindNames = "deployment, job, cronjob";
+
+struct DocWorkloadDeploy {
+  std::string workload;
+  std::optional<std::string> image;       // none: the pods run an image named after the workload, set it later
+  std::optional<std::string> namespace_;  // none: the namespace kubectl applies to
+  DeployKind kind = DeployKind::deployment;
+  std::optional<std::string> schedule;    // cronjob only: the cron schedule
+  std::optional<double> cpu;              // cores each pod requests (a profile's host cores where measured)
+  std::optional<std::uint64_t> host_memory_bytes;  // host memory each pod requests
+  bool operator==(const DocWorkloadDeploy&) const = default;
+};
+
 struct PlanDocument {
   std::vector<DocGpu> gpus;
+  std::vector<DocWorkloadDeploy> workloads;  // only workloads with deploy fields; others take the defaults
   std::vector<std::string> nodes;  // in order of first appearance; derived, not in the JSON
   std::vector<DocUnplaced> unplaced;
   DocSummary summary;
@@ -174,6 +194,9 @@ struct PlanDocument {
   DocModel model;
   bool operator==(const PlanDocument&) const = default;
 };
+
+// The deploy fields of a workload: its entry in plan.workloads, or the defaults.
+DocWorkloadDeploy deploy_of(const PlanDocument& plan, const std::string& workload);
 
 // Fills each GPU's index on its node and the plan's node list from the GPUs' nodes, in order.
 void number_gpus_by_node(PlanDocument& plan);

@@ -71,8 +71,6 @@ void add_mps(Builder& b, const ShareTarget& t) {
     }
     if (unsized > 0) share = (gpu - sized) / static_cast<std::uint64_t>(unsized);
   }
-  const std::string prefix =
-      t.mig_profile ? "gpupack.io/mig-" + mig_resource_part(*t.mig_profile) + "-mps-" : std::string("gpupack.io/mps-");
   int n = 0;
   for (const auto& s : slices) {
     for (int i = 0; i < s.count; ++i, ++n) {
@@ -80,7 +78,24 @@ void add_mps(Builder& b, const ShareTarget& t) {
       d.sm_percent = s.sm_percent;
       d.memory_bytes = s.memory_bytes.value_or(t.memory_bytes.value_or(share));
       d.pipe_dir = t.mps_pipe_dir;
-      b.add(prefix + std::to_string(s.sm_percent), t, std::move(d));
+      b.add(s.resource ? *s.resource : mps_resource_name(t.mig_profile, s.sm_percent), t, std::move(d));
+    }
+  }
+}
+
+// kubelet gives a container any free device of the resource it asks for, so every MPS device of one
+// resource must carry the same limits: otherwise a pod planned for 2 GiB may get a 1 GiB slice.
+void check_interchangeable(const PluginResource& r) {
+  const PluginDevice* first = nullptr;
+  for (const auto& d : r.devices) {
+    if (d.sharing != Sharing::mps) continue;
+    if (!first) {
+      first = &d;
+    } else if (d.sm_percent != first->sm_percent || d.memory_bytes != first->memory_bytes) {
+      throw InputError("device plugin: resource " + r.name + " would hand out unequal MPS slices (" + first->id + ": " +
+                       std::to_string(first->sm_percent) + "% and " + format_size(first->memory_bytes) + ", " + d.id +
+                       ": " + std::to_string(d.sm_percent) + "% and " + format_size(d.memory_bytes) +
+                       "); give the slices equal memory or their own `resource` name in device_plugin.mps_slices");
     }
   }
 }
@@ -96,7 +111,7 @@ std::string socket_name(const std::string& resource) {
 std::vector<PluginResource> plan_resources(const std::vector<ShareTarget>& targets, bool gpupack_only) {
   Builder b;
   for (const auto& t : targets) {
-    const std::string whole = t.mig_profile ? mig_resource_name(*t.mig_profile) : "nvidia.com/gpu";
+    const std::string whole = whole_resource_name(t.mig_profile);
     switch (t.sharing) {
       case Sharing::streams:  // not a node sharing (node.yaml refuses it); served as exclusive
       case Sharing::exclusive:
@@ -111,7 +126,10 @@ std::vector<PluginResource> plan_resources(const std::vector<ShareTarget>& targe
     }
   }
   std::vector<PluginResource> out;
-  for (auto& [name, r] : b.resources) out.push_back(std::move(r));
+  for (auto& [name, r] : b.resources) {
+    check_interchangeable(r);
+    out.push_back(std::move(r));
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "render/agent_manifests.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -60,11 +61,44 @@ std::vector<RenderTarget> parse_render_targets(std::string_view list) {
   return out;
 }
 
-FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog) {
+namespace {
+
+bool has_file(const FileTree& files, const std::string& path) {
+  return std::any_of(files.begin(), files.end(), [&](const RenderedFile& f) { return f.path == path; });
+}
+
+// kustomization.yaml: what `kubectl apply -k` deploys for the consumer: its device plugin side (the
+// gpupack agent with every node's config, or nothing to add for NVIDIA's plugin, whose ConfigMap goes to
+// the GPU Operator's namespace by hand) and the workloads that request what it advertises.
+std::optional<RenderedFile> kustomization(const PlanDocument& plan, const FileTree& files, Consumer consumer) {
+  std::vector<std::string> resources;
+  std::vector<std::string> nodes;
+  if (consumer == Consumer::dra) {
+    for (const char* f : {"dra/resourceclaims.yaml", "dra/deployments.yaml"}) {
+      if (has_file(files, f)) resources.push_back(f);
+    }
+  } else {
+    if (consumer == Consumer::gpupack_agent && has_file(files, "gpupack-agent/agent.yaml")) {
+      resources.push_back("gpupack-agent/agent.yaml");
+      nodes = plan.nodes;
+    }
+    if (has_file(files, "k8s-workloads/deployments.yaml")) resources.push_back("k8s-workloads/deployments.yaml");
+  }
+  if (resources.empty()) return std::nullopt;
+  return RenderedFile{"kustomization.yaml", kustomization_yaml(resources, nodes, {}), 0644};
+}
+
+}  // namespace
+
+FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog,
+                        Consumer consumer) {
   FileTree files;
   std::string readme =
-      "Files rendered by gpupack from a plan. Sections are in the order to apply them.\n"
-      "Node names in the plan are logical (node-0, ...): map them to real nodes where a script asks.\n";
+      "Files rendered by gpupack from a plan, for pods served by the " + std::string(to_string(consumer)) +
+      ". Sections are in the order to apply them.\n"
+      "The plan's node names are the Kubernetes node names the files select (set them with the fleet's\n"
+      "node_names; docs/workloads.md). On a cluster, `kubectl apply -k <this directory>` applies\n"
+      "kustomization.yaml: the device plugin side and the workloads, in one step.\n";
   int step = 1;
   for (RenderTarget t : targets) {
     TargetOutput o;
@@ -72,7 +106,7 @@ FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget
       case RenderTarget::mps: o = render_mps_target(plan); break;
       case RenderTarget::k8s_device_plugin: o = render_device_plugin_target(plan, catalog); break;
       case RenderTarget::mig_parted: o = render_mig_parted_target(plan); break;
-      case RenderTarget::k8s_workloads: o = render_workloads_target(plan, catalog); break;
+      case RenderTarget::k8s_workloads: o = render_workloads_target(plan, catalog, consumer == Consumer::dra ? Consumer::gpupack_agent : consumer); break;
       case RenderTarget::node_template: o = render_node_template_target(plan, catalog); break;
       case RenderTarget::gpupack_agent: o = render_agent_config_target(plan); break;
       case RenderTarget::cdi: o = render_cdi_target(plan, catalog); break;
@@ -85,6 +119,7 @@ FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget
     for (const auto& paragraph : o.readme) readme += paragraph + "\n";
     files.insert(files.end(), o.files.begin(), o.files.end());
   }
+  if (const auto k = kustomization(plan, files, consumer)) files.push_back(*k);
   files.push_back({"README.txt", readme, 0644});
   return files;
 }

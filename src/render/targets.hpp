@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/consumer.hpp"
 #include "core/gpu_catalog.hpp"
 #include "render/file_tree.hpp"
 #include "contract/plan_json.hpp"
@@ -26,7 +27,10 @@ MpsDaemonNames mps_daemon_names(const DocGpu& gpu, const DocSlice& slice);
 TargetOutput render_mps_target(const PlanDocument& plan);
 TargetOutput render_device_plugin_target(const PlanDocument& plan, const GpuCatalog& catalog);
 TargetOutput render_mig_parted_target(const PlanDocument& plan);
-TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog& catalog);
+// Pods request what `consumer` advertises (gpupack-agent or nvidia-device-plugin; dra has its own target).
+TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog& catalog, Consumer consumer);
+// The namespaces the plan's workloads name (deploy.namespace), sorted.
+std::vector<std::string> workload_namespaces(const PlanDocument& plan);
 
 // Empty when the NVIDIA device plugin can express every GPU of the node; otherwise what it cannot.
 std::vector<std::string> nvidia_plugin_problems(const PlanDocument& plan, const GpuCatalog& catalog,

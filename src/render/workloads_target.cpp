@@ -1,16 +1,19 @@
-// Target `k8s-workloads`: a Deployment per workload (split per node and resource where the plan puts its
-// replicas on different kinds of slices), with the resource the slice is advertised as, a nodeSelector
-// and tolerations for the planned node, and hostIPC for MPS on pre-Volta GPUs; plus the node labels and
-// taints to apply.
+// Target `k8s-workloads`: the objects that run each workload's pods (a Deployment, Job or CronJob per
+// workload, split per node, resource and process size where the plan puts its replicas on different
+// kinds of slices), each pod asking for the resource its slice is advertised as, and the node taints.
+// The resources are the ones the chosen device plugin advertises: the gpupack agent's, derived with its
+// node configs in one place (contract/node_serving.hpp), or NVIDIA's plugin's (nvidia.com/gpu,
+// nvidia.com/mig-<profile>) for nodes it can express.
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <map>
 #include <set>
 
-#include "core/errors.hpp"
 #include "contract/names.hpp"
+#include "contract/node_serving.hpp"
+#include "core/errors.hpp"
 #include "render/node_labels.hpp"
+#include "render/pod_workload.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -19,13 +22,14 @@ namespace {
 
 constexpr const char* kSharingTaint = "gpupack.io/sharing";
 
-struct DeploymentKey {
+struct ObjectKey {
   std::string workload, node, resource;
-  auto operator<=>(const DeploymentKey&) const = default;
+  int streams = 1;
+  auto operator<=>(const ObjectKey&) const = default;
 };
 
-struct DeploymentInfo {
-  int replicas = 0;
+struct ObjectInfo {
+  int pods = 0;
   std::string tenant;
   bool host_ipc = false;
 };
@@ -42,81 +46,74 @@ std::string node_sharing_value(const PlanDocument& plan, const std::string& node
   return kinds.size() == 1 ? *kinds.begin() : "mixed";
 }
 
+bool pre_volta_mps(const PlanDocument& plan, const GpuCatalog& catalog, const ServedPod& pod) {
+  for (const auto& gpu : plan.gpus) {
+    if (gpu.id != pod.gpu_id) continue;
+    const GpuModel* model = catalog.find(gpu.model);
+    return pod.sm_percent && model && !is_volta_or_newer(model->arch);
+  }
+  return false;
+}
+
 }  // namespace
 
-TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog& catalog) {
+std::vector<std::string> workload_namespaces(const PlanDocument& plan) {
+  std::set<std::string> out;
+  for (const auto& w : plan.workloads) {
+    if (w.namespace_) out.insert(*w.namespace_);
+  }
+  return {out.begin(), out.end()};
+}
+
+TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog& catalog, Consumer consumer) {
   TargetOutput out;
-  std::map<DeploymentKey, DeploymentInfo> deployments;
+  std::map<ObjectKey, ObjectInfo> objects;
   std::map<std::string, int> groups_per_workload;
-  for (const auto& gpu : plan.gpus) {
-    const GpuModel* model = catalog.find(gpu.model);
-    const bool pre_volta = model && !is_volta_or_newer(model->arch);
-    for (const auto& slice : gpu.slices) {
-      for (const auto& c : slice.clients) {
-        require_label_value("tenant of workload " + c.workload, c.tenant);
-        auto& d = deployments[{c.workload, gpu.node, resource_name(plan, catalog, gpu, slice, c)}];
-        ++d.replicas;
-        d.tenant = c.tenant;
-        d.host_ipc = d.host_ipc || (pre_volta && slice.sharing == Sharing::mps);
+  for (const NodeServing& node : gpupack_agent_serving(plan)) {
+    if (consumer == Consumer::nvidia_device_plugin) {
+      if (const auto problems = nvidia_plugin_problems(plan, catalog, node.node); !problems.empty()) {
+        throw InputError("plan: node " + node.node + " cannot be served by the NVIDIA device plugin: " + problems.front() +
+                         " (plan with --deploy-with nvidia-device-plugin, or deploy with the gpupack agent)");
       }
     }
+    for (const ServedPod& pod : node.pods) {
+      require_label_value("tenant of workload " + pod.workload, pod.tenant);
+      const std::string resource =
+          consumer == Consumer::nvidia_device_plugin ? whole_resource_name(pod.mig_profile) : pod.resource;
+      auto& o = objects[{pod.workload, node.node, resource, pod.replicas}];
+      ++o.pods;
+      o.tenant = pod.tenant;
+      o.host_ipc = o.host_ipc || pre_volta_mps(plan, catalog, pod);
+    }
   }
-  if (deployments.empty()) return out;
-  for (const auto& [key, info] : deployments) ++groups_per_workload[key.workload];
+  if (objects.empty()) return out;
+  for (const auto& [key, info] : objects) ++groups_per_workload[key.workload];
 
   std::string yaml;
+  for (const auto& ns : workload_namespaces(plan)) {
+    yaml += "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + ns + "\n";
+  }
   std::set<std::string> names;
-  // Not structured bindings: the labels lambda below captures them, which clang 14 rejects.
-  for (const auto& deployment : deployments) {
-    const DeploymentKey& key = deployment.first;
-    const DeploymentInfo& info = deployment.second;
+  for (const auto& [key, info] : objects) {
     std::string name = key.workload;
     if (groups_per_workload[key.workload] > 1) {
       const std::string res = key.resource.substr(key.resource.find('/') + 1);
-      name = to_dns1123_label(key.workload + "-" + key.node + "-" + res);
+      name = to_dns1123_label(key.workload + "-" + key.node + "-" + res + (key.streams > 1 ? "-x" + std::to_string(key.streams) : ""));
     }
     for (int n = 2; names.count(name); ++n) name = to_dns1123_label(name.substr(0, 58) + "-" + std::to_string(n));
     names.insert(name);
-    const std::string taint_value = node_sharing_value(plan, key.node);
-    YAML::Emitter y;
-    y << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value
-      << "Deployment";
-    auto labels = [&] {
-      y << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << key.workload;
-      y << YAML::Key << "app.kubernetes.io/instance" << YAML::Value << name;
-      y << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "gpupack";
-      y << YAML::Key << "gpupack.io/tenant" << YAML::Value << info.tenant << YAML::EndMap;
-    };
-    y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name;
-    y << YAML::Key << "labels" << YAML::Value;
-    labels();
-    y << YAML::EndMap;
-    y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "replicas" << YAML::Value << info.replicas;
-    y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value
-      << YAML::BeginMap << YAML::Key << "app.kubernetes.io/instance" << YAML::Value << name << YAML::EndMap
-      << YAML::EndMap;
-    y << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
-    y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "labels" << YAML::Value;
-    labels();
-    y << YAML::EndMap;
-    y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-    y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kPlannedNodeLabel << YAML::Value
-      << key.node << YAML::EndMap;
-    if (!taint_value.empty()) {
-      y << YAML::Key << "tolerations" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "key"
-        << YAML::Value << kSharingTaint << YAML::Key << "operator" << YAML::Value << "Equal" << YAML::Key << "value"
-        << YAML::Value << taint_value << YAML::Key << "effect" << YAML::Value << "NoSchedule" << YAML::EndMap
-        << YAML::EndSeq;
-    }
-    if (info.host_ipc) y << YAML::Key << "hostIPC" << YAML::Value << true;
-    y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-    y << YAML::Key << "name" << YAML::Value << key.workload;
-    y << YAML::Key << "image" << YAML::Value << key.workload + ":latest";
-    y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
-      << YAML::BeginMap << YAML::Key << key.resource << YAML::Value << 1 << YAML::EndMap << YAML::EndMap;
-    y << YAML::EndMap << YAML::EndSeq;
-    y << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
-    yaml += "---\n" + std::string(y.c_str()) + "\n";
+    PodWorkload w;
+    w.name = name;
+    w.workload = key.workload;
+    w.tenant = info.tenant;
+    w.node = key.node;
+    w.pods = info.pods;
+    w.deploy = deploy_of(plan, key.workload);
+    w.resource = key.resource;
+    w.host_ipc = info.host_ipc;
+    w.streams = key.streams;
+    w.sharing_taint_value = node_sharing_value(plan, key.node);
+    yaml += pod_workload_yaml(w);
   }
   out.files.push_back({"k8s-workloads/deployments.yaml", yaml, 0644});
 
@@ -128,15 +125,21 @@ TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog&
     if (!value.empty()) taints.push_back({node, kSharingTaint, value, "NoSchedule"});
   }
   out.files.push_back({"k8s-workloads/node-labels.sh",
-                       node_label_script("Labels and taints the nodes the planned Deployments select.", labels, taints),
+                       node_label_script("Labels and taints the nodes the planned workloads run on (optional: the "
+                                         "workloads select their nodes by name; the taint keeps other pods off).",
+                                         labels, taints),
                        0755});
   out.readme.push_back(fmt::format(
-      "k8s-workloads/: deployments.yaml holds {} Deployment(s): each requests the resource its slice is\n"
-      "advertised as (nvidia.com/gpu, nvidia.com/mig-<profile>, or gpupack.io/mps-<pct> and\n"
-      "gpupack.io/mig-<profile>-mps-<pct>, served only by the gpupack agent), selects its planned node with\n"
-      "{}=<node> and tolerates the node's {} taint. Replace each image (<workload>:latest). Run\n"
-      "node-labels.sh first (labels and taints), then `kubectl apply -f deployments.yaml` last.",
-      deployments.size(), kPlannedNodeLabel, kSharingTaint));
+      "k8s-workloads/: deployments.yaml holds {} Deployment(s), Job(s) or CronJob(s), each pinned to its planned\n"
+      "node by name (node affinity on metadata.name) and requesting one unit of the resource its slice is\n"
+      "advertised as by the {} ({}). Deployments roll with maxSurge 0, so\n"
+      "no rollout puts more pods on a slice than the plan. Workloads without `deploy.image` in the scenario run\n"
+      "an image named after the workload: set it with `kustomize edit set image <workload>=<image>`.\n"
+      "node-labels.sh (optional) taints the nodes with {} so that other pods stay off.",
+      objects.size(), consumer == Consumer::nvidia_device_plugin ? "NVIDIA device plugin" : "gpupack agent",
+      consumer == Consumer::nvidia_device_plugin ? "nvidia.com/gpu, nvidia.com/mig-<profile>"
+                                                  : "nvidia.com/gpu, nvidia.com/mig-<profile>, gpupack.io/[mig-<profile>-]mps-<pct>[-<qualifier>]",
+      kSharingTaint));
   return out;
 }
 

@@ -25,8 +25,10 @@ const RenderedFile& file(const TargetOutput& o, const std::string& path) {
 
 TEST(RenderAgentConfig, AgentParsesEveryRenderedNodeConfig) {
   const TargetOutput o = render_agent_config_target(mixed_plan());
-  ASSERT_EQ(o.files.size(), 3u);
-  for (const auto& f : o.files) EXPECT_NO_THROW(parse_node_config(f.content, f.path)) << f.content;
+  ASSERT_EQ(o.files.size(), 4u);  // three nodes' node.yaml and agent.yaml
+  for (const auto& f : o.files) {
+    if (f.path != "gpupack-agent/agent.yaml") EXPECT_NO_THROW(parse_node_config(f.content, f.path)) << f.content;
+  }
 
   const NodeConfig node0 = parse_node_config(file(o, "gpupack-agent/node-0/node.yaml").content, "node-0");
   ASSERT_EQ(node0.gpus.size(), 2u);
@@ -36,6 +38,13 @@ TEST(RenderAgentConfig, AgentParsesEveryRenderedNodeConfig) {
   EXPECT_EQ(node0.gpus[0].limits.sm_percent, 50);
   EXPECT_EQ(node0.gpus[0].limits.memory_bytes, 8ull << 30);
   EXPECT_EQ(node0.gpus[0].tenant, "team-a");
+  // Each client's own slice for the device plugin, not the largest client's limits three times.
+  EXPECT_TRUE(node0.device_plugin.enabled);
+  const auto& slices = node0.device_plugin.mps_slices.at("0");
+  int clients = 0;
+  for (const auto& s : slices) clients += s.count;
+  EXPECT_EQ(clients, 3);
+  EXPECT_GT(slices.size(), 1u) << "chat (25%) and batch (50%) get slices of their own sizes";
   ASSERT_EQ(node0.gpus[1].mig.size(), 4u);
   EXPECT_EQ(node0.gpus[1].mig[0].ref, "3g.40gb@4");
   EXPECT_EQ(node0.gpus[1].mig[0].mode, Sharing::mps);

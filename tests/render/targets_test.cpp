@@ -92,7 +92,7 @@ TEST(MigPartedTarget, NodeLayoutAndLabels) {
 
 TEST(WorkloadsTarget, ResourcesSelectorsTolerationsAndHostIpc) {
   const GpuCatalog catalog = builtin_catalog();
-  const TargetOutput o = render_workloads_target(mixed_plan(), catalog);
+  const TargetOutput o = render_workloads_target(mixed_plan(), catalog, Consumer::gpupack_agent);
   const std::vector<YAML::Node> docs = YAML::LoadAll(find_file(o.files, "k8s-workloads/deployments.yaml")->content);
   std::map<std::string, YAML::Node> by_name;
   for (const auto& d : docs) by_name[d["metadata"]["name"].as<std::string>()] = d;
@@ -115,7 +115,12 @@ TEST(WorkloadsTarget, ResourcesSelectorsTolerationsAndHostIpc) {
   EXPECT_TRUE(by_name.at("legacy")["spec"]["template"]["spec"]["hostIPC"].as<bool>()) << "MPS on pre-Volta";
   EXPECT_FALSE(by_name.at("chat")["spec"]["template"]["spec"]["hostIPC"]);
   const auto pod = by_name.at("dev")["spec"]["template"]["spec"];
-  EXPECT_EQ(pod["nodeSelector"]["gpupack.io/node"].as<std::string>(), "node-1");
+  // Pinned to its node by name: no label has to be set on the node first.
+  EXPECT_EQ(pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]
+               ["matchFields"][0]["values"][0].as<std::string>(),
+            "node-1");
+  // A rollout never puts a surge pod on a full slice.
+  EXPECT_EQ(by_name.at("dev")["spec"]["strategy"]["rollingUpdate"]["maxSurge"].as<int>(), 0);
   EXPECT_EQ(pod["tolerations"][0]["value"].as<std::string>(), "time-slicing");
   const std::string labels = find_file(o.files, "k8s-workloads/node-labels.sh")->content;
   EXPECT_NE(labels.find("kubectl taint node \"$GPUPACK_NODE_node_1\" 'gpupack.io/sharing=time-slicing:NoSchedule'"),
