@@ -1,34 +1,41 @@
-// `gpupack agent --config node.yaml [--listen HOST:PORT]`: the node daemon.
+// `gpupack agent --config node.yaml [--port N] [--log-format text|json]`: the node daemon.
 #include <iostream>
+#include <map>
 
 #include "agent/agent.hpp"
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "cli/gpu_access.hpp"
 #include "cli/node_support.hpp"
+#include "core/build_info.hpp"
 #include "core/errors.hpp"
 #include "mps/mps_control.hpp"
+#include "os/logger.hpp"
 
 namespace gpupack {
 
 namespace {
 
-int run_agent(const std::string& config, int port, const CommandContext& ctx) {
+int run_agent(const std::string& config, int port, LogFormat log_format, const CommandContext& ctx) {
   Agent::block_signals();  // before any thread starts (the GPU backend's, the HTTP server's)
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
-    Agent agent({os.runner, os.fs, os.clock, os.proc, gpu, ctx.catalog}, config, "0.1.0");
+    // Every line the agent writes to stderr while it runs gets a time and a level (or is a JSON object);
+    // errors that end the command go out after this scope, as every command's do (main.cpp).
+    StderrLogger logger(log_format, ctx.env.clock);
+    LogRedirect redirect(std::cerr, logger, "gpupack agent: ");
+    Agent agent({os.runner, os.fs, os.clock, os.proc, gpu, ctx.catalog}, config, std::string(kGpupackVersion));
     try {
       agent.start(port);
     } catch (const MpsError& e) {
-      std::cerr << "gpupack agent: " << e.what() << '\n';
+      logger.log_at(LogLevel::error, e.what());
       agent.stop();
       return exit_code::unavailable;
     } catch (const InputError&) {
       agent.stop();
       throw;
     } catch (const std::runtime_error& e) {  // the metrics address
-      std::cerr << "gpupack agent: " << e.what() << '\n';
+      logger.log_at(LogLevel::error, e.what());
       agent.stop();
       return exit_code::unavailable;
     }
@@ -42,9 +49,15 @@ void register_agent_command(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("agent", "Run the node agent: MPS supervision, /metrics and /healthz");
   auto config = std::make_shared<std::string>();
   auto port = std::make_shared<int>(-1);
+  auto log_format = std::make_shared<LogFormat>(LogFormat::text);
   add_config_option(*cmd, *config);
   cmd->add_option("--port", *port, "Listen on this port instead of metrics_address's (0: any free port)")->check(CLI::Range(0, 65535));
-  cmd->callback([&ctx, config, port] { ctx.action = [&ctx, config, port] { return run_agent(*config, *port, ctx); }; });
+  cmd->add_option("--log-format", *log_format, "Log lines as text (RFC 3339 UTC time, level, message) or json (one object a line: ts, level, msg)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, LogFormat>{{"text", LogFormat::text}, {"json", LogFormat::json}}))
+      ->default_str("text");
+  cmd->callback([&ctx, config, port, log_format] {
+    ctx.action = [&ctx, config, port, log_format] { return run_agent(*config, *port, *log_format, ctx); };
+  });
 }
 
 }  // namespace gpupack
