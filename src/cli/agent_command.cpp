@@ -1,6 +1,5 @@
 // `gpupack agent --config node.yaml [--port N] [--log-format text|json]`: the node daemon.
 #include <iostream>
-#include <map>
 
 #include "agent/agent.hpp"
 #include "cli/command.hpp"
@@ -49,14 +48,14 @@ void register_agent_command(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("agent", "Run the node agent: MPS supervision, /metrics and /healthz");
   auto config = std::make_shared<std::string>();
   auto port = std::make_shared<int>(-1);
-  auto log_format = std::make_shared<LogFormat>(LogFormat::text);
+  auto log_format = std::make_shared<std::string>("text");
   add_config_option(*cmd, *config);
   cmd->add_option("--port", *port, "Listen on this port instead of metrics_address's (0: any free port)")->check(CLI::Range(0, 65535));
   cmd->add_option("--log-format", *log_format, "Log lines as text (RFC 3339 UTC time, level, message) or json (one object a line: ts, level, msg)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, LogFormat>{{"text", LogFormat::text}, {"json", LogFormat::json}}))
-      ->default_str("text");
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   cmd->callback([&ctx, config, port, log_format] {
-    ctx.action = [&ctx, config, port, log_format] { return run_agent(*config, *port, *log_format, ctx); };
+    ctx.action = [&ctx, config, port, log_format] { return run_agent(*config, *port, *log_format == "json" ? LogFormat::json : LogFormat::text, ctx); };
   });
 }
 
