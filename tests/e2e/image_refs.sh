@@ -15,9 +15,20 @@ IMAGE="ghcr.io/gpupack/gpupack:$VERSION"
 run --version
 expect_rc 0
 expect_out "^gpupack $VERSION \\(commit ([0-9a-f]{12}(-dirty)?|unknown)\\)\$"
-if HEAD=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
-  # The binary may be older than the checkout's HEAD only if it was not rebuilt; ctest runs after a build.
-  expect_out "\\(commit $HEAD(-dirty)?\\)"
+BUILT=$(sed -n 's/.*(commit \([0-9a-f]\{12\}\).*/\1/p' <<<"$OUT")
+if [ -n "$BUILT" ] && git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+  # A commit of this checkout: HEAD, or before it when the binary was built before the last commits.
+  git -C "$ROOT" merge-base --is-ancestor "$BUILT" HEAD 2>/dev/null || fail "commit $BUILT is not in this checkout's history"
+fi
+
+# The commit outside a git checkout (a source tarball): "unknown", or what -DGPUPACK_GIT_COMMIT names.
+if command -v cmake >/dev/null; then
+  LAST="cmake/build_commit.cmake"
+  mkdir -p "$WORK/tarball"
+  cmake -DSOURCE_DIR="$WORK/tarball" -DOUT="$WORK/commit.cpp" -P "$ROOT/cmake/build_commit.cmake"
+  grep -q 'return "unknown";' "$WORK/commit.cpp" || fail "outside git: $(cat "$WORK/commit.cpp")"
+  cmake -DSOURCE_DIR="$WORK/tarball" -DOUT="$WORK/commit.cpp" -DCOMMIT_OVERRIDE='0123abcd"; evil' -P "$ROOT/cmake/build_commit.cmake"
+  grep -q 'return "0123abcdevil";' "$WORK/commit.cpp" || fail "override not used, or not sanitised: $(cat "$WORK/commit.cpp")"
 fi
 
 # check_refs WHAT FILE PATTERN: every gpupack image FILE names (PATTERN, grep -E -o) is IMAGE; adds their
