@@ -76,5 +76,5 @@ cp "$root/tests/fakes/machines/two-gpus.json" "$root/deploy/base/node.yaml" "$ro
 labels=$(GPUPACK_GPU_BACKEND=fake:/tmp/check/two-gpus.json in_image labels --config /tmp/check/node.yaml)
 grep -qx 'gpupack.io/resource.mps-50.count=1' <<<"$labels" ||
   { echo "build-image: the image's gpupack labels printed: $labels" >&2; exit 1; }
-echo "$labels" | sed 's/^/  /'
+while IFS= read -r line; do echo "  $line"; done <<<"$labels"
 stamp "image gpupack:$version works"

@@ -32,6 +32,8 @@ echo "image-rootfs: runtime packages: ${packages[*]}"
 # extract: the packages and their dependencies unpacked, no maintainer scripts (libraries need none
 # beyond ldconfig, run below); chrootless: nothing runs inside DIR, so no mounts or namespaces needed.
 include=$(IFS=,; echo "${packages[*]}")
+# The hook is mmdebstrap's shell code ($1: the root directory), hence single quotes.
+# shellcheck disable=SC2016
 mmdebstrap --quiet --mode=chrootless --variant=extract --include="$include" \
   --customize-hook='rm -rf "$1"/usr/share/doc "$1"/usr/share/man "$1"/usr/share/lintian "$1"/usr/share/locale "$1"/var/cache/* "$1"/var/lib/apt' \
   bookworm "$dir" "$mirror"
