@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <ostream>
 
@@ -63,6 +65,12 @@ void StderrLogger::log_at(LogLevel level, const std::string& line) {
 class LogRedirect::LineBuffer : public std::streambuf {
  public:
   LineBuffer(Logger& logger, std::string strip_prefix) : logger_(logger), strip_(std::move(strip_prefix)) {}
+  // What the destroying thread wrote after its last newline is a line too.
+  ~LineBuffer() override {
+    Pending& p = pending();
+    if (p.owner == id_ && !p.line.empty()) emit(p.line);
+    p.line.clear();
+  }
 
  protected:
   int_type overflow(int_type ch) override {
@@ -76,25 +84,38 @@ class LogRedirect::LineBuffer : public std::streambuf {
   }
 
  private:
-  // Per thread: `std::cerr << a << b << std::endl` is several calls, and threads must not mix them.
-  static std::string& pending() {
-    thread_local std::string line;
-    return line;
+  // Per thread: `std::cerr << a << b << std::endl` is several calls, and threads must not mix them. The
+  // owner id keeps a line one redirect left unfinished out of the next one's.
+  struct Pending {
+    std::uint64_t owner = 0;
+    std::string line;
+  };
+  static Pending& pending() {
+    thread_local Pending p;
+    return p;
+  }
+  static std::uint64_t next_id() {
+    static std::atomic<std::uint64_t> ids{0};
+    return ++ids;
   }
   void put(char c) {
-    std::string& line = pending();
+    Pending& p = pending();
+    if (p.owner != id_) p = {id_, {}};
     if (c != '\n') {
-      line += c;
+      p.line += c;
       return;
     }
-    std::string_view text = line;
+    emit(p.line);
+    p.line.clear();
+  }
+  void emit(std::string_view text) {
     if (text.substr(0, strip_.size()) == strip_) text.remove_prefix(strip_.size());
     logger_.log_at(LogLevel::info, std::string(text));
-    line.clear();
   }
 
   Logger& logger_;
   std::string strip_;
+  const std::uint64_t id_ = next_id();
 };
 
 LogRedirect::LogRedirect(std::ostream& stream, Logger& logger, std::string strip_prefix)

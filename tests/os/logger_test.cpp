@@ -78,12 +78,23 @@ TEST(LogRedirect, EveryLineGoesThroughTheLoggerWithoutThePrefix) {
     stream << "unfinished";
   }
   stream << "after\n";  // the stream's own buffer is back
-  ASSERT_EQ(recorder.lines.size(), 3u);
+  ASSERT_EQ(recorder.lines.size(), 4u);
   EXPECT_EQ(recorder.lines[0].second, "MPS daemon up for GPU-1");
   EXPECT_EQ(recorder.lines[0].first, LogLevel::info);
   EXPECT_EQ(recorder.lines[1].second, "no prefix here");
   EXPECT_EQ(recorder.lines[2].second, "second line");
+  EXPECT_EQ(recorder.lines[3].second, "unfinished");  // not lost when the redirect ends
   EXPECT_EQ(stream.str(), "after\n");
+  // A later redirect on this thread starts with an empty line, not with what an earlier one left.
+  {
+    LogRedirect redirect(stream, recorder, "");
+    stream << "half";
+  }
+  {
+    LogRedirect redirect(stream, recorder, "");
+    stream << "fresh\n";
+  }
+  EXPECT_EQ(recorder.lines.back().second, "fresh");
 }
 
 // std::cerr, as the agent uses it: the standard streams are the ones threads may write to at once.
