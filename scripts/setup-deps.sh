@@ -3,21 +3,30 @@
 # Idempotent and quiet when everything is already installed; uses sudo when not root.
 set -euo pipefail
 
+# --build-only: what building the gpupack binary needs (-DGPUPACK_BUILD_TESTS=OFF -DGPUPACK_BUILD_BENCH=OFF),
+# as the Dockerfile's build stage runs it; without it, also everything the tests and benchmarks need.
+build_only=false
+[ "${1:-}" = "--build-only" ] && build_only=true
+
 packages=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev libyaml-cpp-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-  libcpp-httplib-dev prometheus wrk
-  clang lld
-  shellcheck jq
-  chromium
+  libcpp-httplib-dev
 )
-
-# Node.js validates rendered Kubernetes objects in the tests; npm comes with nodesource's nodejs, so
-# Debian's npm package is only needed where no npm is installed.
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
-command -v npm >/dev/null 2>&1 || packages+=(npm)
+if ! $build_only; then
+  packages+=(
+    libgtest-dev libgmock-dev libbenchmark-dev
+    prometheus wrk
+    clang lld
+    shellcheck jq
+    chromium
+  )
+  # Node.js validates rendered Kubernetes objects in the tests; npm comes with nodesource's nodejs, so
+  # Debian's npm package is only needed where no npm is installed.
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -26,6 +35,7 @@ for p in "${packages[@]}"; do
   fi
 done
 install_npm_test_deps() {
+  $build_only && return 0
   # kubernetes-models (offline schema validation of rendered objects), pinned by package-lock.json.
   local dir
   dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/k8s-validate"

@@ -14,14 +14,7 @@ namespace gpupack::bench {
 
 namespace {
 
-std::string utc_text(const Clock& clock) {
-  const std::time_t t = static_cast<std::time_t>(clock.unix_seconds());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
+std::string utc_text(const Clock& clock) { return rfc3339_utc(clock.unix_seconds()); }
 
 class Runner {
  public:

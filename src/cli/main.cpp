@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "core/build_info.hpp"
 #include "core/exit_codes.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
@@ -54,7 +55,7 @@ std::string one_line_message(std::string_view message) {
 int run(int argc, char** argv) {
   using namespace gpupack;
   CLI::App app{kDescription, "gpupack"};
-  app.set_version_flag("--version", "gpupack 0.1.0");
+  app.set_version_flag("--version", "gpupack " + std::string(kGpupackVersion) + " (commit " + std::string(build_commit()) + ")");
   app.require_subcommand(1);
   SystemEnv system;
   const GpuCatalog catalog = builtin_catalog();

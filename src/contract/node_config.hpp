@@ -70,7 +70,7 @@ struct DevicePluginSettings {
 struct NodeConfig {
   std::string mps_root = "/run/gpupack/mps";  // <mps_root>/<target>/{pipe,log} (contract/mps_layout.hpp)
   std::optional<unsigned> uid;                 // owner of the MPS directories and uid of its servers
-  std::string metrics_address = "127.0.0.1:9400";
+  std::string metrics_address = "127.0.0.1:9410";  // 9400 is DCGM exporter's
   std::string control_binary = "nvidia-cuda-mps-control";
   double check_interval_seconds = 5;
   std::vector<GpuConfig> gpus;

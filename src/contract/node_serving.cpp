@@ -158,7 +158,12 @@ SharingTarget target_of(std::string ref, const DocSlice& s, const std::vector<Pr
     pct = std::max(pct, p.pct.value_or(0));
   }
   if (t.mode == Sharing::mps && pct > 0) t.limits.sm_percent = pct;
-  if (memory > 0 && t.mode != Sharing::exclusive) t.limits.memory_bytes = memory;
+  // Only where every client may hold it at once: the agent refuses clients x limits.memory above the
+  // slice (the device plugin's pods get their own sizes from mps_slices either way).
+  if (memory > 0 && t.mode != Sharing::exclusive &&
+      (s.memory_bytes == 0 || memory * static_cast<std::uint64_t>(t.clients) <= s.memory_bytes)) {
+    t.limits.memory_bytes = memory;
+  }
   return t;
 }
 

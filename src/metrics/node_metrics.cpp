@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/build_info.hpp"
 #include "core/gpu_catalog.hpp"
 #include "metrics/node_families.hpp"
 
@@ -177,7 +178,8 @@ void mps_families(Exposition& e, const NodeSnapshot& s) {
 std::string render_node_metrics(const NodeSnapshot& s, const GpuCatalog& catalog) {
   Exposition e(4096 + s.devices.size() * 4096);
   e.family("gpupack_build_info", "gauge", "gpupack agent build (value 1).");
-  e.sample({{"version", s.version}, {"backend", s.backend}}, 1);
+  // The commit is the binary's own (core/build_info.hpp), not the snapshot's: it cannot differ in one process.
+  e.sample({{"version", s.version}, {"commit", std::string(build_commit())}, {"backend", s.backend}}, 1);
   std::vector<GpuLabels> ids;
   for (const auto& d : s.devices) ids.push_back({std::to_string(d.index), d.uuid});
   gpu_families(e, s, ids, catalog);

@@ -2,7 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "render/agent_image.hpp"
+#include "core/build_info.hpp"
 
 namespace gpupack {
 
@@ -38,7 +38,7 @@ spec:
       containers:
         - name: agent
           image: ""
-          args: ["agent", "--config", "/etc/gpupack", "--node-name", "$(NODE_NAME)"]
+          args: ["agent", "--config", "/etc/gpupack", "--node-name", "$(NODE_NAME)", "--log-format", "text"]
           env:
             - name: NODE_NAME
               valueFrom: {fieldRef: {fieldPath: spec.nodeName}}
@@ -57,7 +57,11 @@ spec:
           resources:
             requests: {cpu: 50m, memory: 32Mi}
             limits: {memory: 128Mi}
+          # Root (the image's own user is the unprivileged gpupack, for the CLI) without capabilities:
+          # root to create kubelet's sockets and run the MPS control daemon; not privileged.
           securityContext:
+            runAsUser: 0
+            runAsGroup: 0
             privileged: false
             allowPrivilegeEscalation: false
             readOnlyRootFilesystem: true
@@ -122,7 +126,7 @@ std::string agent_manifests_yaml(const std::vector<std::string>& nodes) {
   YAML::Node values = pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
                          ["nodeSelectorTerms"][0]["matchFields"][0]["values"];
   for (const auto& n : nodes) values.push_back(n);
-  pod["containers"][0]["image"] = std::string(agent_image());
+  pod["containers"][0]["image"] = std::string(gpupack_image());
   pod["containers"][0]["ports"][0]["containerPort"] = kAgentMetricsPort;
   YAML::Node svc = YAML::Load(kService);
   svc["spec"]["ports"][0]["port"] = kAgentMetricsPort;

@@ -16,4 +16,12 @@ std::string mig_parted_config_name(const MigGeometry& geometry, const MigCounts&
 // too long fall back to "layout-<n>".
 std::string render_mig_parted_config(const MigGeometry& geometry, const std::vector<MigLayout>& layouts);
 
+// The ConfigMap the GPU Operator's mig-manager reads its mig-parted config from (key config.yaml, as
+// mig-manager mounts it at /mig-parted-config/config.yaml). Its own ConfigMap is
+// default-mig-parted-config, which the operator rewrites; a custom one is named in the ClusterPolicy
+// (Helm: migManager.config.name=gpupack-mig-parted-config, create=false). docs/gpu-operator.md.
+inline constexpr const char* kMigPartedConfigMapName = "gpupack-mig-parted-config";
+inline constexpr const char* kGpuOperatorNamespace = "gpu-operator";  // the namespace its Helm guide installs to
+std::string mig_parted_config_map(const std::string& config_yaml);
+
 }  // namespace gpupack

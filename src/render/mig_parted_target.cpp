@@ -6,6 +6,7 @@
 #include <map>
 
 #include "contract/names.hpp"
+#include "render/mig_parted.hpp"
 #include "render/node_labels.hpp"
 #include "render/targets.hpp"
 
@@ -38,6 +39,17 @@ std::string layout_name(const std::vector<std::pair<std::string, int>>& counts) 
 }
 
 }  // namespace
+
+std::string mig_parted_config_map(const std::string& config_yaml) {
+  YAML::Emitter y;
+  y << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "v1" << YAML::Key << "kind" << YAML::Value << "ConfigMap";
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << kMigPartedConfigMapName
+    << YAML::Key << "namespace" << YAML::Value << kGpuOperatorNamespace << YAML::Key << "labels" << YAML::Value << YAML::BeginMap
+    << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "gpupack" << YAML::EndMap << YAML::EndMap;
+  y << YAML::Key << "data" << YAML::Value << YAML::BeginMap << YAML::Key << "config.yaml" << YAML::Value << YAML::Literal
+    << config_yaml << YAML::EndMap << YAML::EndMap;
+  return std::string(y.c_str()) + "\n";
+}
 
 TargetOutput render_mig_parted_target(const PlanDocument& plan) {
   TargetOutput out;
@@ -89,7 +101,9 @@ TargetOutput render_mig_parted_target(const PlanDocument& plan) {
     y << YAML::EndSeq;
   }
   y << YAML::EndMap << YAML::EndMap;
-  out.files.push_back({"mig-parted/config.yaml", std::string(y.c_str()) + "\n", 0644});
+  const std::string config = std::string(y.c_str()) + "\n";
+  out.files.push_back({"mig-parted/config.yaml", config, 0644});
+  out.files.push_back({"mig-parted/configmap.yaml", mig_parted_config_map(config), 0644});
   out.files.push_back(
       {"mig-parted/node-labels.sh", node_label_script("Selects each node's MIG layout for mig-manager.", labels), 0755});
   // mig-parted v0.12.1 knows only the "+me" attribute; "+me.all", "-me" and "+gfx" parse from v0.13.0 on
@@ -105,9 +119,12 @@ TargetOutput render_mig_parted_target(const PlanDocument& plan) {
   }
   out.readme.push_back(fmt::format(
       "mig-parted/: config.yaml is a mig-parted config (version v1) with one named config per node layout;\n"
-      "give it to mig-manager (or `nvidia-mig-parted apply -f config.yaml -c <name>`), then run node-labels.sh\n"
+      "give it to mig-manager (or `nvidia-mig-parted apply -f config.yaml -c <name>`); with the GPU Operator,\n"
+      "kubectl apply -f configmap.yaml (ConfigMap {} in namespace {})\n"
+      "and name it in the ClusterPolicy's migManager.config.name (docs/gpu-operator.md). Then run node-labels.sh\n"
       "(nvidia.com/mig.config=<name>) and wait for nvidia.com/mig.config.state=success. Apply first, with the\n"
       "GPUs idle: changing a layout needs the GPU free of processes. Needs mig-parted v0.12.1 or newer{}.",
+      kMigPartedConfigMapName, kGpuOperatorNamespace,
       newer.empty() ? std::string()
                     : "; this plan uses " + newer + ", which mig-parted accepts only from v0.13.0 on\n"
                       "(v0.12.1 knows only +me): use mig-manager with mig-parted v0.13.0 or newer"));

@@ -18,7 +18,7 @@ NodeConfig every_field() {
   NodeConfig c;
   c.mps_root = "/srv/mps";
   c.uid = 1000;
-  c.metrics_address = "0.0.0.0:9400";
+  c.metrics_address = "0.0.0.0:9410";
   c.control_binary = "/opt/cuda/bin/nvidia-cuda-mps-control";
   c.check_interval_seconds = 0.5;
   GpuConfig whole;

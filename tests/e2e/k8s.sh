@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end: the Kubernetes side on a fake machine. `gpupack labels` (and its errors), the agent serving
 # one device-plugin socket per resource in a temporary plugin directory and writing the NFD feature file
-# and the CDI spec, its sockets gone after SIGTERM; and deploy/ built with `kubectl kustomize` and
-# validated against the Kubernetes schemas (skipped, saying so, without kubectl or node).
+# and the CDI spec, its sockets gone after SIGTERM; and deploy/ (the base and both overlays) built with
+# `kubectl kustomize` and validated against the Kubernetes schemas (skipped, saying so, without kubectl or
+# node).
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -110,8 +111,29 @@ else
   grep -q '^5 objects valid, 0 invalid' "$WORK/validate.out" || fail "expected 5 objects: $(cat "$WORK/validate.out")"
   LAST="kubectl kustomize deploy/overlays/prometheus-operator"
   kubectl kustomize "$ROOT/deploy/overlays/prometheus-operator" >"$WORK/overlay.yaml" || fail "kustomize failed"
-  node "$ROOT/tests/k8s-validate/validate.mjs" --parse-only "$WORK/overlay.yaml" >/dev/null || fail "overlay does not parse"
-  grep -q '^kind: ServiceMonitor' "$WORK/overlay.yaml" || fail "no ServiceMonitor"
+  # The ServiceMonitor is a CRD's (no schema in kubernetes-models): the other objects validate.
+  node "$ROOT/tests/k8s-validate/validate.mjs" --skip-kind ServiceMonitor "$WORK/overlay.yaml" >"$WORK/validate.out" 2>&1 ||
+    fail "schema validation: $(cat "$WORK/validate.out")"
+  grep -q '^5 objects valid, 0 invalid, 1 skipped' "$WORK/validate.out" || fail "expected 5 objects and a ServiceMonitor: $(cat "$WORK/validate.out")"
+  # Beside NVIDIA's GPU Operator (docs/gpu-operator.md): the same objects, scheduled by the operator's
+  # GPU label, run by its RuntimeClass, and a ServiceMonitor relabelling to DCGM exporter's names.
+  LAST="kubectl kustomize deploy/overlays/gpu-operator"
+  kubectl kustomize "$ROOT/deploy/overlays/gpu-operator" >"$WORK/gpu-operator.yaml" || fail "kustomize failed"
+  node "$ROOT/tests/k8s-validate/validate.mjs" --skip-kind ServiceMonitor "$WORK/gpu-operator.yaml" >"$WORK/validate.out" 2>&1 ||
+    fail "schema validation: $(cat "$WORK/validate.out")"
+  grep -q '^5 objects valid, 0 invalid, 1 skipped' "$WORK/validate.out" || fail "expected 5 objects and a ServiceMonitor: $(cat "$WORK/validate.out")"
+  grep -q '^      runtimeClassName: nvidia$' "$WORK/gpu-operator.yaml" || fail "no RuntimeClass nvidia"
+  grep -A3 '^      nodeSelector:' "$WORK/gpu-operator.yaml" | grep -q 'nvidia.com/gpu.present: "true"' || fail "not on the operator's GPU nodes"
+  for label in Hostname UUID modelName; do
+    grep -q "targetLabel: $label\$" "$WORK/gpu-operator.yaml" || fail "no relabelling to DCGM exporter's $label"
+  done
+  for built in overlay gpu-operator; do
+    grep -q '^kind: ServiceMonitor' "$WORK/$built.yaml" || fail "no ServiceMonitor in $built"
+    grep -q 'app.kubernetes.io/component: metrics' "$WORK/$built.yaml" || fail "the ServiceMonitor selects no metrics Service in $built"
+  done
+  # The agent's port is 9410 everywhere; 9400 is DCGM exporter's.
+  grep -q 'containerPort: 9410$' "$WORK/base.yaml" || fail "the agent's container port is not 9410"
+  grep -q '9400' "$WORK/base.yaml" && fail "deploy/base still uses DCGM exporter's port 9400"
   grep -q '^    privileged: true' "$WORK/base.yaml" && fail "the DaemonSet must not be privileged"
   for p in /var/lib/kubelet/device-plugins /var/lib/kubelet/pod-resources /run/gpupack/mps /dev/shm; do
     grep -q "path: $p\$" "$WORK/base.yaml" || fail "no hostPath $p"

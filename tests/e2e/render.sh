@@ -14,7 +14,7 @@ OUTDIR="$WORK/rendered"
 run render "$PLAN" --target all -o "$OUTDIR"
 expect_rc 0
 expect_out "rendered [0-9]+ files into"
-for f in README.txt mig-parted/config.yaml mig-parted/node-labels.sh mps/node-0-gpu0/start.sh \
+for f in README.txt mig-parted/config.yaml mig-parted/configmap.yaml mig-parted/node-labels.sh mps/node-0-gpu0/start.sh \
   mps/node-0-gpu0/stop.sh mps/node-0-gpu0/gpupack-mps-node-0-gpu0.service mps/node-0-gpu0/clients/chat-0.env \
   mps/node-0-gpu1-mig0/start.sh mps/node-2-gpu3/start.sh cdi/node-0/gpupack.io-gpu.json \
   gpupack-agent/node-0/node.yaml k8s-device-plugin/configmap.yaml k8s-device-plugin/node-labels.sh \
@@ -35,7 +35,7 @@ done < <(find "$OUTDIR" -type f ! -name '*.sh')
 # Every YAML and JSON file parses; Kubernetes objects validate against the official schemas.
 mapfile -t data_files < <(find "$OUTDIR" -name '*.yaml' -o -name '*.json')
 node "$VALIDATE" --parse-only "${data_files[@]}" >/dev/null || fail "a rendered YAML/JSON file does not parse"
-node "$VALIDATE" "$OUTDIR/k8s-workloads/deployments.yaml" "$OUTDIR/k8s-device-plugin/configmap.yaml" \
+node "$VALIDATE" "$OUTDIR/k8s-workloads/deployments.yaml" "$OUTDIR/k8s-device-plugin/configmap.yaml" "$OUTDIR/mig-parted/configmap.yaml" \
   "$OUTDIR/dra/resourceclaims.yaml" "$OUTDIR/dra/deployments.yaml" >"$WORK/k8s.log" 2>&1 ||
   fail "Kubernetes schema validation: $(cat "$WORK/k8s.log")"
 grep -q "objects valid, 0 invalid" "$WORK/k8s.log" || fail "no Kubernetes objects validated"

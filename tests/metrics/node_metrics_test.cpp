@@ -6,6 +6,7 @@
 
 #include "gpu/fake_gpu_backend.hpp"
 #include "os/filesystem.hpp"
+#include "core/build_info.hpp"
 #include "metrics/node_snapshot.hpp"
 
 namespace gpupack {
@@ -54,7 +55,7 @@ std::optional<std::string> value_of(const std::string& text, const std::string& 
 
 TEST(NodeMetrics, ExposesGpuMigProcessMpsAndWasteSeries) {
   const std::string t = render_node_metrics(snapshot(), kCatalog);
-  EXPECT_EQ(value_of(t, "gpupack_build_info{version=\"0.1.0\",backend=\"fake\"}"), "1");
+  EXPECT_EQ(value_of(t, "gpupack_build_info{version=\"0.1.0\",commit=\"" + std::string(build_commit()) + "\",backend=\"fake\"}"), "1");
   EXPECT_EQ(value_of(t, "gpupack_gpu_memory_total_bytes{gpu=\"0\""), "85520809984");
   EXPECT_EQ(value_of(t, "gpupack_gpu_utilization_ratio{gpu=\"0\""), "0.5");
   EXPECT_FALSE(value_of(t, "gpupack_gpu_utilization_ratio{gpu=\"1\""));  // not reported: no sample

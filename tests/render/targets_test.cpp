@@ -90,6 +90,22 @@ TEST(MigPartedTarget, NodeLayoutAndLabels) {
   EXPECT_NE(labels.find("'nvidia.com/mig.config=all-disabled'"), std::string::npos);
 }
 
+// The GPU Operator's mig-manager reads its config from a ConfigMap's config.yaml: the same text, byte for
+// byte, as mig-parted/config.yaml, so the node labels above select the same layouts there.
+TEST(MigPartedTarget, ConfigMapForMigManagerHoldsTheSameConfig) {
+  const TargetOutput o = render_mig_parted_target(mixed_plan());
+  const std::string config = find_file(o.files, "mig-parted/config.yaml")->content;
+  const YAML::Node cm = YAML::Load(find_file(o.files, "mig-parted/configmap.yaml")->content);
+  EXPECT_EQ(cm["apiVersion"].as<std::string>(), "v1");
+  EXPECT_EQ(cm["kind"].as<std::string>(), "ConfigMap");
+  EXPECT_EQ(cm["metadata"]["name"].as<std::string>(), "gpupack-mig-parted-config");
+  EXPECT_EQ(cm["metadata"]["namespace"].as<std::string>(), "gpu-operator");
+  ASSERT_EQ(cm["data"].size(), 1u);
+  EXPECT_EQ(cm["data"]["config.yaml"].as<std::string>(), config);
+  EXPECT_TRUE(YAML::Load(cm["data"]["config.yaml"].as<std::string>())["mig-configs"]["gpupack-node-0"].IsSequence());
+  EXPECT_NE(o.readme[0].find("migManager.config.name"), std::string::npos);
+}
+
 TEST(WorkloadsTarget, ResourcesSelectorsTolerationsAndHostIpc) {
   const GpuCatalog catalog = builtin_catalog();
   const TargetOutput o = render_workloads_target(mixed_plan(), catalog, Consumer::gpupack_agent);
