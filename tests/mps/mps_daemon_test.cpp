@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mps_fixture.hpp"
 
@@ -48,6 +50,39 @@ TEST_F(MpsFixture, RefusesAPipeDirectoryWhereADaemonAlreadyRuns) {
   MpsDaemon second(runner, fs, clock, options());
   EXPECT_NE(error_of(second).find("already runs"), std::string::npos);
   EXPECT_TRUE(first.quit());
+}
+
+// Issue 38 item 1: `pipe -> /root-owned/dir` passed the ownership check (stat followed the link) and the
+// directory was chmod 0700 and chowned to `uid`; `pipe/gpupack.lock -> /etc/nologin` made the next start
+// create that file as root. Both are refused; neither target is touched.
+TEST_F(MpsFixture, RefusesPlantedLinksForThePipeDirectoryAndItsLock) {
+  fs.make_dirs(tmp / "root-owned", 0755);
+  ASSERT_EQ(::symlink((tmp / "root-owned").c_str(), paths().pipe_dir.c_str()), 0);
+  auto o = options();
+  o.owner_uid = fs.effective_uid();
+  MpsDaemon linked(runner, fs, clock, o);
+  EXPECT_NE(error_of(linked).find("MPS pipe directory " + paths().pipe_dir + " is a symbolic link"), std::string::npos)
+      << error_of(linked);
+  EXPECT_EQ(fs.stat(tmp / "root-owned").mode, 0755u);
+  EXPECT_THROW(linked.lock(), MpsError);
+  ::unlink(paths().pipe_dir.c_str());
+
+  fs.make_dirs(paths().pipe_dir, 0700);
+  ASSERT_EQ(::symlink((tmp / "nologin").c_str(), (paths().pipe_dir + "/" + MpsDaemon::kLockFile).c_str()), 0);
+  MpsDaemon locked(runner, fs, clock, options());
+  EXPECT_NE(error_of(locked).find("is a symbolic link"), std::string::npos) << error_of(locked);
+  EXPECT_FALSE(fs.link_stat(tmp / "nologin").exists);
+  EXPECT_FALSE(locked.is_running());
+}
+
+// A FIFO planted as the pid file in a pipe directory the configured `uid` owns must not block the agent.
+TEST_F(MpsFixture, AFifoAsThePidFileDoesNotBlock) {
+  fs.make_dirs(paths().pipe_dir, 0700);
+  ASSERT_EQ(::mkfifo((paths().pipe_dir + "/" + MpsDaemon::kPidFile).c_str(), 0600), 0);
+  MpsDaemon d(runner, fs, clock, options());
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(d.pid());  // read without blocking: no pid, not a hang
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST_F(MpsFixture, TwoManagersNeverShareAPipeDirectory) {
