@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fakes/memory_filesystem.hpp"
 #include "mps_fixture.hpp"
 
 namespace gpupack {
@@ -75,6 +76,31 @@ TEST_F(MpsFixture, RefusesPlantedLinksForThePipeDirectoryAndItsLock) {
   EXPECT_FALSE(locked.is_running());
 }
 
+// The same checks through the Env seam's in-memory file system: a linked pipe or log directory is refused
+// before anything is changed, whoever owns what it points to.
+TEST(MpsDaemonOnTheFake, RefusesLinkedDirectoriesBeforeChangingAnything) {
+  testing::MemoryFilesystem mem;
+  mem.uid = 0;
+  mem.make_dirs("/root-owned", 0755);
+  mem.make_dirs("/mps/GPU-1/log", 0700);
+  mem.symlinks["/mps/GPU-1/pipe"] = "/root-owned";
+  PosixProcessRunner runner;
+  SystemClock clock;
+  MpsDaemonOptions o;
+  o.paths = {"/mps/GPU-1/pipe", "/mps/GPU-1/log"};
+  o.owner_uid = 1000;
+  MpsDaemon d(runner, mem, clock, o);
+  try {
+    d.lock();
+    ADD_FAILURE() << "a linked pipe directory was accepted";
+  } catch (const MpsError& e) {
+    EXPECT_NE(std::string(e.what()).find("MPS pipe directory /mps/GPU-1/pipe is a symbolic link"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(mem.dirs["/root-owned"], 0755u);
+  EXPECT_FALSE(mem.owner_of.count("/root-owned"));
+  EXPECT_FALSE(mem.files.count("/root-owned/gpupack.lock"));
+}
+
 // A FIFO planted as the pid file in a pipe directory the configured `uid` owns must not block the agent.
 TEST_F(MpsFixture, AFifoAsThePidFileDoesNotBlock) {
   fs.make_dirs(paths().pipe_dir, 0700);
@@ -83,6 +109,7 @@ TEST_F(MpsFixture, AFifoAsThePidFileDoesNotBlock) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(d.pid());  // read without blocking: no pid, not a hang
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ::unlink((paths().pipe_dir + "/" + MpsDaemon::kPidFile).c_str());  // the fake control program would block on it
 }
 
 TEST_F(MpsFixture, TwoManagersNeverShareAPipeDirectory) {
