@@ -34,7 +34,8 @@ void check_trusted_directory(const Filesystem& fs, const std::string& path) {
     const bool sticky = (info.mode & 01000) != 0;
     const bool others_write = (info.mode & 0002) != 0 || ((info.mode & 0020) != 0 && info.gid != 0);
     if (others_write && (last || !sticky)) {
-      throw FileError(where + " has mode " + mode_text(info.mode) + ": writable by other users, who could plant links there" +
+      throw FileError(where + " has mode " + mode_text(info.mode) +
+                          ": writable by other users, who could plant links there" +
                           "; make it 0755 (chmod go-w)",
                       EPERM);
     }

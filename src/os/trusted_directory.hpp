@@ -11,8 +11,8 @@ namespace gpupack {
 
 // Throws FileError (EPERM) naming the first directory, from / down to `path` with every link resolved,
 // that a user other than root and the effective user could change: owned by such a user, writable by
-// others, or writable by a group other than root's. A directory above `path` with the sticky bit (/tmp) may be
-// world-writable: nobody else can rename or remove what root or we own in it. `path` must exist
+// others, or writable by a group other than root's. A directory above `path` with the sticky bit (/tmp) may
+// be world-writable: nobody else can rename or remove what root or we own in it. `path` must exist
 // (FileError, ENOENT): create it first, then check, so that a directory planted before the creation is
 // seen.
 void check_trusted_directory(const Filesystem& fs, const std::string& path);

@@ -141,7 +141,8 @@ TEST(TrustedDirectory, RefusesADirectoryOrParentWritableByOthersOnTheRealFileSys
     check_trusted_directory(fs, tmp / "a/mps");
     ADD_FAILURE() << "a world-writable parent passed";
   } catch (const FileError& e) {
-    EXPECT_NE(std::string(e.what()).find("its parent " + tmp / "a" + " has mode 0777"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("its parent " + tmp / "a" + " has mode 0777"), std::string::npos)
+        << e.what();
   }
   ASSERT_EQ(::chmod((tmp / "a").c_str(), 01777), 0);  // a sticky parent (as /tmp) is fine
   EXPECT_NO_THROW(check_trusted_directory(fs, tmp / "a/mps"));
@@ -162,7 +163,9 @@ TEST(TrustedDirectory, RefusesAnotherOwnerThroughTheFake) {
     check_trusted_directory(fs, "/run/gpupack/mps");
     ADD_FAILURE() << "a parent owned by uid 1000 passed";
   } catch (const FileError& e) {
-    EXPECT_NE(std::string(e.what()).find("its parent /run/gpupack is owned by uid 1000; only root may own it"), std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("its parent /run/gpupack is owned by uid 1000; only root may own it"),
+        std::string::npos)
         << e.what();
   }
   fs.owner_of.erase("/run/gpupack");
