@@ -29,6 +29,15 @@ kill_one_admitted() {
   kill -KILL "${RUNS[$((KILLED - 1))]}"
   wait "${RUNS[$((KILLED - 1))]}" 2>/dev/null || true
 }
+# run_until_admitted RUN-ARGS...: `gpupack run RUN-ARGS` again every 0.1 s for up to 20 s until admitted
+# (a client that just ended may still hold its slot for a moment).
+run_until_admitted() {
+  for _ in $(seq 1 200); do
+    run run "$@"
+    [ "$RC" -eq 0 ] && return 0
+    sleep 0.1
+  done
+}
 # release_runs: lets the clients end; every run but the killed one exits 0 if admitted, 3 if refused.
 release_runs() {
   local j

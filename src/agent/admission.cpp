@@ -60,6 +60,12 @@ Admission admit(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devi
       refuse("--sm " + std::to_string(*request.sm_percent) + " exceeds the configured limit " + std::to_string(*c.limits.sm_percent));
       continue;
     }
+    // The configured per-client memory is a ceiling, as sm_percent is: a client asking for more would take
+    // what the other `clients` were promised (clients x limits.memory fits the GPU, no more).
+    if (request.memory_bytes && c.limits.memory_bytes && *request.memory_bytes > *c.limits.memory_bytes) {
+      refuse("--mem " + format_size(*request.memory_bytes) + " exceeds the configured limit " + format_size(*c.limits.memory_bytes));
+      continue;
+    }
     const int used = clients_held(t);
     if (used >= c.clients) {
       refuse("full (" + std::to_string(used) + " of " + std::to_string(c.clients) + " clients)");

@@ -12,13 +12,25 @@ std::string AdmissionSlots::dir_for(const NodeConfig& config, const std::string&
 }
 
 void AdmissionSlots::prepare() {
-  if (!fs_.stat(dir_).exists) fs_.make_dirs(dir_, 0755);
-  fs_.set_mode(dir_, 0755);
+  FileInfo dir = fs_.link_stat(dir_);
+  if (!dir.exists) {
+    fs_.make_dirs(dir_, 0755);
+    dir = fs_.link_stat(dir_);
+  }
+  if (dir.is_symlink || !dir.is_dir) {
+    throw std::runtime_error(dir_ + " is " + (dir.is_symlink ? "a symbolic link" : "not a directory") +
+                             "; remove it (the agent lays out the admission slots anew)");
+  }
+  if (dir.mode != 0755) fs_.set_mode(dir_, 0755);  // through a descriptor: never a link's target
   for (int i = 0; i < slots_; ++i) {
     const std::string path = slot_path(i);
-    const FileInfo info = fs_.stat(path);
+    const FileInfo info = fs_.link_stat(path);
+    if (info.exists && !info.is_regular) {
+      throw std::runtime_error(path + " is " + (info.is_symlink ? "a symbolic link" : "not a regular file") +
+                               "; remove it (the agent creates the slot files itself)");
+    }
     if (!info.exists) {
-      fs_.try_lock(path);  // creates it; a client may hold it at once, which is fine
+      fs_.try_lock(path);  // creates it (never through a link); a client may hold it at once, which is fine
     }
     if (!info.exists || info.mode != 0644) fs_.set_mode(path, 0644);
   }
@@ -26,7 +38,7 @@ void AdmissionSlots::prepare() {
 
 std::unique_ptr<FileLock> AdmissionSlots::take() {
   // Without an agent (gpupack mps up only), the first client lays out the slots.
-  if (!fs_.stat(slot_path(slots_ - 1)).exists) {
+  if (!fs_.link_stat(slot_path(slots_ - 1)).exists) {
     try {
       prepare();
     } catch (const std::runtime_error& e) {
@@ -34,18 +46,26 @@ std::unique_ptr<FileLock> AdmissionSlots::take() {
                                "); start gpupack agent, which creates them for every user");
     }
   }
-  for (int i = 0; i < slots_; ++i) {
+  // Holders above the limit can only leave (nobody takes a slot there), so taking among the first
+  // `slots - above` keeps the live holders at `slots` or fewer, however many runs race here.
+  const int above = held_from(fs_.read_file("/proc/locks").value_or(""), slots_);
+  for (int i = 0; i < slots_ - above; ++i) {
     if (auto lock = fs_.try_lock(slot_path(i))) return lock;
   }
   return nullptr;
 }
 
-int AdmissionSlots::held(const std::string& proc_locks) const {
+int AdmissionSlots::held_from(const std::string& proc_locks, int first) const {
   const auto locked = flocked_files(proc_locks);
   int n = 0;
-  for (int i = 0; i < slots_; ++i) {
-    const FileInfo f = fs_.stat(slot_path(i));
-    if (f.exists && locked.count({f.device_major, f.device_minor, f.inode})) ++n;
+  for (const auto& name : fs_.list_dir(dir_)) {
+    // slot-<n> exactly: digits only, no sign, no leading zero but "0" itself.
+    if (name.rfind("slot-", 0) != 0 || name.size() == 5 || name.size() > 14) continue;
+    const std::string digits = name.substr(5);
+    if (digits.find_first_not_of("0123456789") != std::string::npos || (digits.size() > 1 && digits[0] == '0')) continue;
+    if (std::stoll(digits) < first) continue;
+    const FileInfo f = fs_.link_stat(dir_ + "/" + name);
+    if (f.exists && f.is_regular && locked.count({f.device_major, f.device_minor, f.inode})) ++n;
   }
   return n;
 }

@@ -23,17 +23,24 @@ class AdmissionSlots {
   static std::string dir_for(const NodeConfig& config, const std::string& target_uuid);
 
   // Creates the directory (0755) and the slot files (0644) so that every user can lock them; removes
-  // nothing (slots above `slots` are ignored). Throws std::runtime_error when it cannot.
+  // nothing (slots above `slots` are ignored). Refuses (std::runtime_error) a directory or slot file that
+  // is a symbolic link or not what it should be: the agent runs as root, and a planted
+  // `slot-N -> /some/secret` must not be chmod'ed or created. Throws std::runtime_error when it cannot.
   void prepare();
-  // Takes a free slot; nullptr when all are held. Throws std::runtime_error when the files cannot be
-  // opened (the directory missing and not creatable by this user).
+  // Takes a free slot; nullptr when all are held. Slots numbered `slots` or above that are still held
+  // (clients admitted before a reload lowered `clients`) count against the limit: no new client is
+  // admitted until fewer than `slots` hold one. Throws std::runtime_error when the files cannot be opened
+  // (the directory missing and not creatable by this user, a planted link).
   std::unique_ptr<FileLock> take();
-  // Slots held now, from `proc_locks` (the text of /proc/locks).
-  int held(const std::string& proc_locks) const;
+  // Slot files held now, from `proc_locks` (the text of /proc/locks): every slot-<n> in the directory,
+  // those above `slots` included, so that /metrics shows the real number of live holders.
+  int held(const std::string& proc_locks) const { return held_from(proc_locks, 0); }
   int slots() const { return slots_; }
 
  private:
   std::string slot_path(int i) const { return dir_ + "/slot-" + std::to_string(i); }
+  // Held slot files numbered `first` or above (link_stat: a planted link is never counted).
+  int held_from(const std::string& proc_locks, int first) const;
 
   Filesystem& fs_;
   std::string dir_;

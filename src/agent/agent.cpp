@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -36,10 +37,15 @@ void Agent::start(int port_override) {
   config_ = load_node_config(deps_.fs, config_path_);
   check_against_devices(config_, deps_.gpu.devices(), deps_.catalog);
   check_device_plugins(config_);
+  secure_mps_root(deps_.fs, config_);
   prepare_slots();
   auto [host, port] = split_address(config_.metrics_address);
   start_supervisors();
   start_device_plugins();  // after the MPS daemons: advertise only what is up
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    last_gpu_read_ = deps_.clock.now();  // staleness counts from the start, not from the clock's epoch
+  }
   http_ = std::make_unique<HttpEndpoint>([this] { return metrics_shared(); }, [this] { return health(); });
   refresh();
   port_ = http_->start(host, port_override >= 0 ? port_override : port);
@@ -123,6 +129,7 @@ void Agent::refresh() {
   }
   std::string text;
   HealthReport h;
+  bool gpus_read = false;
   try {
     const auto devices = deps_.gpu.devices();
     const auto xids = deps_.gpu.poll_xid_events();
@@ -134,6 +141,7 @@ void Agent::refresh() {
     refresh_pod_allocations();
     text = render_node_metrics(build_snapshot(devices), deps_.catalog);
     h.text += "gpus: ok (" + std::to_string(devices.size()) + " seen)\n";
+    gpus_read = true;
   } catch (const std::exception& e) {
     h.healthy = false;
     h.text += std::string("gpus: ") + e.what() + "\n";
@@ -147,6 +155,10 @@ void Agent::refresh() {
   std::lock_guard<std::mutex> g(mutex_);
   if (!text.empty()) metrics_ = std::make_shared<const std::string>(std::move(text));
   health_ = h;
+  if (gpus_read) last_gpu_read_ = deps_.clock.now();
+  stale_after_ = std::max<std::chrono::nanoseconds>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(kStaleIntervals * config_.check_interval_seconds)),
+      kStaleFloor);
 }
 
 bool Agent::reload() {
@@ -157,6 +169,7 @@ bool Agent::reload() {
     next = load_node_config(deps_.fs, config_path_);
     check_against_devices(next, deps_.gpu.devices(), deps_.catalog);
     check_device_plugins(next);
+    secure_mps_root(deps_.fs, next);
   } catch (const std::exception& e) {
     ++reload_failures_;
     log(std::string("reload refused, the old config stays in force: ") + e.what());
@@ -263,7 +276,17 @@ HttpEndpoint::MetricsText Agent::metrics_shared() const {
 
 HealthReport Agent::health() const {
   std::lock_guard<std::mutex> g(mutex_);
-  return health_;
+  HealthReport h = health_;
+  // Judged when asked, in the HTTP thread: a main loop stuck anywhere (a blocking open, a hung driver
+  // call) no longer refreshes health_, so its last answer alone would say 200 for good.
+  const auto age = deps_.clock.now() - last_gpu_read_;
+  if (age > stale_after_) {
+    const double seconds = std::chrono::duration<double>(age).count();
+    h.healthy = false;
+    h.text = "gpus: stale: no GPU read for " + std::to_string(static_cast<long long>(seconds)) + " s (more than " +
+             std::to_string(kStaleIntervals) + " check intervals); the agent's loop is stuck or the GPUs cannot be read\n" + h.text;
+  }
+  return h;
 }
 
 }  // namespace gpupack

@@ -2,6 +2,7 @@
 // The node daemon (`gpupack agent --config node.yaml`): supervises one MPS daemon per GPU or MIG
 // instance in mode mps, reads the GPUs every check interval, serves /metrics and /healthz, reloads the
 // config on SIGHUP (keeping the old one when the new one is bad) and quits MPS on SIGTERM.
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -55,6 +56,8 @@ class Agent {
 
   std::string metrics_text() const;
   HttpEndpoint::MetricsText metrics_shared() const;  // what /metrics sends, without a copy
+  // The last refresh's checks, and "gpus: stale" (unhealthy) when no GPU read succeeded for
+  // kStaleIntervals check intervals: judged at each request, so a stuck main loop turns /healthz to 503.
   HealthReport health() const;
   int port() const { return port_; }
 
@@ -90,6 +93,12 @@ class Agent {
   mutable std::mutex mutex_;  // guards metrics_ and health_ (read by the HTTP thread)
   HttpEndpoint::MetricsText metrics_ = std::make_shared<const std::string>();
   HealthReport health_;
+  // /healthz answers 503 once no GPU read succeeded for kStaleIntervals check intervals (at least
+  // kStaleFloor, so that a slow read at a short interval does not flap): health() compares at each request.
+  static constexpr int kStaleIntervals = 3;
+  static constexpr std::chrono::nanoseconds kStaleFloor = std::chrono::seconds(2);
+  Clock::time_point last_gpu_read_{};
+  std::chrono::nanoseconds stale_after_ = std::chrono::hours(1);
 };
 
 }  // namespace gpupack

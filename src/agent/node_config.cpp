@@ -2,18 +2,21 @@
 
 #include <map>
 
+#include "agent/mps_targets.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
 #include "contract/mps_layout.hpp"
 #include "core/units.hpp"
 #include "mps/mps_control.hpp"
 #include "io/input_file.hpp"
+#include "os/trusted_directory.hpp"
 
 namespace gpupack {
 
 NodeConfig load_node_config(const Filesystem& fs, const std::string& path) {
-  // Bounded like every input file (docs/cli.md): --config /dev/zero is one line, not a gigabyte read.
-  return parse_node_config(read_input_file(fs, path), path);
+  // Bounded like every input file (docs/cli.md), and a regular file only, opened without blocking: the
+  // agent re-reads it at SIGHUP, and a FIFO there must not stop it in open() for good (issue 38).
+  return parse_node_config(read_regular_input_file(fs, path), path);
 }
 
 void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices,
@@ -68,6 +71,29 @@ void check_against_devices(const NodeConfig& config, const std::vector<GpuDevice
       for (const auto& inst : d->mig_instances) found = found || mig_matches(inst, m.ref);
       if (!found) throw InputError("node config: MIG instance '" + m.ref + "' is not on GPU '" + g.ref + "'");
     }
+  }
+  // Admission promises every client limits.memory: `clients` of them must fit the GPU or instance, with or
+  // without a device_plugin section (whose slices k8s/device_plan.cpp checks the same way).
+  for (const auto& t : resolve_targets(config, devices)) {
+    const auto memory = t.config->limits.memory_bytes;
+    const auto total = t.mig ? t.mig->memory_total_bytes : t.device->memory_total_bytes;
+    if (!memory || !total) continue;
+    const std::uint64_t promised = *memory * static_cast<std::uint64_t>(t.config->clients);
+    if (promised > *total) {
+      throw InputError("node config: " + std::string(t.mig ? "MIG instance '" : "GPU '") + t.config->ref + "': clients " +
+                       std::to_string(t.config->clients) + " x limits.memory " + format_size(*memory) + " = " +
+                       format_size(promised) + " exceeds the " + (t.mig ? "instance's" : "GPU's") + " memory (" +
+                       format_size(*total) + "); lower clients or limits.memory");
+    }
+  }
+}
+
+void secure_mps_root(Filesystem& fs, const NodeConfig& config) {
+  try {
+    if (!fs.link_stat(config.mps_root).exists) fs.make_dirs(config.mps_root, 0755);
+    check_trusted_directory(fs, config.mps_root);
+  } catch (const std::runtime_error& e) {
+    throw InputError("node config: mps_root: " + std::string(e.what()) + " (docs/security.md)");
   }
 }
 

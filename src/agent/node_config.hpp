@@ -18,9 +18,15 @@ namespace gpupack {
 NodeConfig load_node_config(const Filesystem& fs, const std::string& path);
 
 // Throws InputError when a configured GPU or MIG instance is not on this machine, or a limit exceeds it
-// (MPS clients above the catalog's limit, memory above the device's).
+// (MPS clients above the catalog's limit, memory above the device's, clients x limits.memory above the
+// GPU's or MIG instance's memory).
 void check_against_devices(const NodeConfig& config, const std::vector<GpuDeviceInfo>& devices,
                            const GpuCatalog& catalog);
+
+// The agent runs as root under mps_root: creates it (0755) when missing, then throws InputError when it,
+// or a directory above it, could be changed by a user other than root and the agent's own
+// (os/trusted_directory.hpp): such a user could plant links there that the agent would follow.
+void secure_mps_root(Filesystem& fs, const NodeConfig& config);
 
 // A MIG instance is named by its UUID or, as `gpupack render` writes it (a plan cannot know UUIDs), by
 // its placement "<profile>@<start>", e.g. "3g.40gb@0".

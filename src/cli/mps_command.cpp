@@ -22,10 +22,13 @@ struct MpsArgs {
 };
 
 // The targets the command acts on: all in mode mps, or those --gpu names (GPU UUID or index, MIG UUID).
-std::vector<MpsTarget> selected(const MpsArgs& a, GpuBackend& gpu, const LocalServices& os, const GpuCatalog& catalog) {
+// `starting` (up, usually as root): mps_root is made and checked as the agent does (docs/security.md).
+std::vector<MpsTarget> selected(const MpsArgs& a, GpuBackend& gpu, const LocalServices& os, const GpuCatalog& catalog,
+                                bool starting = false) {
   const NodeConfig config = load_node_config(os.fs, a.config);
   const auto devices = gpu.devices();
   check_against_devices(config, devices, catalog);
+  if (starting) secure_mps_root(os.fs, config);
   auto targets = mps_targets(config, devices, os.fs.effective_uid());
   if (a.gpus.empty()) return targets;
   std::vector<MpsTarget> out;
@@ -47,7 +50,7 @@ int up(const MpsArgs& a, const CommandContext& ctx) {
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
     int rc = exit_code::ok;
-    for (const auto& t : selected(a, gpu, os, ctx.catalog)) {
+    for (const auto& t : selected(a, gpu, os, ctx.catalog, true)) {
       // Idempotent: a daemon already answering on the pipe directory is left as it is.
       MpsDaemon existing(os.runner, os.fs, os.clock, t.options.daemon);
       if (existing.is_running()) {

@@ -85,6 +85,9 @@ int run_client(const RunArgs& a, const CommandContext& ctx) {
     ProcessSpec spec;
     spec.argv = a.command;
     spec.env = adm.env;
+    // The program holds the slot's lock too (the same open file, so the same flock): a SIGKILL of this
+    // wrapper no longer frees the slot while the program runs on; the slot is free once both are gone.
+    if (slot->descriptor() >= 0) spec.inherited_fds.push_back(slot->descriptor());
     std::unique_ptr<ChildProcess> child;
     try {
       child = os.runner.spawn(spec);

@@ -10,15 +10,29 @@
 
 namespace gpupack {
 
-std::string read_input_file(const Filesystem& fs, const std::string& path, std::size_t max_bytes) {
+namespace {
+
+std::string text_of(BoundedRead read, const std::string& path, std::size_t max_bytes) {
   const std::string name = quote_input(path);
-  BoundedRead read = fs.read_bounded(path, max_bytes);
+  if (read.not_regular) {
+    throw InputError("cannot read " + name + ": not a regular file (a FIFO, device or socket could block the reader for good); give a file");
+  }
   if (!read.text) throw InputError("cannot read " + name + ": " + std::strerror(read.error));
   if (read.text->size() > max_bytes) {
     throw InputError(name + " is larger than " + format_size(max_bytes) +
                      ", the limit for input files (docs/cli.md); no scenario, plan or calibration is that large");
   }
   return std::move(*read.text);
+}
+
+}  // namespace
+
+std::string read_input_file(const Filesystem& fs, const std::string& path, std::size_t max_bytes) {
+  return text_of(fs.read_bounded(path, max_bytes), path, max_bytes);
+}
+
+std::string read_regular_input_file(const Filesystem& fs, const std::string& path, std::size_t max_bytes) {
+  return text_of(fs.read_regular_bounded(path, max_bytes), path, max_bytes);
 }
 
 void write_output_file(Filesystem& fs, const std::string& path, const std::string& text) {

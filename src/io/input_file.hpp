@@ -17,6 +17,11 @@ inline constexpr std::size_t kMaxInputFileBytes = 4 * 1024 * 1024;
 
 // Reads through the Env's file system (os/env.hpp), so that tests can read from an in-memory one.
 std::string read_input_file(const Filesystem& fs, const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
+// As read_input_file, for a file a daemon reads again and again (the agent's node.yaml, at each SIGHUP):
+// opened without blocking and only a regular file, so that a FIFO put at the path cannot stop the agent in
+// open() for good.
+std::string read_regular_input_file(const Filesystem& fs, const std::string& path,
+                                    std::size_t max_bytes = kMaxInputFileBytes);
 
 // Writes one of the user's output files (-o, --json, --report) through the Env's file system, atomically
 // for a regular file; a failure is one InputError (exit 2): "cannot write <path>: <reason>".

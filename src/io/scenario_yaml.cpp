@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
+#include "io/yaml_fields.hpp"
 
 namespace gpupack {
 
@@ -77,12 +78,9 @@ class Reader {
 
   double finite_number(const YAML::Node& n, const std::string& key) const {
     const std::string s = scalar(n, key);
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) {
-      fail(n, "'" + key + "' must be a number, got '" + quote_input(s) + "'");
-    }
-    return v;
+    const auto v = finite_yaml_number(s);
+    if (!v) fail(n, "'" + key + "' must be a number, got '" + quote_input(s) + "'");
+    return *v;
   }
 
   double number(const YAML::Node& n, const std::string& key, double lo_exclusive, double hi) const {

@@ -1,9 +1,19 @@
 #include "io/yaml_fields.hpp"
 
+#include <charconv>
+#include <cmath>
+
 #include "core/errors.hpp"
 #include "core/units.hpp"
 
 namespace gpupack {
+
+std::optional<double> finite_yaml_number(std::string_view scalar) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(scalar.data(), scalar.data() + scalar.size(), v);
+  if (ec != std::errc() || end != scalar.data() + scalar.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
 
 void YamlFields::fail(const std::string& field_name, const std::string& problem) const {
   throw InputError(source_ + ": " + field_name + ": " + problem);

@@ -8,8 +8,16 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace gpupack {
+
+// A YAML scalar read as a finite number: decimal or exponent notation (std::from_chars), nothing after it.
+// NaN and the infinities (".nan", ".inf", "nan", "inf", "1e999") are none: a NaN passes every range check
+// (`x < lo || x > hi` is false) and an infinity makes a loop or a sum meaningless. Every YAML reader's
+// numbers go through it (YamlFields::get<double>, the scenario reader).
+std::optional<double> finite_yaml_number(std::string_view scalar);
 
 class YamlFields {
  public:
@@ -28,6 +36,11 @@ class YamlFields {
   std::optional<T> get(const YAML::Node& node, const char* key, const std::string& where) const {
     const YAML::Node v = node[key];
     if (!v || v.IsNull()) return std::nullopt;
+    if constexpr (std::is_floating_point_v<T>) {
+      const auto number = v.IsScalar() ? finite_yaml_number(v.Scalar()) : std::nullopt;
+      if (!number) fail(field(where, key), "must be a finite number, got '" + YAML::Dump(v) + "'");
+      return static_cast<T>(*number);
+    }
     try {
       return v.as<T>();
     } catch (const YAML::Exception&) {

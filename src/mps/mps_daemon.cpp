@@ -1,16 +1,8 @@
 #include "mps/mps_daemon.hpp"
 
-#include <sstream>
-
 namespace gpupack {
 
 namespace {
-
-std::string octal(unsigned mode) {
-  std::ostringstream s;
-  s << '0' << std::oct << mode;
-  return s.str();
-}
 
 std::string join_ids(const std::vector<std::string>& ids) {
   std::string out;
@@ -29,10 +21,14 @@ MpsDaemon::MpsDaemon(ProcessRunner& runner, Filesystem& fs, Clock& clock, MpsDae
 
 // A pipe directory is a trust boundary: whoever can write it can talk to the daemon (and to its clients'
 // GPU contexts), so it must be ours and private. A directory owned by someone else is an error, not
-// something to chmod.
+// something to chmod. A symbolic link is refused, not followed: `pipe -> /root-owned/dir` would pass the
+// ownership check and the agent (root) would chmod and chown the link's target (issue 38).
 void MpsDaemon::prepare_directory(const std::string& dir, const char* what) {
   if (dir.empty()) throw MpsError(std::string("the MPS ") + what + " directory is not set");
-  FileInfo info = fs_.stat(dir);
+  FileInfo info = fs_.link_stat(dir);
+  if (info.is_symlink) {
+    throw MpsError(std::string("MPS ") + what + " directory " + dir + " is a symbolic link; remove it (it could point anywhere)");
+  }
   if (info.exists && !info.is_dir) throw MpsError(std::string("MPS ") + what + " directory " + dir + " is not a directory");
   const unsigned me = fs_.effective_uid();
   if (!info.exists) {
@@ -41,7 +37,8 @@ void MpsDaemon::prepare_directory(const std::string& dir, const char* what) {
     } catch (const std::runtime_error& e) {
       throw MpsError(std::string("cannot create the MPS ") + what + " directory: " + e.what());
     }
-    info = fs_.stat(dir);
+    info = fs_.link_stat(dir);
+    if (!info.is_dir) throw MpsError(std::string("MPS ") + what + " directory " + dir + " was replaced while it was created");
   }
   const unsigned wanted_owner = options_.owner_uid.value_or(me);
   if (info.uid != me && info.uid != wanted_owner) {
@@ -53,7 +50,7 @@ void MpsDaemon::prepare_directory(const std::string& dir, const char* what) {
     try {
       fs_.set_mode(dir, 0700);
     } catch (const std::runtime_error& e) {
-      throw MpsError(std::string("MPS ") + what + " directory " + dir + " has mode " + octal(info.mode) +
+      throw MpsError(std::string("MPS ") + what + " directory " + dir + " has mode " + mode_text(info.mode) +
                      " and cannot be made private (0700): " + e.what());
     }
   }
@@ -83,7 +80,9 @@ void MpsDaemon::lock() {
 }
 
 std::optional<int> MpsDaemon::pid() const {
-  const auto text = fs_.read_file(options_.paths.pipe_dir + "/" + kPidFile);
+  // The pipe directory may belong to node.yaml's `uid`: a FIFO or a huge file planted as the pid file must
+  // neither block the agent (root) nor be read without bound.
+  const auto text = fs_.read_regular_bounded(options_.paths.pipe_dir + "/" + kPidFile, 4096).text;
   if (!text) return std::nullopt;
   const auto pids = parse_pid_list(*text);
   if (pids.empty() || !runner_.is_alive(pids.front())) return std::nullopt;
@@ -99,7 +98,8 @@ bool MpsDaemon::is_running() const {
 // A daemon killed with -9 leaves its pid file behind; the next -d would refuse to start.
 void MpsDaemon::clear_stale_pid_file() {
   const std::string path = options_.paths.pipe_dir + "/" + kPidFile;
-  if (fs_.read_file(path) && !pid()) fs_.remove(path);
+  // remove() unlinks the name itself, never a link's target.
+  if (fs_.read_regular_bounded(path, 4096).text && !pid()) fs_.remove(path);
 }
 
 void MpsDaemon::start() {

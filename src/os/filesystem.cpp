@@ -1,4 +1,4 @@
-// POSIX file system: stat, mkdir, chmod/chown, atomic writes, flock.
+// POSIX file system: stat, mkdir, chmod/chown through descriptors, atomic writes, flock.
 #include "os/filesystem.hpp"
 
 #include <fcntl.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -27,28 +28,79 @@ namespace {
 class FlockLock : public FileLock {
  public:
   explicit FlockLock(int fd) : fd_(fd) {}
-  ~FlockLock() override { ::close(fd_); }  // closing releases the flock
+  ~FlockLock() override { ::close(fd_); }  // closing releases the flock (once every copy is closed)
+  int descriptor() const override { return fd_; }
 
  private:
   int fd_;
 };
 
-}  // namespace
-
-FileInfo PosixFilesystem::stat(const std::string& path) const {
-  struct stat st {};
+FileInfo info_of(const struct stat& st) {
   FileInfo info;
-  if (::stat(path.c_str(), &st) != 0) return info;
   info.exists = true;
   info.is_dir = S_ISDIR(st.st_mode);
   info.is_socket = S_ISSOCK(st.st_mode);
+  info.is_regular = S_ISREG(st.st_mode);
+  info.is_symlink = S_ISLNK(st.st_mode);
   info.uid = st.st_uid;
+  info.gid = st.st_gid;
   info.mode = st.st_mode & 07777;
   info.device_major = major(st.st_dev);
   info.device_minor = minor(st.st_dev);
   info.inode = st.st_ino;
   info.change_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
   return info;
+}
+
+[[noreturn]] void refuse_link(const std::string& what, const std::string& path) {
+  throw FileError(what + " " + path + ": it is a symbolic link (refused: it could point anywhere; remove it)", ELOOP);
+}
+
+// A descriptor of `path` itself, never of what a symbolic link there points to. O_PATH where the file
+// cannot be opened for reading (a socket, a file without read permission): fstat and fchownat take it.
+int open_no_follow(const std::string& what, const std::string& path, bool& o_path) {
+  o_path = false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0 && errno == ELOOP) refuse_link(what, path);
+  if (fd < 0 && (errno == ENXIO || errno == EACCES || errno == EOPNOTSUPP)) {
+    fd = ::open(path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    o_path = true;
+  }
+  if (fd < 0) fail(what, path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISLNK(st.st_mode)) {  // O_PATH | O_NOFOLLOW opens a link itself
+    ::close(fd);
+    refuse_link(what, path);
+  }
+  return fd;
+}
+
+}  // namespace
+
+std::string mode_text(unsigned mode) {
+  std::ostringstream s;
+  s << '0' << std::oct << mode;
+  return s.str();
+}
+
+FileInfo PosixFilesystem::stat(const std::string& path) const {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return info_of(st);
+}
+
+FileInfo PosixFilesystem::link_stat(const std::string& path) const {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return {};
+  return info_of(st);
+}
+
+std::optional<std::string> PosixFilesystem::real_path(const std::string& path) const {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return std::nullopt;
+  std::string out = resolved;
+  std::free(resolved);
+  return out;
 }
 
 void PosixFilesystem::make_dirs(const std::string& path, unsigned mode) {
@@ -65,11 +117,25 @@ void PosixFilesystem::make_dirs(const std::string& path, unsigned mode) {
 }
 
 void PosixFilesystem::set_mode(const std::string& path, unsigned mode) {
-  if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) fail("cannot chmod", path);
+  bool o_path = false;
+  const int fd = open_no_follow("cannot chmod", path, o_path);
+  // fchmod refuses an O_PATH descriptor; /proc/self/fd/N names the very file the descriptor holds.
+  const int rc = o_path ? ::chmod(("/proc/self/fd/" + std::to_string(fd)).c_str(), static_cast<mode_t>(mode))
+                        : ::fchmod(fd, static_cast<mode_t>(mode));
+  const int error = errno;
+  ::close(fd);
+  errno = error;
+  if (rc != 0) fail("cannot chmod", path);
 }
 
 void PosixFilesystem::set_owner(const std::string& path, unsigned uid, unsigned gid) {
-  if (::chown(path.c_str(), uid, gid) != 0) fail("cannot chown", path);
+  bool o_path = false;
+  const int fd = open_no_follow("cannot chown", path, o_path);
+  const int rc = ::fchownat(fd, "", uid, gid, AT_EMPTY_PATH);
+  const int error = errno;
+  ::close(fd);
+  errno = error;
+  if (rc != 0) fail("cannot chown", path);
 }
 
 std::optional<std::string> PosixFilesystem::read_file(const std::string& path) const {
@@ -90,6 +156,33 @@ BoundedRead PosixFilesystem::read_bounded(const std::string& path, std::size_t m
     text.append(chunk, static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) return {std::nullopt, errno};
+  if (text.size() > max_bytes + 1) text.resize(max_bytes + 1);
+  return {std::move(text), 0};
+}
+
+BoundedRead PosixFilesystem::read_regular_bounded(const std::string& path, std::size_t max_bytes) const {
+  // O_NONBLOCK: opening a FIFO for reading waits for a writer; a regular file ignores the flag.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return {std::nullopt, errno};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return {std::nullopt, 0, true};
+  }
+  std::string text;
+  char chunk[64 * 1024];
+  while (text.size() <= max_bytes) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      return {std::nullopt, error};
+    }
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
   if (text.size() > max_bytes + 1) text.resize(max_bytes + 1);
   return {std::move(text), 0};
 }
@@ -179,10 +272,19 @@ std::string PosixFilesystem::absolute(const std::string& path) const {
 }
 
 std::unique_ptr<FileLock> PosixFilesystem::try_lock(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  // O_NOFOLLOW: a link planted at the path (pipe/gpupack.lock -> /etc/nologin) would make root create or
+  // lock its target. O_NONBLOCK: a FIFO planted there must not hang the open.
+  constexpr int kFlags = O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | kFlags, 0600);
   // flock needs no write access: a user locks the agent's admission slots (mode 0644) read-only.
-  if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_RDONLY | kFlags);
+  if (fd < 0 && errno == ELOOP) refuse_link("cannot open lock file", path);
   if (fd < 0) fail("cannot open lock file", path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw FileError("cannot open lock file " + path + ": not a regular file", EINVAL);
+  }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     ::close(fd);

@@ -16,7 +16,10 @@ struct FileInfo {
   bool exists = false;
   bool is_dir = false;
   bool is_socket = false;
+  bool is_regular = false;
+  bool is_symlink = false;  // only from link_stat: stat describes what a link points to
   unsigned uid = 0;
+  unsigned gid = 0;
   unsigned mode = 0;  // permission bits only (e.g. 0700)
   // Identity of the file, as /proc/locks names a locked one ("<major>:<minor>:<inode>").
   unsigned device_major = 0, device_minor = 0;
@@ -25,6 +28,9 @@ struct FileInfo {
   // path and inode still differs here.
   std::int64_t change_ns = 0;
 };
+
+// Permission bits as people write them: "0755", "01777".
+std::string mode_text(unsigned mode);
 
 // A failed file operation: the message names the operation and the path; `error` is the errno value, so
 // that a caller can say it in its own words (the CLI's "cannot write PATH: <reason>").
@@ -42,27 +48,43 @@ class FileError : public std::runtime_error {
 struct BoundedRead {
   std::optional<std::string> text;
   int error = 0;
+  bool not_regular = false;  // read_regular_bounded: the path is a FIFO, device, socket or directory
 };
 
 // An exclusive advisory lock, released when destroyed.
 class FileLock {
  public:
   virtual ~FileLock() = default;
+  // The open descriptor that holds the lock (close-on-exec), or -1 for a lock without one. A child given a
+  // copy (ProcessSpec::inherited_fds) holds the same lock: it is released when the last copy closes, so
+  // the lock lives as long as the longest-lived of its holders (gpupack run's admission slot).
+  virtual int descriptor() const { return -1; }
 };
 
 class Filesystem {
  public:
   virtual ~Filesystem() = default;
   virtual FileInfo stat(const std::string& path) const = 0;
+  // As stat, but a symbolic link at `path` is described itself (is_symlink), not followed.
+  virtual FileInfo link_stat(const std::string& path) const = 0;
+  // `path` with every symbolic link, "." and ".." resolved; nullopt when it does not exist.
+  virtual std::optional<std::string> real_path(const std::string& path) const = 0;
   // Creates the directory and missing parents (0755 whatever the umask); the last component gets `mode`.
   // Throws std::runtime_error.
   virtual void make_dirs(const std::string& path, unsigned mode) = 0;
+  // Change `path` itself, through a descriptor opened without following a symbolic link (fchmod,
+  // fchown): a link planted at `path` is refused (FileError with ELOOP), never followed. The agent runs
+  // as root: a chmod through a planted link made a 0600 secret world-readable (issue 38).
   virtual void set_mode(const std::string& path, unsigned mode) = 0;
   virtual void set_owner(const std::string& path, unsigned uid, unsigned gid) = 0;
   virtual std::optional<std::string> read_file(const std::string& path) const = 0;
   // Reads in chunks and stops one byte past `max_bytes`: a device or pipe (/dev/zero) has no size to ask.
   // io/input_file.hpp turns the result into the user's one-line error.
   virtual BoundedRead read_bounded(const std::string& path, std::size_t max_bytes) const = 0;
+  // As read_bounded, for a file a daemon re-reads (the agent's node.yaml at SIGHUP): opened without
+  // blocking, and anything but a regular file refused (not_regular), so that a FIFO at the path cannot
+  // stop the daemon in open() or read() for good.
+  virtual BoundedRead read_regular_bounded(const std::string& path, std::size_t max_bytes) const = 0;
   // Up to `max_bytes` from byte `offset` on (a file another program appends to); empty past the end,
   // nullopt when the file cannot be opened.
   virtual std::optional<std::string> read_at(const std::string& path, std::size_t offset,
@@ -84,6 +106,8 @@ class Filesystem {
   virtual std::string absolute(const std::string& path) const = 0;
   // Takes an exclusive lock on `path` (created if missing, mode 0600) without waiting; nullptr when
   // another process holds it. A file the caller may only read is locked through a read-only descriptor.
+  // Never through a symbolic link (FileError with ELOOP: a planted link would make root create or lock
+  // its target) and only on a regular file (FileError with EINVAL).
   virtual std::unique_ptr<FileLock> try_lock(const std::string& path) = 0;
   virtual unsigned effective_uid() const = 0;
   virtual bool writable(const std::string& path) const = 0;
@@ -92,6 +116,8 @@ class Filesystem {
 class PosixFilesystem : public Filesystem {
  public:
   FileInfo stat(const std::string& path) const override;
+  FileInfo link_stat(const std::string& path) const override;
+  std::optional<std::string> real_path(const std::string& path) const override;
   void make_dirs(const std::string& path, unsigned mode) override;
   void set_mode(const std::string& path, unsigned mode) override;
   void set_owner(const std::string& path, unsigned uid, unsigned gid) override;
@@ -99,6 +125,7 @@ class PosixFilesystem : public Filesystem {
   BoundedRead read_bounded(const std::string& path, std::size_t max_bytes) const override;
   std::optional<std::string> read_at(const std::string& path, std::size_t offset,
                                      std::size_t max_bytes) const override;
+  BoundedRead read_regular_bounded(const std::string& path, std::size_t max_bytes) const override;
   void write_file(const std::string& path, const std::string& content) override;
   bool remove(const std::string& path) override;
   void remove_all(const std::string& path) override;

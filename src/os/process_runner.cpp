@@ -240,7 +240,20 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
 }
 
 std::unique_ptr<ChildProcess> PosixProcessRunner::spawn(const ProcessSpec& spec) {
-  return std::make_unique<PosixChild>(spawn_with(spec, nullptr));
+  if (spec.inherited_fds.empty()) return std::make_unique<PosixChild>(spawn_with(spec, nullptr));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // dup2 of a descriptor onto itself clears its close-on-exec flag in the child only (POSIX 2024; glibc
+  // since 2.29): gpupack's copy stays close-on-exec for every other child.
+  for (const int fd : spec.inherited_fds) posix_spawn_file_actions_adddup2(&actions, fd, fd);
+  try {
+    auto child = std::make_unique<PosixChild>(spawn_with(spec, &actions));
+    posix_spawn_file_actions_destroy(&actions);
+    return child;
+  } catch (...) {
+    posix_spawn_file_actions_destroy(&actions);
+    throw;
+  }
 }
 
 bool PosixProcessRunner::is_alive(int pid) const {

@@ -16,6 +16,9 @@ struct ProcessSpec {
   std::map<std::string, std::string> env;    // added to (and overriding) the inherited environment
   std::string stdin_text;                    // written to the child's stdin, which is then closed
   std::chrono::milliseconds timeout{10'000};  // run(): the child is killed (SIGKILL) after this long
+  // spawn(): descriptors of gpupack the child keeps, at the same numbers (every other one of gpupack's is
+  // close-on-exec). gpupack run passes its admission slot's lock, so the slot lives as long as the program.
+  std::vector<int> inherited_fds;
 };
 
 struct ProcessResult {

@@ -64,6 +64,31 @@ TEST(Admission, RefusesWithAReasonPerTarget) {
   EXPECT_NE(admit(ts, two_gpus(), unknown, always_up, none_held).reason.find("not a GPU or MIG instance"), std::string::npos);
 }
 
+// Issue 38 item 3: `--mem 70GiB` was admitted where node.yaml sets limits.memory: 8GiB (only free memory
+// was checked), while --sm above its limit was refused.
+TEST(Admission, RefusesMemoryAboveTheConfiguredPerClientLimit) {
+  const auto c = config("mps_root: /r\ngpus: [{gpu: '0', mode: mps, clients: 4, limits: {sm_percent: 50, memory: 8GiB}}]");
+  RunRequest big;
+  big.gpu = "0";
+  big.memory_bytes = 70ull << 30;
+  const Admission a = admit(c, two_gpus(), big, always_up, none_held);
+  EXPECT_FALSE(a.admitted);
+  EXPECT_NE(a.reason.find("--mem 70GiB exceeds the configured limit 8GiB"), std::string::npos) << a.reason;
+  RunRequest at_limit = big;
+  at_limit.memory_bytes = 8ull << 30;
+  const Admission ok = admit(c, two_gpus(), at_limit, always_up, none_held);
+  ASSERT_TRUE(ok.admitted) << ok.reason;
+  EXPECT_EQ(ok.env.at("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "0=8192M");
+  RunRequest smaller = big;
+  smaller.memory_bytes = 2ull << 30;
+  EXPECT_EQ(admit(c, two_gpus(), smaller, always_up, none_held).env.at("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"), "0=2048M");
+  // Without a configured limit only the free memory bounds it.
+  const auto unlimited = config("mps_root: /r\ngpus: [{gpu: '0', mode: mps, clients: 4}]");
+  RunRequest some = big;
+  some.memory_bytes = 8ull << 30;
+  EXPECT_TRUE(admit(unlimited, two_gpus(), some, always_up, none_held).admitted);
+}
+
 TEST(Admission, PicksTheTargetWithTheMostHeadroom) {
   // GPU 0: 2 of 4 MPS clients used; MIG 2g.20gb on GPU 1: 0 of 3 used -> the MIG instance.
   const auto c = config(

@@ -8,6 +8,9 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <chrono>
+#include <thread>
+
 #include "agent/admission_slots.hpp"
 #include "core/errors.hpp"
 #include "fakes/fake_proc_reader.hpp"
@@ -177,6 +180,90 @@ TEST_F(AgentTest, RefusesToStartOnAnUnknownGpuOrAForeignPipeDirectory) {
   fs.owner_of[tmp.path() + "/mps/" + gpu0 + "/pipe"] = fs.effective_uid() + 1;
   Agent foreign({runner, fs, clock, proc, *gpu, catalog}, write_config("  - {gpu: '0', mode: mps}\n"), "0.1.0");
   EXPECT_THROW(foreign.start(0), MpsError);
+}
+
+// Issue 38 item 1: the agent (root) works under mps_root; one that other users can write, or under a parent
+// they can write, lets them plant links there. Refused at start and at reload (the old config stays).
+TEST_F(AgentTest, RefusesAnMpsRootOtherUsersCanWrite) {
+  fs.make_dirs(tmp / "mps", 0777);
+  ASSERT_EQ(::chmod((tmp / "mps").c_str(), 0777), 0);
+  Agent open_root({runner, fs, clock, proc, *gpu, catalog}, write_config("  - {gpu: '0', mode: time-slicing, clients: 2}\n"), "0.1.0");
+  try {
+    open_root.start(0);
+    ADD_FAILURE() << "a world-writable mps_root was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("node config: mps_root: " + tmp.path() + "/mps has mode 0777: writable by other users"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs.stat(tmp / "mps/" + gpu0).exists);  // nothing made under it
+  ASSERT_EQ(::chmod((tmp / "mps").c_str(), 0755), 0);
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, write_config("  - {gpu: '0', mode: time-slicing, clients: 2}\n"), "0.1.0");
+  agent.start(0);
+  fs.make_dirs(tmp / "open/mps", 0755);
+  ASSERT_EQ(::chmod((tmp / "open").c_str(), 0777), 0);  // a parent anyone can write
+  fs.write_file(tmp / "node.yaml", "mps_root: " + tmp.path() + "/open/mps\nmetrics_address: 127.0.0.1:0\ngpus: [{gpu: '0'}]\n");
+  EXPECT_FALSE(agent.reload());
+  agent.refresh();
+  EXPECT_NE(agent.metrics_text().find("gpupack_sharing_clients_limit{uuid=\"" + gpu0 + "\",target=\"" + gpu0 + "\"} 2"), std::string::npos);
+  agent.stop();
+}
+
+// Issue 38 item 5: SIGHUP while node.yaml is a FIFO blocked the agent in open() for good, and /healthz
+// kept answering 200 from the last GPU read. The FIFO is refused at once; a loop that stops reading the
+// GPUs turns /healthz to 503 after 3 check intervals (2 s at least).
+TEST_F(AgentTest, AFifoConfigIsRefusedAtOnceAndStaleGpuReadsTurnHealthzTo503) {
+  const std::string path = write_config("  - {gpu: '0', mode: time-slicing, clients: 2}\n");
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, path, "0.1.0");
+  agent.start(0);
+  fs.remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  const auto before = std::chrono::steady_clock::now();
+  EXPECT_FALSE(agent.reload());
+  EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(5));
+  httplib::Client http("127.0.0.1", agent.port());
+  auto fresh = http.Get("/healthz");
+  ASSERT_TRUE(fresh);
+  EXPECT_EQ(fresh->status, 200) << fresh->body;
+  // No refresh for 2.5 s (> max(3 x 0.1 s, 2 s)): as if the loop were stuck.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  auto stale = http.Get("/healthz");
+  ASSERT_TRUE(stale);
+  EXPECT_EQ(stale->status, 503);
+  EXPECT_NE(stale->body.find("gpus: stale: no GPU read for 2 s (more than 3 check intervals)"), std::string::npos) << stale->body;
+  agent.refresh();
+  auto again = http.Get("/healthz");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 200) << again->body;
+  agent.stop();
+}
+
+// Issue 38 item 13: without a device_plugin section, clients 12 x 8 GiB on an 80 GiB GPU was accepted at
+// start and reload; a reload from clients 6 to 2 with 6 running exported admitted = 2.
+TEST_F(AgentTest, AdmissionRefusesOvercommitAndCountsHoldersAboveALoweredLimit) {
+  const std::string over = config("  - {gpu: '0', mode: mps, clients: 12, limits: {memory: 8GiB}}\n");
+  fs.write_file(tmp / "over.yaml", over);
+  Agent refused({runner, fs, clock, proc, *gpu, catalog}, tmp / "over.yaml", "0.1.0");
+  EXPECT_THROW(refused.start(0), InputError);
+
+  const std::string path = write_config("  - {gpu: '0', mode: time-slicing, clients: 6}\n");
+  Agent agent({runner, fs, clock, proc, *gpu, catalog}, path, "0.1.0");
+  agent.start(0);
+  fs.write_file(path, over);
+  EXPECT_FALSE(agent.reload());
+  const std::string clients = tmp.path() + "/mps/" + gpu0 + "/clients";
+  std::vector<std::unique_ptr<FileLock>> running;
+  for (int i = 0; i < 6; ++i) running.push_back(AdmissionSlots(fs, clients, 6).take());
+  write_config("  - {gpu: '0', mode: time-slicing, clients: 2}\n");
+  ASSERT_TRUE(agent.reload());
+  agent.refresh();
+  const std::string admitted = "gpupack_sharing_clients_admitted{uuid=\"" + gpu0 + "\",target=\"" + gpu0 + "\"} ";
+  EXPECT_NE(agent.metrics_text().find(admitted + "6"), std::string::npos) << agent.metrics_text();
+  EXPECT_FALSE(AdmissionSlots(fs, clients, 2).take());
+  running.resize(1);
+  agent.refresh();
+  EXPECT_NE(agent.metrics_text().find(admitted + "1"), std::string::npos);
+  agent.stop();
 }
 
 // A fake kubelet PodResourcesLister: one container holding the first MPS slice of GPU 0.

@@ -79,7 +79,10 @@ echo "agent: gpupack_sharing_clients_admitted $admitted, gpupack_mps_clients $mp
 
 kill_one_admitted
 run run --config "$WORK/node.yaml" -- true
-expect_rc 0  # the SIGKILLed run's slot
+expect_rc 3  # the SIGKILLed wrapper's program runs on and keeps the slot it inherited
+wait_metric gpupack_sharing_clients_admitted 6 || true
+admitted=$(metric gpupack_sharing_clients_admitted)
+[ "$admitted" = 6 ] || fail "gpupack_sharing_clients_admitted is '$admitted' with 6 programs running, expected 6"
 release_runs
 wait_metric gpupack_sharing_clients_admitted 0 || true
 admitted=$(metric gpupack_sharing_clients_admitted)

@@ -47,11 +47,16 @@ for args in "plan /dev/zero" "plan --calibration /dev/zero" "render /dev/zero -o
   run $args
   expect_usage_error '/dev/zero is larger than 4MiB, the limit for input files'
 done
-# The node config too (the agent and `gpupack mps` read it before touching any GPU or daemon).
-for args in "agent --config /dev/zero --port 0" "mps up --config /dev/zero"; do
-  # shellcheck disable=SC2086
-  GPUPACK_GPU_BACKEND="fake:$(dirname "$0")/../fakes/machines/two-gpus.json" run $args
-  expect_usage_error '/dev/zero is larger than 4MiB, the limit for input files'
+# The node config too (the agent and `gpupack mps` read it before touching any GPU or daemon): only a
+# regular file, opened without blocking, so that a FIFO (issue 38: the agent hung in open() at SIGHUP) or a
+# device is refused at once.
+mkfifo "$WORK/node-fifo.yaml"
+for config in /dev/zero "$WORK/node-fifo.yaml"; do
+  for args in "agent --config $config --port 0" "mps up --config $config" "run --config $config -- true"; do
+    # shellcheck disable=SC2086
+    GPUPACK_GPU_BACKEND="fake:$(dirname "$0")/../fakes/machines/two-gpus.json" run $args
+    expect_usage_error "cannot read '?$config'?: not a regular file"
+  done
 done
 head -c $((5 * 1024 * 1024)) /dev/zero | tr '\0' '#' >"$WORK/big.yaml"
 run plan "$WORK/big.yaml"

@@ -59,6 +59,10 @@ expect_out "^$PIPE0 25 0=8192M$"
 run run --config "$WORK/node.yaml" --gpu 0 --sm 75 -- true
 expect_rc 3
 expect_err "exceeds the configured limit 50"
+# Issue 38 item 3: --mem above the configured per-client limits.memory is refused as --sm is.
+run run --config "$WORK/node.yaml" --gpu 0 --mem 70GiB -- true
+expect_rc 3
+expect_err "--mem 70GiB exceeds the configured limit 8GiB"
 run run --config "$WORK/node.yaml" --gpu 2g.20gb@4 -- true
 expect_rc 3
 expect_err "not a GPU or MIG instance"
@@ -70,7 +74,8 @@ run run --config "$WORK/node.yaml" --gpu MIG-00000000-0000-0000-0000-00000000000
 expect_rc 3
 expect_err "reserved for tenant 'lab'"
 # Admission is one book of slots (a flock per slot): 8 concurrent runs against clients: 6 admit exactly 6,
-# whatever NVML lists; a SIGKILLed run's slot is free for the next one.
+# whatever NVML lists. A SIGKILLed `gpupack run` wrapper keeps its slot while its program runs on (issue 38:
+# waves of killed wrappers put more than `clients` programs on the GPU); the slot is free once it ends.
 write_config 6
 # shellcheck disable=SC2016  # expanded by the client's sh
 start_runs 8 --config "$WORK/node.yaml" --gpu 0 -- sh -c 'touch "$1/started.$2"; while [ ! -e "$1/go" ]; do sleep 0.05; done' _
@@ -84,8 +89,11 @@ expect_rc 3
 expect_err "full \(6 of 6 clients\)"
 kill_one_admitted
 run run --config "$WORK/node.yaml" --gpu 0 -- true
-expect_rc 0  # the killed holder's slot
-release_runs
+expect_rc 3  # the killed wrapper's program still runs and holds the slot it inherited
+expect_err "full \(6 of 6 clients\)"
+release_runs  # every program ends, the killed wrapper's orphan included
+run_until_admitted --config "$WORK/node.yaml" --gpu 0 -- true
+expect_rc 0
 [ "$(stat -c %a "$WORK/mps/$GPU0/clients/slot-0")" = 644 ] || fail "slot files are not 0644"
 write_config 4
 
@@ -119,6 +127,19 @@ expect_err "exited with 3 .* before the measurement window began"
 [ ! -s "$WORK/out" ] || fail "profile printed an entry for a program that ended before its window"
 
 # Bad node configs: exit 2 with the field.
+# Issue 38 item 13: clients x limits.memory above the GPU, without a device_plugin section.
+printf 'mps_root: %s/mps\ngpus: [{gpu: "0", mode: mps, clients: 12, limits: {memory: 8GiB}}]\n' "$WORK" >"$WORK/bad.yaml"
+run agent --config "$WORK/bad.yaml" --port 0
+expect_usage_error "GPU '0': clients 12 x limits.memory 8GiB = 96GiB exceeds the GPU's memory"
+# Issue 38 item 1: an mps_root other users can write (the agent runs as root there).
+mkdir -m 0777 "$WORK/open-root"
+chmod 0777 "$WORK/open-root"
+printf 'mps_root: %s/open-root\ngpus: [{gpu: "0", mode: mps}]\n' "$WORK" >"$WORK/bad.yaml"
+run agent --config "$WORK/bad.yaml" --port 0
+expect_usage_error "mps_root: .*open-root has mode 0777: writable by other users"
+run mps up --config "$WORK/bad.yaml"
+expect_usage_error "mps_root: .*open-root has mode 0777: writable by other users"
+[ ! -e "$WORK/open-root/$GPU0" ] || fail "mps up made directories under an mps_root others can write"
 printf 'gpus: [{gpu: GPU-nope, mode: mps}]\n' >"$WORK/bad.yaml"
 run agent --config "$WORK/bad.yaml"
 expect_usage_error "GPU 'GPU-nope' is not on this machine"

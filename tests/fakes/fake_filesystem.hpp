@@ -19,6 +19,11 @@ class OverridingFilesystem : public PosixFilesystem {
     if (auto it = owner_of.find(path); it != owner_of.end() && info.exists) info.uid = it->second;
     return info;
   }
+  FileInfo link_stat(const std::string& path) const override {
+    FileInfo info = PosixFilesystem::link_stat(path);
+    if (auto it = owner_of.find(path); it != owner_of.end() && info.exists) info.uid = it->second;
+    return info;
+  }
   bool writable(const std::string& path) const override {
     return !read_only.count(path) && PosixFilesystem::writable(path);
   }

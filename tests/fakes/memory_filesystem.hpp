@@ -22,20 +22,42 @@ class MemoryFilesystem : public Filesystem {
   std::set<std::string> unreadable;          // reads fail with EACCES
   std::set<std::string> read_only;           // writes fail, writable() is false
   std::set<std::string> sockets;             // stat says is_socket
+  std::map<std::string, std::string> symlinks;  // path -> target (absolute): stat follows, link_stat not
   std::string cwd = "/work";                  // what absolute() resolves a relative path against
   unsigned uid = 1000;
 
   FileInfo stat(const std::string& path) const override {
+    const auto link = symlinks.find(path);
+    return link != symlinks.end() ? stat(link->second) : link_stat(path);
+  }
+  FileInfo link_stat(const std::string& path) const override {
     FileInfo info;
+    if (symlinks.count(path)) {
+      info.exists = info.is_symlink = true;
+      info.mode = 0777;
+      info.uid = owner(path);
+      return info;
+    }
+    if (path == "/" && !dirs.count(path)) {  // the root is always there, root's and 0755
+      info.exists = info.is_dir = true;
+      info.mode = 0755;
+      return info;
+    }
     const auto dir = dirs.find(path);
     info.exists = dir != dirs.end() || files.count(path) || sockets.count(path);
     if (!info.exists) return info;
     info.is_dir = dir != dirs.end();
     info.is_socket = sockets.count(path) > 0;
+    info.is_regular = !info.is_dir && !info.is_socket;
     info.mode = info.is_dir ? dir->second : 0644;
-    const auto owner = owner_of.find(path);
-    info.uid = owner != owner_of.end() ? owner->second : uid;
+    info.uid = owner(path);
     return info;
+  }
+  std::optional<std::string> real_path(const std::string& path) const override {
+    const auto link = symlinks.find(path);
+    if (link != symlinks.end()) return real_path(link->second);
+    if (!link_stat(path).exists) return std::nullopt;
+    return path;
   }
   void make_dirs(const std::string& path, unsigned mode) override {
     for (auto slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
@@ -43,10 +65,15 @@ class MemoryFilesystem : public Filesystem {
     }
     dirs[path] = mode;
   }
+  // As the real one: never through a symbolic link.
   void set_mode(const std::string& path, unsigned mode) override {
+    refuse_link("cannot chmod", path);
     if (dirs.count(path)) dirs[path] = mode;
   }
-  void set_owner(const std::string& path, unsigned owner, unsigned /*gid*/) override { owner_of[path] = owner; }
+  void set_owner(const std::string& path, unsigned uid_to, unsigned /*gid*/) override {
+    refuse_link("cannot chown", path);
+    owner_of[path] = uid_to;
+  }
   std::optional<std::string> read_file(const std::string& path) const override {
     const auto it = files.find(path);
     if (it == files.end() || unreadable.count(path)) return std::nullopt;
@@ -58,6 +85,11 @@ class MemoryFilesystem : public Filesystem {
     const auto it = files.find(path);
     if (it == files.end()) return {std::nullopt, ENOENT};
     return {it->second.substr(0, max_bytes + 1), 0};
+  }
+  BoundedRead read_regular_bounded(const std::string& path, std::size_t max_bytes) const override {
+    const FileInfo info = stat(path);
+    if (info.exists && !info.is_regular) return {std::nullopt, 0, true};
+    return read_bounded(path, max_bytes);
   }
   std::optional<std::string> read_at(const std::string& path, std::size_t offset,
                                      std::size_t max_bytes) const override {
@@ -99,6 +131,8 @@ class MemoryFilesystem : public Filesystem {
     return !path.empty() && path[0] == '/' ? path : cwd + "/" + path;
   }
   std::unique_ptr<FileLock> try_lock(const std::string& path) override {
+    refuse_link("cannot open lock file", path);
+    if (dirs.count(path) || sockets.count(path)) throw FileError("cannot open lock file " + path + ": not a regular file", EINVAL);
     if (locked_->count(path)) return nullptr;
     files.emplace(path, "");
     return std::make_unique<Lock>(locked_, path);
@@ -107,6 +141,13 @@ class MemoryFilesystem : public Filesystem {
   bool writable(const std::string& path) const override { return !read_only.count(path); }
 
  private:
+  unsigned owner(const std::string& path) const {
+    const auto it = owner_of.find(path);
+    return it != owner_of.end() ? it->second : uid;
+  }
+  void refuse_link(const std::string& what, const std::string& path) const {
+    if (symlinks.count(path)) throw FileError(what + " " + path + ": it is a symbolic link", ELOOP);
+  }
   static bool under(const std::string& p, const std::string& root) {
     return p == root || p.rfind(root + "/", 0) == 0;
   }

@@ -87,6 +87,25 @@ TEST(ScenarioYaml, SloMarginTightensTheSloThePlanPacksTo) {
             std::string::npos);
 }
 
+// Issue 38 item 4: NaN and the infinities in every numeric field, in YAML's spellings too.
+TEST(ScenarioYaml, RefusesNanAndInfinitiesInEveryNumber) {
+  for (const std::string v : {".nan", "nan", ".inf", "-.inf", "inf", "1e999"}) {
+    for (const std::string field : {"compute", "latency_slo_ms", "p99_alone_ms"}) {
+      // The other fields valid, so that the error is this field's.
+      std::string text = "workloads: [{name: a, memory: 1GiB, " + field + ": " + v;
+      if (field != "compute") text += ", compute: 0.1";
+      if (field == "p99_alone_ms") text += ", latency_slo_ms: 9";
+      text += "}]";
+      EXPECT_NE(error_of(text).find("'" + field + "' must be a number, got '" + v + "'"), std::string::npos) << text << ": " << error_of(text);
+    }
+    for (const std::string field : {"cost_per_hour", "cpu_cores"}) {
+      const std::string text = "fleet: [{model: H100-SXM5-80GB, count: 1, " + field + ": " + v +
+                               "}]\nworkloads: [{name: a, memory: 1GiB, compute: 0.1}]";
+      EXPECT_NE(error_of(text).find("'" + field + "' must be a number"), std::string::npos) << text << ": " << error_of(text);
+    }
+  }
+}
+
 TEST(ScenarioYaml, FleetIsOptional) {
   EXPECT_TRUE(parse("workloads: [{name: a, memory: 1GiB, compute: 0.1}]").fleet.empty());
 }

@@ -41,7 +41,7 @@ TEST_F(MpsFixture, SpeaksTheProtocolToARunningDaemon) {
   ASSERT_EQ(servers.size(), 1u);
   EXPECT_EQ(c.server_status(servers[0]), MpsServerState::active);
   // A client: any live process registered with the fake server.
-  auto client = runner.spawn({{"sleep", "20"}, {}, "", {}});
+  auto client = runner.spawn({{"sleep", "20"}, {}, "", {}, {}});
   ASSERT_TRUE(c.send("fake_add_client " + std::to_string(servers[0]) + " " + std::to_string(client->pid())).ok);
   EXPECT_EQ(c.client_list(servers[0]), (std::vector<int>{client->pid()}));
   const auto rows = c.ps();

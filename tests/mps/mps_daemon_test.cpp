@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "fakes/memory_filesystem.hpp"
 #include "mps_fixture.hpp"
 
 namespace gpupack {
@@ -48,6 +51,65 @@ TEST_F(MpsFixture, RefusesAPipeDirectoryWhereADaemonAlreadyRuns) {
   MpsDaemon second(runner, fs, clock, options());
   EXPECT_NE(error_of(second).find("already runs"), std::string::npos);
   EXPECT_TRUE(first.quit());
+}
+
+// Issue 38 item 1: `pipe -> /root-owned/dir` passed the ownership check (stat followed the link) and the
+// directory was chmod 0700 and chowned to `uid`; `pipe/gpupack.lock -> /etc/nologin` made the next start
+// create that file as root. Both are refused; neither target is touched.
+TEST_F(MpsFixture, RefusesPlantedLinksForThePipeDirectoryAndItsLock) {
+  fs.make_dirs(tmp / "root-owned", 0755);
+  ASSERT_EQ(::symlink((tmp / "root-owned").c_str(), paths().pipe_dir.c_str()), 0);
+  auto o = options();
+  o.owner_uid = fs.effective_uid();
+  MpsDaemon linked(runner, fs, clock, o);
+  EXPECT_NE(error_of(linked).find("MPS pipe directory " + paths().pipe_dir + " is a symbolic link"), std::string::npos)
+      << error_of(linked);
+  EXPECT_EQ(fs.stat(tmp / "root-owned").mode, 0755u);
+  EXPECT_THROW(linked.lock(), MpsError);
+  ::unlink(paths().pipe_dir.c_str());
+
+  fs.make_dirs(paths().pipe_dir, 0700);
+  ASSERT_EQ(::symlink((tmp / "nologin").c_str(), (paths().pipe_dir + "/" + MpsDaemon::kLockFile).c_str()), 0);
+  MpsDaemon locked(runner, fs, clock, options());
+  EXPECT_NE(error_of(locked).find("is a symbolic link"), std::string::npos) << error_of(locked);
+  EXPECT_FALSE(fs.link_stat(tmp / "nologin").exists);
+  EXPECT_FALSE(locked.is_running());
+}
+
+// The same checks through the Env seam's in-memory file system: a linked pipe or log directory is refused
+// before anything is changed, whoever owns what it points to.
+TEST(MpsDaemonOnTheFake, RefusesLinkedDirectoriesBeforeChangingAnything) {
+  testing::MemoryFilesystem mem;
+  mem.uid = 0;
+  mem.make_dirs("/root-owned", 0755);
+  mem.make_dirs("/mps/GPU-1/log", 0700);
+  mem.symlinks["/mps/GPU-1/pipe"] = "/root-owned";
+  PosixProcessRunner runner;
+  SystemClock clock;
+  MpsDaemonOptions o;
+  o.paths = {"/mps/GPU-1/pipe", "/mps/GPU-1/log"};
+  o.owner_uid = 1000;
+  MpsDaemon d(runner, mem, clock, o);
+  try {
+    d.lock();
+    ADD_FAILURE() << "a linked pipe directory was accepted";
+  } catch (const MpsError& e) {
+    EXPECT_NE(std::string(e.what()).find("MPS pipe directory /mps/GPU-1/pipe is a symbolic link"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(mem.dirs["/root-owned"], 0755u);
+  EXPECT_FALSE(mem.owner_of.count("/root-owned"));
+  EXPECT_FALSE(mem.files.count("/root-owned/gpupack.lock"));
+}
+
+// A FIFO planted as the pid file in a pipe directory the configured `uid` owns must not block the agent.
+TEST_F(MpsFixture, AFifoAsThePidFileDoesNotBlock) {
+  fs.make_dirs(paths().pipe_dir, 0700);
+  ASSERT_EQ(::mkfifo((paths().pipe_dir + "/" + MpsDaemon::kPidFile).c_str(), 0600), 0);
+  MpsDaemon d(runner, fs, clock, options());
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(d.pid());  // read without blocking: no pid, not a hang
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ::unlink((paths().pipe_dir + "/" + MpsDaemon::kPidFile).c_str());  // the fake control program would block on it
 }
 
 TEST_F(MpsFixture, TwoManagersNeverShareAPipeDirectory) {

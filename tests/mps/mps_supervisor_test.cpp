@@ -51,7 +51,7 @@ TEST_F(SupervisorTest, TracksServerStateAndClients) {
   MpsSupervisor s(runner, fs, clock, supervisor_options());
   s.start();
   const int server = s.status().servers.at(0).pid;
-  auto client = runner.spawn({{"sleep", "20"}, {}, "", {}});
+  auto client = runner.spawn({{"sleep", "20"}, {}, "", {}, {}});
   const auto c = control();
   c.send("fake_add_client " + std::to_string(server) + " " + std::to_string(client->pid()));
   c.send("fake_set_state " + std::to_string(server) + " FAULT");
