@@ -35,6 +35,8 @@ struct Scenario {
 // Host CPU cores per GPU of a fleet entry: its nodes' cpu_cores divided evenly among their GPUs (a node's
 // GPUs each drive their own clients); 0 when the fleet does not state cores.
 double host_cores_per_gpu(const FleetEntry& entry);
+// That division as people check it: "cpu_cores 16 per node / 8 GPUs per node = 2 cores per GPU".
+std::string host_cores_arithmetic(const FleetEntry& entry);
 // A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance gets its share of
 // the SMs' share of the GPU's cores.
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile = -1);

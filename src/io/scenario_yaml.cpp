@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -182,6 +183,9 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
   }
   if (n["node_prefix"]) f.node_prefix = r.name(n["node_prefix"], "node_prefix");
   else if (as_needed) f.node_prefix = node_prefix_of(f.model.name);
+  // A fleet of fewer than 8 GPUs is, unless it says otherwise, one node: its cpu_cores are shared by
+  // `count` GPUs, not by 8 (issue 32: `count: 1, cpu_cores: 16` is 16 cores per GPU).
+  if (!as_needed) f.gpus_per_node = std::min(f.count, f.gpus_per_node);
   // One fractional GPU per instance (one G6f instance carries one fraction).
   if (f.model.is_fractional()) f.gpus_per_node = 1;
   if (n["gpus_per_node"]) f.gpus_per_node = static_cast<int>(r.integer(n["gpus_per_node"], "gpus_per_node", 1, 64));
@@ -193,12 +197,9 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
 Workload parse_workload(const Reader& r, const YAML::Node& n) {
   if (!n.IsMap()) r.fail(n, "each workload must be a map with at least 'name', 'memory' and 'compute'");
   r.check_keys(n, kWorkloadKeys, "a workload");
-  // With a profile, memory and compute may be left out: the profile supplies them.
-  for (const char* required : {"name", "memory", "compute"}) {
-    if (!n[required] && (!n["profile"] || std::string_view(required) == "name")) {
-      r.fail(n, std::string("a workload needs '") + required + "' (or a 'profile' for memory and compute)");
-    }
-  }
+  // Memory and compute may be left out: a profile (`profile:` or `plan --profiles DIR`) supplies them, and
+  // the CLI refuses an entry that none filled (attach_profiles).
+  if (!n["name"]) r.fail(n, "a workload needs 'name'");
   Workload w;
   w.name = r.name(n["name"], "name");
   if (n["replicas"]) w.replicas = static_cast<int>(r.integer(n["replicas"], "replicas", 1, kMaxTotalReplicas));
