@@ -43,4 +43,7 @@ void register_labels_command(CLI::App& app, CommandContext& ctx);
 void register_render_command(CLI::App& app, CommandContext& ctx);
 void register_verify_command(CLI::App& app, CommandContext& ctx);
 
+// After every command is registered: one example at the end of each subcommand's --help.
+void add_help_examples(CLI::App& app);
+
 }  // namespace gpupack
