@@ -200,7 +200,9 @@ void explain_gpu(const PlanContext& ctx, PlanGpu& gpu) {
   const GpuContents c = contents_of(ctx, gpu);
   const bool mig = !gpu.mig.empty();
   if (mig) {
-    std::string why = c.tenants.size() > 1
+    const bool configured = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].mig == FleetMig::fixed;
+    std::string why = configured ? "the MIG layout the fleet says this GPU is configured with (mig:), used as is"
+                      : c.tenants.size() > 1
                           ? "tenants " + join(std::vector<std::string>(c.tenants.begin(), c.tenants.end()), ", ") +
                                 " share this GPU only through separate MIG instances (trust)"
                           : "MIG instances give hard isolation and place more here than one whole-GPU slice";

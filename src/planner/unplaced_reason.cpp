@@ -22,13 +22,14 @@ bool fits_empty_slice(const PlanContext& ctx, const WorkloadDemand& d, bool* mig
     if (seen[static_cast<size_t>(entry)]) continue;
     seen[static_cast<size_t>(entry)] = true;
     const GpuModel& m = ctx.model(g);
-    if (m.mig) *mig_gpu_exists = true;
-    if (ctx.policy().whole_gpu &&
+    if (ctx.mig_allowed(g)) *mig_gpu_exists = true;
+    if (ctx.whole_allowed(g) &&
         SliceState(ctx.whole(g), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
       return true;
     }
-    if (ctx.policy().mig && m.mig) {
+    if (ctx.mig_allowed(g)) {
       for (size_t p = 0; p < m.mig->profiles.size(); ++p) {
+        if (ctx.entry(g).mig == FleetMig::fixed && ctx.entry(g).mig_layout[p] == 0) continue;
         if (SliceState(ctx.instance(g, static_cast<int>(p)), &ctx.policy(), &ctx.calibration()).check(d) ==
             Fit::ok) {
           return true;

@@ -53,6 +53,39 @@ run plan "$WORK/four-cores.yaml"
 expect_rc 4
 expect_out "cpu_cores 4 per node / 1 GPU per node \(gpus_per_node\) = 4 cores per GPU"
 
+# 5. A fleet entry's mig: off keeps its GPUs out of MIG; a configured layout is used exactly, never the whole GPU.
+cat >"$WORK/tenants.yaml" <<'YAML'
+fleet: [{model: H200, count: 2, mig: off}]
+workloads:
+  - {name: a, replicas: 2, memory: 10GiB, compute: 0.2, tenant: red}
+  - {name: b, replicas: 2, memory: 10GiB, compute: 0.2, tenant: blue}
+YAML
+run plan "$WORK/tenants.yaml" --format json
+expect_rc 0
+expect_json '(.gpus | length) == 2 and ([.gpus[].mig | length] | all(. == 0)) and ([.gpus[].mode] | all(startswith("mig") | not))'
+sed 's/count: 2, mig: off/count: 1/' "$WORK/tenants.yaml" >"$WORK/tenants-mig.yaml"
+run plan "$WORK/tenants-mig.yaml" --format json
+expect_rc 0
+expect_json '(.gpus[0].mig | length) >= 2'  # without mig: off the two tenants share one H200 through MIG
+sed 's/count: 1/count: 1, mig: off/' "$WORK/tenants-mig.yaml" >"$WORK/tenants-one-off.yaml"
+run plan "$WORK/tenants-one-off.yaml"
+expect_rc 4  # one H200 not in MIG mode holds one tenant only
+cat >"$WORK/configured.yaml" <<'YAML'
+fleet: [{model: A100-80GB, count: 1, mig: "3g.40gb,2g.20gb,2x1g.10gb"}]
+workloads:
+  - {name: a, replicas: 3, memory: 4GiB, compute: 0.05, tenant: red}
+YAML
+run plan "$WORK/configured.yaml" --format json
+expect_rc 0
+expect_json '[.gpus[0].mig[].profile] == ["3g.40gb","2g.20gb","1g.10gb","1g.10gb"]'
+expect_json '[.gpus[0].slices[].profile] | all(. != null)'
+printf '%s\n' "$OUT" >"$WORK/configured.json"
+run render "$WORK/configured.json" --target mig-parted -o "$WORK/configured-out"
+expect_rc 0
+printf 'fleet: [{model: A100-80GB, mig: "7g.80gb,1g.10gb"}]\nworkloads: [{name: a, memory: 1GiB, compute: 0.1}]\n' >"$WORK/bad-mig.yaml"
+run plan "$WORK/bad-mig.yaml"
+expect_usage_error "bad-mig.yaml:1:.*'mig' layout .* does not fit one A100-SXM4-80GB"
+
 # 6. Kubernetes quantity suffixes.
 printf 'fleet: [{model: H100-80GB, count: 1}]\nworkloads: [{name: a, memory: 20Gi, compute: 0.1}]\n' >"$WORK/gi.yaml"
 run plan "$WORK/gi.yaml" --format json
@@ -114,6 +147,27 @@ expect_out "--no-solo"
 run nosuchcommand
 expect_usage_error "unknown command 'nosuchcommand'"
 if grep -q "bench-worker" <<<"$ERR"; then fail "the hidden bench-worker is offered"; fi
+
+# 10. A fixed fleet with prices: the plan minimises cost (the small replicas on an L4 at a fifth of an A100's
+# price), says what the fewest-GPUs plan would cost, and prices one replica per GPU on the type each needs.
+cat >"$WORK/priced-fixed.yaml" <<'YAML'
+fleet:
+  - {model: A100-80GB, count: 3, cost_per_hour: 4.0}
+  - {model: L4, count: 2, cost_per_hour: 0.8}
+workloads:
+  - {name: llm, replicas: 2, memory: 30GiB, compute: 0.4, latency_slo_ms: 50}
+  - {name: vision, replicas: 8, memory: 2GiB, compute: 0.05, latency_slo_ms: 20}
+YAML
+run plan "$WORK/priced-fixed.yaml" --format json
+expect_rc 0
+expect_json '.summary.cost_per_hour < 8 and ([.gpus[].model] | any(. == "L4-24GB"))'
+expect_json '[.placements[] | select(.workload == "llm") | .gpu] | length == 2'
+expect_json '(.summary.one_replica_per_gpu_cost_per_hour - (2 * 4.0 + 8 * 0.8)) | fabs < 1e-6'
+run plan "$WORK/priced-fixed.yaml"
+expect_rc 0
+expect_out "^Summary: .* lower bound [0-9]+ \(no plan uses fewer GPUs\); chosen for the lowest cost: [$]4.80/h against [$]8.00/h for the plan found with the fewest GPUs \(2\)"
+if grep -q "this count is optimal" <<<"$OUT"; then fail "the old, ambiguous wording"; fi
+expect_out "against one replica per GPU: .* [$]14.40/h"
 
 # 11. --explain counts a lone replica's neighbours right.
 printf 'fleet: [{model: H100-80GB, count: 1}]\nworkloads: [{name: solo, memory: 1GiB, compute: 0.1}]\n' >"$WORK/lone.yaml"
