@@ -40,7 +40,7 @@ void add_examples(CLI::App& app, const std::string& path) {
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     if (sub->get_group().empty()) continue;  // hidden (bench-worker)
     const std::string name = path.empty() ? sub->get_name() : path + " " + sub->get_name();
-    if (const auto it = examples().find(name); it != examples().end()) sub->footer("\nExample:\n  " + it->second);
+    if (const auto it = examples().find(name); it != examples().end()) sub->footer("Example:\n  " + it->second);
     add_examples(*sub, name);
   }
 }

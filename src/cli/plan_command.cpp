@@ -144,7 +144,7 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("file", args->file, "Scenario YAML (docs/workloads.md)");
   cmd->add_option("--gpu", args->gpu, "Plan on as many GPUs of this model as needed (replaces the file's fleet)");
   add_format_option(*cmd, args->format, {"table", "json", "yaml"});
-  cmd->add_option("-o,--output", args->output, "Write the output to this file (atomically) instead of stdout");
+  cmd->add_option("-o,--output", args->output, "Write the output to this file (atomically) instead of stdout; .json writes JSON, .yaml YAML, other names need --format");
   cmd->add_flag("--explain", args->explain, "Per GPU: what each rejected mode would break, and every client");
   cmd->add_option("--calibration", args->calibration,
                   "JSON from `gpupack bench --json FILE`: replaces the performance model's constants");
