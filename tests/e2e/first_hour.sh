@@ -178,9 +178,11 @@ if grep -Eq "all 1 clients|the other 0|1 trusted clients" <<<"$OUT"; then fail "
 # 12. The client .env files work as their own comment says.
 env_file=$(find "$WORK/rendered/mps" -name '*.env' | head -1)
 [ -n "$env_file" ] || fail "no client .env rendered"
+# shellcheck disable=SC2016  # the backquotes and $ are the comment's text, not to expand here
 usage=$(head -1 "$env_file" | sed -n 's/.*pass with `\(.*\)` or systemd.*/\1/p')
 [ -n "$usage" ] || fail "no usage in the .env comment: $(head -1 "$env_file")"
 command=${usage//FILE/$env_file}
+# shellcheck disable=SC2016  # $CUDA_MPS_PIPE_DIRECTORY expands in the probe's shell, under env
 probe='sh -c '\''echo "$CUDA_MPS_PIPE_DIRECTORY"'\'
 command="${command%cmd}$probe"
 got=$(bash -c "$command") || fail "the .env usage failed: $command"
