@@ -106,7 +106,6 @@ int run_check(CommandContext& ctx, const std::string& path, const std::string& g
 
 void register_check_command(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("check", "Validate node configs (a node.yaml, or a directory of <node>.yaml) without a GPU");
-  cmd->footer("Example: gpupack check out/gpupack-agent/node-0/node.yaml --gpu A100-80GB");
   auto path = std::make_shared<std::string>();
   auto gpu = std::make_shared<std::string>();
   auto format = std::make_shared<OutputFormat>(OutputFormat::table);

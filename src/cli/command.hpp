@@ -44,4 +44,7 @@ void register_render_command(CLI::App& app, CommandContext& ctx);
 void register_verify_command(CLI::App& app, CommandContext& ctx);
 void register_check_command(CLI::App& app, CommandContext& ctx);
 
+// After every command is registered: one example at the end of each subcommand's --help.
+void add_help_examples(CLI::App& app);
+
 }  // namespace gpupack

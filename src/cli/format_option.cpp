@@ -9,9 +9,13 @@ void add_format_option(CLI::App& cmd, OutputFormat& format, const std::vector<st
       {"table", OutputFormat::table}, {"json", OutputFormat::json}, {"mig-parted", OutputFormat::mig_parted}, {"yaml", OutputFormat::yaml}};
   std::map<std::string, OutputFormat> allowed;
   for (const auto& name : accepted) allowed.emplace(name, kAll.at(name));
-  cmd.add_option("--format", format, "Output format")
+  std::string names;
+  for (const auto& name : accepted) names += (names.empty() ? "" : "|") + name;
+  // option_text: the help shows the accepted names, not the transformer's "ENUM:value in {json->1,...}".
+  cmd.add_option("--format", format, "Output format (default " + accepted.front() + ")")
       ->transform(CLI::CheckedTransformer(allowed, CLI::ignore_case))
-      ->default_str(accepted.front());
+      ->default_str(accepted.front())
+      ->option_text(names);
 }
 
 }  // namespace gpupack

@@ -26,6 +26,7 @@ std::string unknown_subcommand(CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
     if (word.empty() || word[0] == '-') return {};
+    // Hidden subcommands (bench-worker, group "") are accepted but not offered.
     const auto subs = current->get_subcommands([](CLI::App*) { return true; });
     if (subs.empty()) return {};
     CLI::App* next = nullptr;
@@ -34,7 +35,9 @@ std::string unknown_subcommand(CLI::App& app, int argc, char** argv) {
     }
     if (!next) {
       std::string names;
-      for (CLI::App* sub : subs) names += (names.empty() ? "" : ", ") + sub->get_name();
+      for (CLI::App* sub : subs) {
+        if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
+      }
       const std::string path = current == &app ? "gpupack" : "gpupack " + current->get_name();
       return "unknown command '" + word + "' for " + path + "; accepted: " + names;
     }
@@ -73,6 +76,7 @@ int run(int argc, char** argv) {
   register_render_command(app, ctx);
   register_verify_command(app, ctx);
   register_check_command(app, ctx);
+  add_help_examples(app);
   if (const std::string unknown = unknown_subcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "gpupack: " << unknown << '\n';
     return exit_code::usage;

@@ -1,5 +1,6 @@
 // `gpupack plan [file.yaml] [--gpu MODEL] [--format table|json|yaml] [-o FILE] [--explain]
 //  [--calibration bench.json] [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -37,7 +38,37 @@ struct PlanArgs {
   std::string render_dir;  // --render DIR: also render the plan's files (gpupack render)
   std::string render_targets = "all";
   bool force = false;
+  bool format_given = false;  // --format on the command line (else -o FILE's extension decides)
 };
+
+// `-o plan.json` writes JSON without --format (issue 32: it silently wrote a table); .yaml/.yml write YAML.
+// Any other name needs --format, and a .json/.yaml name with another --format is refused: a file named
+// for one format holding another is the trap to avoid.
+OutputFormat output_format(const PlanArgs& args) {
+  if (args.output.empty()) return args.format;
+  const std::string ext = std::filesystem::path(args.output).extension().string();
+  std::optional<OutputFormat> by_name;
+  if (ext == ".json") by_name = OutputFormat::json;
+  if (ext == ".yaml" || ext == ".yml") by_name = OutputFormat::yaml;
+  if (!args.format_given) {
+    if (!by_name) {
+      throw InputError("-o " + args.output + ": name the file .json or .yaml, or give --format table|json|yaml");
+    }
+    return *by_name;
+  }
+  if (by_name && *by_name != args.format) {
+    throw InputError("-o " + args.output + ": the name says " + (*by_name == OutputFormat::json ? "JSON" : "YAML") +
+                     " but --format says otherwise; rename the file or change --format");
+  }
+  return args.format;
+}
+
+// The table's first line when replicas are left unplaced (issue 32: the exit code says it too).
+std::string unplaced_headline(const Scenario& scenario, const Plan& plan) {
+  return "UNPLACED: " + std::to_string(plan.unplaced.size()) + " of " + std::to_string(total_replicas(scenario)) +
+         " replicas could not be placed (reasons under \"Unplaced\" below); exit code " +
+         std::to_string(exit_code::unplaced) + "\n";
+}
 
 Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCatalog& catalog) {
   Scenario s = args.file.empty() ? parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog)
@@ -59,6 +90,8 @@ Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCata
 int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   std::ostream& out = ctx.out;
   const GpuCatalog& catalog = ctx.catalog;
+  const OutputFormat format = output_format(args);
+  if (!args.output.empty()) check_output_file(ctx.env.fs, "-o", args.output);
   const Scenario scenario = load_scenario(args, ctx.env.fs, catalog);
   PlanOptions options;
   if (!args.calibration.empty()) {
@@ -74,17 +107,20 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   if (!args.render_dir.empty()) {
     // Rendered first: a plan whose names cannot be rendered fails before any output is written.
     check_plan_document(document, catalog);
-    render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force);
+    // Beside JSON or YAML on stdout the file list goes to stderr: stdout stays one document for programs.
+    std::ostream& listing = format == OutputFormat::table || !args.output.empty() ? out : std::cerr;
+    render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force, listing);
   }
   // The plan's text, held once: the JSON of 10,000 replicas is 12 MB, not worth a second copy in a stream.
   std::string text;
-  if (args.format == OutputFormat::json) {
+  if (format == OutputFormat::json) {
     text = plan_json_text(document);
     text += '\n';
-  } else if (args.format == OutputFormat::yaml) {
+  } else if (format == OutputFormat::yaml) {
     text = json_to_yaml(Json::parse(plan_json_text(document)));
   } else {
     std::ostringstream table;
+    if (!plan.unplaced.empty()) table << unplaced_headline(scenario, plan);
     print_plan_table(table, scenario, plan, comparison, args.explain);
     text = std::move(table).str();
   }
@@ -95,7 +131,7 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
     out << "wrote " << args.output << ": " << plan.summary.gpus_used << " GPUs, " << plan.unplaced.size()
         << " replicas unplaced\n";
   }
-  return args.strict && !plan.unplaced.empty() ? exit_code::negative : exit_code::ok;
+  return plan.unplaced.empty() ? exit_code::ok : exit_code::unplaced;
 }
 
 }  // namespace
@@ -108,19 +144,23 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("file", args->file, "Scenario YAML (docs/workloads.md)");
   cmd->add_option("--gpu", args->gpu, "Plan on as many GPUs of this model as needed (replaces the file's fleet)");
   add_format_option(*cmd, args->format, {"table", "json", "yaml"});
-  cmd->add_option("-o,--output", args->output, "Write the output to this file (atomically) instead of stdout");
+  cmd->add_option("-o,--output", args->output, "Write the output to this file (atomically) instead of stdout; .json writes JSON, .yaml YAML, other names need --format");
   cmd->add_flag("--explain", args->explain, "Per GPU: what each rejected mode would break, and every client");
   cmd->add_option("--calibration", args->calibration,
                   "JSON from `gpupack bench --json FILE`: replaces the performance model's constants");
   cmd->add_option("--profiles", args->profiles,
-                  "Folder of workload profiles (`gpupack profile --json`): DIR/<workload name>.json is that "
+                  "Folder of workload profiles (`gpupack profile -o FILE`): DIR/<workload name>.json is that "
                   "workload's profile unless its entry names one");
-  cmd->add_flag("--strict", args->strict, "Exit 1 when some replica could not be placed");
+  // Unplaced replicas exit 4 with or without it (docs/cli.md); kept so that scripts passing it still run.
+  cmd->add_flag("--strict", args->strict, "")->group("");
   cmd->add_option("--render", args->render_dir, "Also render the plan's deploy files into this directory (gpupack render)");
   cmd->add_option("--target", args->render_targets, "With --render: the targets (default all; see gpupack render)")
       ->default_str("all");
   cmd->add_flag("--force", args->force, "With --render: replace an existing directory");
-  cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_plan(ctx, *args); }; });
+  cmd->callback([&ctx, args, cmd] {
+    args->format_given = cmd->count("--format") > 0;
+    ctx.action = [&ctx, args] { return run_plan(ctx, *args); };
+  });
 }
 
 }  // namespace gpupack

@@ -160,15 +160,30 @@ void print_gpus(std::ostream& out, const Scenario& scenario, const Plan& plan, b
   }
 }
 
+// What the lower bound beside the GPUs used means (issue 32: "lower bound 2 (this count is optimal)" beside
+// 3 used read as a contradiction): whether the count used is proven the fewest, or was chosen for cost.
+std::string gpu_count_note(const PlanSummary& s) {
+  const std::string used = std::to_string(s.gpus_used);
+  if (s.fewest_gpus_plan && s.cost_per_hour) {
+    return " (no plan uses fewer GPUs); chosen for the lowest cost: " + fixed(*s.cost_per_hour, "$%.2f") +
+           "/h against " + fixed(s.fewest_gpus_plan->cost_per_hour, "$%.2f") + "/h for the plan found with the fewest GPUs (" +
+           std::to_string(s.fewest_gpus_plan->gpus) + ")";
+  }
+  if (!s.exact) return " (no plan uses fewer GPUs)";
+  if (s.gpus_used <= s.lower_bound_gpus) return " (reached: no plan uses fewer GPUs)";
+  return " (no plan uses fewer GPUs); " + used + " is the fewest, proven by exhaustive search";
+}
+
 void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan) {
   const PlanSummary& s = plan.summary;
   const long replicas = total_replicas(scenario);
   out << "\nSummary: " << s.gpus_used << " GPU" << (s.gpus_used == 1 ? "" : "s") << " used"
       << (s.gpus_available ? " of " + std::to_string(*s.gpus_available) : std::string(" (as many as needed)"))
-      << "; lower bound " << s.lower_bound_gpus << (s.exact ? " (this count is optimal)" : "") << "; "
+      << "; lower bound " << s.lower_bound_gpus << gpu_count_note(s) << "; "
       << replicas - static_cast<long>(plan.unplaced.size()) << " of " << replicas << " replicas placed\n";
   out << "  utilisation of the used GPUs: memory " << pct(s.memory_utilisation) << ", compute "
       << pct(s.compute_utilisation) << "\n";
+  // One replica per GPU: each on the cheapest GPU type of the fleet that holds it (one_per_gpu_cost).
   out << "  against one replica per GPU: " << s.gpus_used << " GPU" << (s.gpus_used == 1 ? "" : "s")
       << " instead of " << replicas;
   if (s.cost_per_hour && s.one_per_gpu_cost_per_hour) {

@@ -12,6 +12,7 @@
 #include "cli/gpu_access.hpp"
 #include "cli/node_support.hpp"
 #include "cli/table.hpp"
+#include "cli/workload_name.hpp"
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "io/input_file.hpp"
@@ -162,8 +163,10 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, LocalServ
   return p;
 }
 
-int profile(const ProfileArgs& a, const CommandContext& ctx) {
-  // Bad input fails before anything runs.
+int profile(ProfileArgs a, const CommandContext& ctx) {
+  // Bad input fails before anything runs. The name goes into a plan entry: plan must accept it.
+  if (a.name.empty()) a.name = workload_name_from_command(a.command);
+  require_workload_name(a.name);
   if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
   std::optional<nlohmann::json> colocation;
   if (!a.colocation.empty()) colocation = read_colocation(ctx.env.fs, a.colocation);
@@ -212,7 +215,7 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--startup-timeout", a->startup_timeout, "Stop the program if its window has not begun after this many seconds")->check(CLI::Range(1.0, 86400.0))->capture_default_str();
   cmd->add_option("--interval", a->interval, "Seconds between samples")->check(CLI::Range(0.01, 60.0))->capture_default_str();
   cmd->add_option("--headroom", a->headroom, "Fraction added to the peak memory")->check(CLI::Range(0.0, 10.0))->capture_default_str();
-  cmd->add_option("--name", a->name, "Workload name (default: the program's file name)");
+  cmd->add_option("--name", a->name, "Workload name in the entry: lower-case letters, digits, '-' (default: from the script or program, e.g. resnet18-b1)");
   cmd->add_option("-o,--output", a->output, "Also write the workload profile JSON (docs/profile.md) to this file");
   cmd->add_option("--sweep", a->sweep, "Also run it alone under a private MPS daemon at these thread percentages")
       ->expected(0, 1)

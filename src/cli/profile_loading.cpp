@@ -73,6 +73,16 @@ Loaded load(const Filesystem& fs, const std::string& path, const GpuCatalog& cat
   }
 }
 
+// An entry without a profile must state what a profile would have filled (docs/workloads.md).
+void require_memory_and_compute(const Workload& w, const std::string& scenario_file, const std::string& profiles_dir) {
+  const char* missing = w.memory_bytes == 0 ? "memory" : w.compute <= 0 ? "compute" : nullptr;
+  if (!missing) return;
+  throw InputError((scenario_file.empty() ? std::string("the scenario") : scenario_file) + ": workload '" + w.name +
+                   "' needs '" + missing + "', or a profile that supplies it: 'profile: FILE' or " +
+                   (profiles_dir.empty() ? std::string("--profiles DIR with DIR/") : profiles_dir + "/") + w.name +
+                   ".json");
+}
+
 }  // namespace
 
 void attach_profiles(const Filesystem& files, Scenario& scenario, const std::string& scenario_file,
@@ -91,7 +101,10 @@ void attach_profiles(const Filesystem& files, Scenario& scenario, const std::str
       const FileInfo f = files.stat(candidate);
       if (f.exists && !f.is_dir) path = candidate;
     }
-    if (path.empty()) continue;
+    if (path.empty()) {
+      require_memory_and_compute(w, scenario_file, profiles_dir);
+      continue;
+    }
     Loaded loaded = load(files, path, catalog);
     // What the entry states wins; the profile fills what it left out (the same memory as the entry
     // `gpupack profile` prints).

@@ -53,14 +53,14 @@ PlanDocument plan_from_input(const Filesystem& fs, const std::string& path, cons
 }
 
 int run_render(const CommandContext& ctx, const RenderArgs& a) {
-  return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a.input, ctx.catalog), a.targets, a.output, a.force);
+  return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a.input, ctx.catalog), a.targets, a.output, a.force,
+                            ctx.out);
 }
 
 }  // namespace
 
 int render_plan_to_dir(const CommandContext& ctx, const PlanDocument& plan, const std::string& targets,
-                       const std::string& dir, bool force) {
-  std::ostream& out = ctx.out;
+                       const std::string& dir, bool force, std::ostream& out) {
   const std::vector<RenderTarget> selected = parse_render_targets(targets);
   const FileTree files = render_targets(plan, selected, ctx.catalog);
   write_tree_atomically(ctx.env.fs, dir, files, force);

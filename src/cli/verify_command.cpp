@@ -330,7 +330,9 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
       ->capture_default_str();
   cmd->add_option("--tolerance", a->tolerance, "Largest accepted |prediction error| (fraction)")->check(CLI::Range(0.0, 100.0))->capture_default_str();
   cmd->add_option("--repeat", a->repeat, "Runs of each configuration (the spread is reported)")->check(CLI::Range(1, 100))->capture_default_str();
-  cmd->add_flag("--solo,!--no-solo", a->solo, "Measure each workload alone first (its p99 and req/s alone)")->capture_default_str();
+  // Two plain flags rather than CLI11's "--solo,!--no-solo", whose help shows "--solo,--no-solo{false}".
+  cmd->add_flag_callback("--no-solo", [a] { a->solo = false; }, "Skip measuring each workload alone first (by default its p99 and req/s alone are measured)");
+  cmd->add_flag_callback("--solo", [a] { a->solo = true; }, "")->group("");
   cmd->add_flag("--measure-alone", a->measure_alone,
                 "Also run workloads the plan's profiles predict alone first: report this machine's drift from "
                 "the profiles and the errors of the predictions rebased on it (needs --scenario)");

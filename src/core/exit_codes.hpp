@@ -9,6 +9,7 @@ inline constexpr int ok = 0;
 inline constexpr int negative = 1;     // the command ran and the answer is "no" (e.g. a layout that does not fit)
 inline constexpr int usage = 2;        // bad arguments or input: unknown name, malformed token, stray argument
 inline constexpr int unavailable = 3;  // what the command needs is not here (no GPU, no CUDA support built in)
+inline constexpr int unplaced = 4;     // `plan`: a plan was made, but some replicas could not be placed
 inline constexpr int internal = 70;    // a bug: please report it
 }  // namespace gpupack::exit_code
 

@@ -82,6 +82,12 @@ struct Unplaced {
   std::string reason;  // one sentence for people
 };
 
+// On a fixed fleet with prices, the plan with the fewest GPUs, when a cheaper plan with more GPUs was chosen.
+struct FewestGpusPlan {
+  int gpus = 0;
+  double cost_per_hour = 0;
+};
+
 struct PlanSummary {
   int gpus_used = 0;
   std::optional<int> gpus_available;  // none when the fleet is elastic
@@ -92,6 +98,7 @@ struct PlanSummary {
   std::optional<double> one_per_gpu_cost_per_hour;  // placing each replica on a GPU of its own
   bool exact = false;                               // the GPU count was proven optimal by exhaustive search
   std::optional<double> lower_bound_cost_per_hour;  // no plan costs less; only when the plan chose GPU types
+  std::optional<FewestGpusPlan> fewest_gpus_plan;   // set when cost, not the GPU count, chose this plan
 };
 
 // Why a workload went to its GPU type, on a fleet of priced `count: auto` types (planner/type_choice.hpp).

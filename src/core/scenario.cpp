@@ -1,6 +1,8 @@
 #include "core/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "core/errors.hpp"
 
@@ -13,6 +15,19 @@ const GpuModel& reference_model(const Scenario& scenario) {
 
 double host_cores_per_gpu(const FleetEntry& entry) {
   return entry.cpu_cores ? *entry.cpu_cores / std::max(1, entry.gpus_per_node) : 0.0;
+}
+
+std::string host_cores_arithmetic(const FleetEntry& entry) {
+  const auto number = [](double v) {
+    std::string t = std::to_string(std::round(v * 100) / 100);
+    t.erase(t.find_last_not_of('0') + 1);
+    if (t.back() == '.') t.pop_back();
+    return t;
+  };
+  const int gpus = std::max(1, entry.gpus_per_node);
+  return "cpu_cores " + number(entry.cpu_cores.value_or(0)) + " per node / " + std::to_string(gpus) +
+         (gpus == 1 ? " GPU" : " GPUs") + " per node (gpus_per_node) = " + number(host_cores_per_gpu(entry)) +
+         " cores per GPU";
 }
 
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile) {

@@ -7,9 +7,15 @@
 
 #include "core/cuda_version.hpp"
 #include "core/gpu_model.hpp"
+#include "core/mig_layout.hpp"
 #include "core/workload.hpp"
 
 namespace gpupack {
+
+// A fleet entry's `mig:` (docs/workloads.md): may the planner choose MIG layouts for its GPUs (allowed),
+// are they not in MIG mode (off), or are they already configured as one layout, to be used exactly (fixed:
+// its operators will not reconfigure them)?
+enum class FleetMig { allowed, off, fixed };
 
 struct FleetEntry {
   GpuModel model;
@@ -20,6 +26,8 @@ struct FleetEntry {
   // Host CPU cores of each node: profiled replicas' measured host CPU use counts against them (a node's
   // cores are divided evenly among its GPUs, and a MIG instance gets its share of its GPU's).
   std::optional<double> cpu_cores;
+  FleetMig mig = FleetMig::allowed;
+  MigCounts mig_layout;  // with FleetMig::fixed: instances per profile of the configured layout (it fits)
 };
 
 struct Scenario {
@@ -35,6 +43,8 @@ struct Scenario {
 // Host CPU cores per GPU of a fleet entry: its nodes' cpu_cores divided evenly among their GPUs (a node's
 // GPUs each drive their own clients); 0 when the fleet does not state cores.
 double host_cores_per_gpu(const FleetEntry& entry);
+// That division as people check it: "cpu_cores 16 per node / 8 GPUs per node = 2 cores per GPU".
+std::string host_cores_arithmetic(const FleetEntry& entry);
 // A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance gets its share of
 // the SMs' share of the GPU's cores.
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile = -1);

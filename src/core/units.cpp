@@ -18,7 +18,13 @@ struct Unit {
   std::uint64_t bytes;
 };
 
-constexpr std::array<Unit, 9> kUnits{{{"b", 1},
+// Ki..Ti are Kubernetes' quantity suffixes for the same binary units (`20Gi`, and the Mi of gpupack's
+// own DRA files); the bare decimal K/M/G/T are not accepted, as Kubernetes' "m" would mean milli.
+constexpr std::array<Unit, 13> kUnits{{{"b", 1},
+                                      {"ki", kKiB},
+                                      {"mi", kMiB},
+                                      {"gi", kGiB},
+                                      {"ti", kTiB},
                                       {"kib", kKiB},
                                       {"mib", kMiB},
                                       {"gib", kGiB},
@@ -30,7 +36,7 @@ constexpr std::array<Unit, 9> kUnits{{{"b", 1},
 
 [[noreturn]] void bad_size(std::string_view text, std::string_view why) {
   throw InputError("invalid size '" + quote_input(text) + "': " + std::string(why) +
-                   "; write a positive number and a unit, e.g. 6GiB, 512MiB, 1.5GB");
+                   "; write a positive number and a unit, e.g. 6GiB, 20Gi, 512MiB, 1.5GB");
 }
 
 }  // namespace

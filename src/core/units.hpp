@@ -1,6 +1,7 @@
 #pragma once
 // Sizes in bytes as people write them ("6GiB", "512MiB", "1.5GB"), parsed strictly: a positive number and
-// a unit, nothing else. Binary units (KiB..TiB) are powers of 1024, decimal units (KB..TB) of 1000.
+// a unit, nothing else. Binary units (KiB..TiB, or Kubernetes' Ki..Ti) are powers of 1024, decimal units
+// (KB..TB) of 1000.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/mig_layout.hpp"
+#include "core/mig_request.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "io/yaml_fields.hpp"
@@ -20,7 +23,7 @@ namespace {
 
 const std::vector<std::string> kTopKeys{"cuda", "context_overhead", "fleet", "workloads"};
 const std::vector<std::string> kFleetKeys{"model", "count", "node_prefix", "gpus_per_node", "cost_per_hour",
-                                          "cpu_cores"};
+                                          "cpu_cores", "mig"};
 const std::vector<std::string> kWorkloadKeys{"name",   "replicas",  "memory",       "compute", "latency_slo_ms",
                                              "p99_alone_ms", "slo_margin", "tenant", "isolation", "pattern", "group", "profile"};
 
@@ -162,6 +165,41 @@ std::string node_prefix_of(const std::string& model) {
   return s.empty() ? "node" : s.substr(0, 50);
 }
 
+// `mig: allowed | off | <layout>` (issue 32): a layout is profiles as `gpupack mig validate` takes them,
+// separated by commas or spaces ("3g.40gb,2g.20gb,2x1g.10gb"), and must fit the entry's model.
+void parse_fleet_mig(const Reader& r, const YAML::Node& n, FleetEntry& f) {
+  const std::string text = r.scalar(n, "mig");
+  if (text == "allowed") return;
+  if (text == "off") {
+    f.mig = FleetMig::off;
+    return;
+  }
+  if (!f.model.mig) {
+    r.fail(n, "'mig' of " + f.model.name + ": this GPU has no MIG; accepted: allowed, off");
+  }
+  std::vector<std::string> tokens;
+  std::string token;
+  for (char c : text + ",") {
+    if (c == ',' || c == ' ') {
+      if (!token.empty()) tokens.push_back(token);
+      token.clear();
+    } else {
+      token += c;
+    }
+  }
+  if (tokens.empty()) r.fail(n, "'mig' must be allowed, off or a MIG layout of " + f.model.name + " (e.g. 3g.40gb,2g.20gb,2x1g.10gb)");
+  f.mig_layout = r.located(n, [&] {
+    try {
+      return parse_mig_request(f.model, tokens);
+    } catch (const InputError& e) {
+      throw InputError("'mig' must be allowed, off or a MIG layout of " + f.model.name + " (e.g. 3g.40gb,2g.20gb,2x1g.10gb): " + e.what());
+    }
+  });
+  const MigValidation v = validate_layout(*f.model.mig, f.mig_layout);
+  if (!v.valid) r.fail(n, "'mig' layout " + quote_input(text) + " does not fit one " + f.model.name + ": " + v.reason);
+  f.mig = FleetMig::fixed;
+}
+
 // One fleet entry; `as_needed` is set when its count is `auto` (as many GPUs of it as the plan needs).
 FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCatalog& catalog, bool& as_needed) {
   if (!n.IsMap()) r.fail(n, "each fleet entry must be a map with 'model' and 'count'");
@@ -180,23 +218,24 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
   }
   if (n["node_prefix"]) f.node_prefix = r.name(n["node_prefix"], "node_prefix");
   else if (as_needed) f.node_prefix = node_prefix_of(f.model.name);
+  // A fleet of fewer than 8 GPUs is, unless it says otherwise, one node: its cpu_cores are shared by
+  // `count` GPUs, not by 8 (issue 32: `count: 1, cpu_cores: 16` is 16 cores per GPU).
+  if (!as_needed) f.gpus_per_node = std::min(f.count, f.gpus_per_node);
   // One fractional GPU per instance (one G6f instance carries one fraction).
   if (f.model.is_fractional()) f.gpus_per_node = 1;
   if (n["gpus_per_node"]) f.gpus_per_node = static_cast<int>(r.integer(n["gpus_per_node"], "gpus_per_node", 1, 64));
   if (n["cost_per_hour"]) f.cost_per_hour = r.number(n["cost_per_hour"], "cost_per_hour", 0, 1e6);
   if (n["cpu_cores"]) f.cpu_cores = r.number(n["cpu_cores"], "cpu_cores", 0, 4096);
+  if (n["mig"]) parse_fleet_mig(r, n["mig"], f);
   return f;
 }
 
 Workload parse_workload(const Reader& r, const YAML::Node& n) {
   if (!n.IsMap()) r.fail(n, "each workload must be a map with at least 'name', 'memory' and 'compute'");
   r.check_keys(n, kWorkloadKeys, "a workload");
-  // With a profile, memory and compute may be left out: the profile supplies them.
-  for (const char* required : {"name", "memory", "compute"}) {
-    if (!n[required] && (!n["profile"] || std::string_view(required) == "name")) {
-      r.fail(n, std::string("a workload needs '") + required + "' (or a 'profile' for memory and compute)");
-    }
-  }
+  // Memory and compute may be left out: a profile (`profile:` or `plan --profiles DIR`) supplies them, and
+  // the CLI refuses an entry that none filled (attach_profiles).
+  if (!n["name"]) r.fail(n, "a workload needs 'name'");
   Workload w;
   w.name = r.name(n["name"], "name");
   if (n["replicas"]) w.replicas = static_cast<int>(r.integer(n["replicas"], "replicas", 1, kMaxTotalReplicas));

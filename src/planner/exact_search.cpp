@@ -73,7 +73,7 @@ class ExactSearch {
       entry_tried[static_cast<size_t>(entry)] = true;
       const int gpu = static_cast<int>(gi);
       used_[gi] = true;
-      if (ctx_.policy().whole_gpu) {
+      if (ctx_.whole_allowed(gpu)) {
         SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
         if (slice.check(d) == Fit::ok) {
           slice.add(d, r.replica);
@@ -82,7 +82,7 @@ class ExactSearch {
           open.pop_back();
         }
       }
-      if (ctx_.policy().mig && ctx_.model(gpu).mig) {
+      if (ctx_.mig_allowed(gpu)) {
         open.push_back(GpuBuild{gpu, true, {}});
         try_new_instances(i, open, open.size() - 1, d, r);
         open.pop_back();

@@ -96,6 +96,24 @@ std::string trust_problem(const GpuContents& c) {
          " would share one slice (the trust rule forbids it)";
 }
 
+// What shared memory and a shared MPS server risk, counted for the replicas at hand: nothing for a lone
+// replica (issue 32: "OOMs the other 0"), "the other one" and "both" for two.
+std::string neighbours_oomed(int replicas) {
+  if (replicas <= 1) return "";
+  return "nothing caps memory, so one replica's growth OOMs " +
+         (replicas == 2 ? std::string("the other one") : "the other " + std::to_string(replicas - 1));
+}
+
+std::string fault_reaches(int replicas) {
+  if (replicas <= 1) return "";
+  return "a fatal fault in one client is reported to " +
+         (replicas == 2 ? std::string("both clients") : "all " + std::to_string(replicas) + " clients") + " of the GPU";
+}
+
+std::string clients_text(std::size_t k, const std::string& kind) {
+  return std::to_string(k) + " " + kind + (k == 1 ? " client" : " clients");
+}
+
 std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gpu, const GpuContents& c) {
   const GpuModel& model = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].model;
   const SliceSpec whole = whole_gpu_spec(model, ctx.scenario().cuda, ctx.demands().reference_sms,
@@ -110,8 +128,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
       return join_nonempty({trust_problem(c),
                             "p99 grows with every busy neighbour: worst predicted " + times(worst(e)) + " alone",
                             worst_slo_miss(c, e),
-                            "nothing caps memory, so one replica's growth OOMs the other " +
-                                std::to_string(c.replicas - 1),
+                            neighbours_oomed(c.replicas),
                             c.needs_own_slice ? "replicas that need fault isolation would share a context scheduler"
                                               : ""});
     }
@@ -120,7 +137,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
       const SliceEvaluation e = predict_with(Sharing::mps, whole, c.clients, ctx.calibration());
       return join_nonempty(
           {trust_problem(c), worst_slo_miss(c, e),
-           "a fatal fault in one client is reported to all " + n + " clients of the GPU",
+           fault_reaches(c.replicas),
            "memory is capped only with pinned limits (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT)",
            c.replicas > whole.mps_client_limit ? n + " clients exceed the MPS limit of " +
                                                       std::to_string(whole.mps_client_limit)
@@ -159,7 +176,6 @@ std::string slice_reason(const PlanSlice& s, const GpuContents& c) {
     }
     worst_p99 = std::max(worst_p99, pc.predicted_p99_inflation);
   }
-  const std::string k = std::to_string(s.clients.size());
   switch (s.sharing) {
     case Sharing::exclusive:
       return c.needs_own_slice ? "one replica that needs a slice of its own (isolation fault/hardware)"
@@ -167,13 +183,13 @@ std::string slice_reason(const PlanSlice& s, const GpuContents& c) {
     case Sharing::streams:
       return "one process" + who + ": replicas of one group share it through CUDA streams";
     case Sharing::mps:
-      return k + " trusted clients" + who + " run concurrently under MPS with pinned memory limits and thread caps " +
+      return clients_text(s.clients.size(), "trusted") + who + (s.clients.size() == 1 ? " runs" : " run concurrently") + " under MPS with pinned memory limits and thread caps " +
              (lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) + "%, worst predicted p99 " + times(worst_p99) +
              " alone, within every SLO" +
              (c.slo_margin > 0 ? " less its margin (up to " + std::to_string(std::lround(100 * c.slo_margin)) + "%)" : std::string());
     case Sharing::time_slicing:
-      return k + " intermittent clients" + who +
-             " time-slice: idle contexts cost nothing, no MPS daemon is needed and no SLO is at stake";
+      return clients_text(s.clients.size(), "intermittent") + who +
+             (s.clients.size() == 1 ? " time-slices:" : " time-slice:") + " idle contexts cost nothing, no MPS daemon is needed and no SLO is at stake";
   }
   return "";
 }
@@ -184,7 +200,9 @@ void explain_gpu(const PlanContext& ctx, PlanGpu& gpu) {
   const GpuContents c = contents_of(ctx, gpu);
   const bool mig = !gpu.mig.empty();
   if (mig) {
-    std::string why = c.tenants.size() > 1
+    const bool configured = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].mig == FleetMig::fixed;
+    std::string why = configured ? "the MIG layout the fleet says this GPU is configured with (mig:), used as is"
+                      : c.tenants.size() > 1
                           ? "tenants " + join(std::vector<std::string>(c.tenants.begin(), c.tenants.end()), ", ") +
                                 " share this GPU only through separate MIG instances (trust)"
                           : "MIG instances give hard isolation and place more here than one whole-GPU slice";

@@ -84,7 +84,9 @@ class GreedyPacker {
 
   // Phase 1 (whole_gpu_fill.hpp): a tenant's replicas on whole GPUs of its own.
   void fill_whole(const Candidate& c) {
-    const std::vector<int> free = free_gpus();
+    std::vector<int> free = free_gpus();
+    // GPUs whose MIG layout is fixed are never one whole slice.
+    std::erase_if(free, [&](int g) { return !ctx_.whole_allowed(g); });
     if (free.empty() || c.buckets.empty()) return;
     TenantReplicas tenant;
     for (int b : c.buckets) {
@@ -171,7 +173,7 @@ class GreedyPacker {
     const std::vector<Candidate>& candidates = phase2();
     const std::vector<int> start = lefts();
     Trial best;
-    if (ctx_.policy().whole_gpu) best = try_whole(gpu, candidates, start);
+    if (ctx_.whole_allowed(gpu)) best = try_whole(gpu, candidates, start);
     // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
     if (auto layout = packer::best_mig_layout(filler_, gpu, candidates, start, best.score)) {
       best = std::move(*layout);

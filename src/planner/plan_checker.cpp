@@ -119,7 +119,16 @@ class Checker {
         return;
       }
       if (!placements_are_valid(*m.mig, g.mig)) fail(g.id + ": MIG layout not valid by the MIG engine");
-      if (g.mig.size() != g.slices.size()) fail(g.id + ": MIG instances and slices differ in number");
+      // A fleet entry's configured layout (`mig:`) is the GPU's whole layout, instances without replicas too.
+      const FleetEntry& entry = s_.fleet[static_cast<size_t>(g.fleet_entry)];
+      if (entry.mig == FleetMig::off) fail(g.id + ": MIG on a fleet entry with mig: off");
+      if (entry.mig == FleetMig::fixed) {
+        MigCounts counts(m.mig->profiles.size(), 0);
+        for (const auto& i : g.mig) counts[static_cast<size_t>(i.profile)] += 1;
+        if (counts != entry.mig_layout) fail(g.id + ": MIG layout differs from the fleet's configured one");
+      } else if (g.mig.size() != g.slices.size()) {
+        fail(g.id + ": MIG instances and slices differ in number");
+      }
       std::multiset<std::pair<int, int>> instances;
       for (const auto& i : g.mig) instances.insert({i.profile, i.start});
       for (const auto& sl : g.slices) {
@@ -131,6 +140,8 @@ class Checker {
       }
     } else if (g.slices.size() != 1 || g.slices.front().profile != -1 || !g.mig.empty()) {
       fail(g.id + ": a whole-GPU mode needs exactly one whole-GPU slice and no MIG instances");
+    } else if (s_.fleet[static_cast<size_t>(g.fleet_entry)].mig == FleetMig::fixed) {
+      fail(g.id + ": a whole GPU of a fleet entry whose MIG layout is fixed");
     }
     bool any_mps = false;
     bool any_ts = false;

@@ -5,8 +5,8 @@
 
 namespace gpupack {
 
-PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibration calibration)
-    : scenario_(&scenario), demands_(make_demands(scenario)), policy_(policy), calibration_(calibration) {
+PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibration calibration, GpuOrder order)
+    : scenario_(&scenario), demands_(make_demands(scenario)), policy_(policy), calibration_(calibration), order_(order) {
   const long replicas = total_replicas(scenario);
   for (size_t e = 0; e < scenario.fleet.size(); ++e) {
     const FleetEntry& f = scenario.fleet[e];
@@ -18,20 +18,40 @@ PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibratio
       g.node = f.node_prefix + "-" + std::to_string(i / std::max(1, f.gpus_per_node));
       gpus_.push_back(g);
     }
-    std::vector<MigLayout> layouts;
-    if (policy_.mig && f.model.mig) layouts = enumerate_layouts(*f.model.mig, {false, true});
-    layouts_by_entry_.push_back(std::move(layouts));
+    layouts_by_entry_.push_back(fleet_mig_layouts(f, policy_));
   }
-  for (size_t i = 0; i < gpus_.size(); ++i) gpus_[i].id = "gpu" + std::to_string(i);
+  for (size_t i = 0; i < gpus_.size(); ++i) {
+    gpus_[i].id = "gpu" + std::to_string(i);
+    gpus_[i].index = static_cast<int>(i);
+  }
   // Largest GPUs first, the order the lower bound assumes; ids keep the fleet's order.
   std::stable_sort(gpus_.begin(), gpus_.end(), [&](const FleetGpu& a, const FleetGpu& b) {
-    const GpuModel& ma = scenario.fleet[static_cast<size_t>(a.entry)].model;
-    const GpuModel& mb = scenario.fleet[static_cast<size_t>(b.entry)].model;
-    const auto ka = std::make_pair(whole_gpu_memory_bytes(ma), ma.sm_count);
-    const auto kb = std::make_pair(whole_gpu_memory_bytes(mb), mb.sm_count);
+    const FleetEntry& fa = scenario.fleet[static_cast<size_t>(a.entry)];
+    const FleetEntry& fb = scenario.fleet[static_cast<size_t>(b.entry)];
+    if (order == GpuOrder::cheapest_first && fa.cost_per_hour.value_or(0) != fb.cost_per_hour.value_or(0)) {
+      return fa.cost_per_hour.value_or(0) < fb.cost_per_hour.value_or(0);
+    }
+    const auto ka = std::make_pair(whole_gpu_memory_bytes(fa.model), fa.model.sm_count);
+    const auto kb = std::make_pair(whole_gpu_memory_bytes(fb.model), fb.model.sm_count);
     return ka > kb;
   });
 }
+
+std::vector<MigLayout> fleet_mig_layouts(const FleetEntry& f, const ModePolicy& policy) {
+  if (!policy.mig || !f.model.mig || f.mig == FleetMig::off) return {};
+  if (f.mig == FleetMig::fixed) return {MigLayout{f.mig_layout, validate_layout(*f.model.mig, f.mig_layout).instances}};
+  return enumerate_layouts(*f.model.mig, {false, true});
+}
+
+bool whole_gpu_allowed(const FleetEntry& f, const ModePolicy& policy) {
+  return policy.whole_gpu && f.mig != FleetMig::fixed;
+}
+
+const FleetEntry& PlanContext::entry(int gpu) const {
+  return scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)];
+}
+
+bool PlanContext::whole_allowed(int gpu) const { return whole_gpu_allowed(entry(gpu), policy_); }
 
 const GpuModel& PlanContext::model(int gpu) const {
   return scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)].model;
@@ -91,7 +111,13 @@ GpuMode mode_of(const PlanGpu& g, bool mig) {
 
 Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced,
                    int lower_bound) {
-  std::sort(builds.begin(), builds.end(), [](const GpuBuild& a, const GpuBuild& b) { return a.gpu < b.gpu; });
+  // In the context's order (largest first, as plans always listed them); a cheapest-first plan in the
+  // fleet's order, not cheapest first.
+  const bool fleet_order = ctx.order() == PlanContext::GpuOrder::cheapest_first;
+  std::sort(builds.begin(), builds.end(), [&](const GpuBuild& a, const GpuBuild& b) {
+    if (!fleet_order) return a.gpu < b.gpu;
+    return ctx.gpus()[static_cast<size_t>(a.gpu)].index < ctx.gpus()[static_cast<size_t>(b.gpu)].index;
+  });
   Plan plan;
   double memory_total = 0;
   double memory_used = 0;
@@ -109,7 +135,10 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
     }
     if (g.slices.empty()) continue;
     if (b.mig) {
-      const MigValidation v = validate_layout(*model.mig, build_counts(ctx, b));
+      // A fixed layout is the plan's whole: instances without replicas stay configured (docs/workloads.md).
+      const FleetEntry& entry = ctx.entry(b.gpu);
+      const MigValidation v =
+          validate_layout(*model.mig, entry.mig == FleetMig::fixed ? entry.mig_layout : build_counts(ctx, b));
       g.mig = v.instances;
       std::vector<bool> taken(v.instances.size(), false);
       for (auto& s : g.slices) {
@@ -145,11 +174,32 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
   s.memory_utilisation = memory_total > 0 ? memory_used / memory_total : 0;
   s.compute_utilisation = s.gpus_used > 0 ? compute_used / s.gpus_used : 0;
   s.cost_per_hour = cost;
-  // One replica per GPU of the fleet's first model: the "one pod, one GPU" baseline.
-  if (const auto& price = ctx.scenario().fleet.front().cost_per_hour) {
-    s.one_per_gpu_cost_per_hour = *price * static_cast<double>(total_replicas(ctx.scenario()));
-  }
+  s.one_per_gpu_cost_per_hour = one_per_gpu_cost(ctx);
   return plan;
+}
+
+std::optional<double> one_per_gpu_cost(const PlanContext& ctx) {
+  const Scenario& scenario = ctx.scenario();
+  const ModePolicy alone = policy_for(GpuMode::exclusive);
+  // One GPU of each fleet entry is enough to ask whether a replica fits that type.
+  std::vector<int> gpu_of_entry(scenario.fleet.size(), -1);
+  for (int g = 0; g < static_cast<int>(ctx.gpus().size()); ++g) {
+    int& slot = gpu_of_entry[static_cast<size_t>(ctx.gpus()[static_cast<size_t>(g)].entry)];
+    if (slot < 0) slot = g;
+  }
+  double total = 0;
+  for (const WorkloadDemand& d : ctx.demands().workloads) {
+    std::optional<double> cheapest;
+    for (size_t e = 0; e < scenario.fleet.size(); ++e) {
+      const auto& price = scenario.fleet[e].cost_per_hour;
+      if (!price) return std::nullopt;  // a type without a price: no cost to compare
+      if (gpu_of_entry[e] < 0 || (cheapest && *price >= *cheapest)) continue;
+      if (SliceState(ctx.whole(gpu_of_entry[e]), &alone, &ctx.calibration()).check(d) == Fit::ok) cheapest = price;
+    }
+    // A replica no GPU holds alone is left out on both sides of the comparison.
+    if (cheapest) total += *cheapest * static_cast<double>(d.replicas);
+  }
+  return total;
 }
 
 }  // namespace gpupack

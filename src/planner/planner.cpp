@@ -27,16 +27,37 @@ const std::vector<GpuMode>& all_gpu_modes() {
   return kModes;
 }
 
-Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
-  if (chooses_gpu_types(scenario)) return make_priced_plan(scenario, options);
-  const PlanContext ctx(scenario, policy_for(options.forced), options.calibration);
+namespace {
+
+// A fixed fleet whose GPU types have different prices: the cheapest plan need not be the one with the
+// fewest GPUs (issue 32: small replicas on an L4 at a fifth of an A100's price).
+bool prices_differ(const Scenario& scenario) {
+  if (scenario.elastic || scenario.fleet.size() < 2) return false;
+  for (const FleetEntry& f : scenario.fleet) {
+    if (!f.cost_per_hour) return false;
+  }
+  for (const FleetEntry& f : scenario.fleet) {
+    if (*f.cost_per_hour != *scenario.fleet.front().cost_per_hour) return true;
+  }
+  return false;
+}
+
+Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanContext::GpuOrder order) {
+  const PlanContext ctx(scenario, policy_for(options.forced), options.calibration, order);
   PackResult packed = greedy_pack(ctx);
-  const int bound = lower_bound_gpus(ctx);
+  // The bound in the order it assumes (largest first); the count is the fleet's either way.
+  const int bound = order == PlanContext::GpuOrder::largest_first
+                        ? lower_bound_gpus(ctx)
+                        : lower_bound_gpus(PlanContext(scenario, policy_for(options.forced), options.calibration));
   bool proven = false;
-  if (packed.left.empty()) {
+  // The exhaustive search looks for fewer GPUs, not a lower cost: only in the fewest-GPUs order.
+  if (packed.left.empty() && order == PlanContext::GpuOrder::largest_first) {
     const int used = static_cast<int>(packed.builds.size());
     proven = used <= bound;
-    if (!proven && options.exact && total_replicas(scenario) <= kExactMaxReplicas) {
+    // The exhaustive search creates any instances that fit: not for fleets with a fixed MIG layout.
+    const bool fixed_mig = std::any_of(scenario.fleet.begin(), scenario.fleet.end(),
+                                       [](const FleetEntry& f) { return f.mig == FleetMig::fixed; });
+    if (!proven && !fixed_mig && options.exact && total_replicas(scenario) <= kExactMaxReplicas) {
       ExactResult exact = exact_pack(ctx, used, options.exact_budget);
       if (exact.builds) packed.builds = std::move(*exact.builds);
       proven = exact.complete;
@@ -58,6 +79,24 @@ Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
     for (PlanGpu& g : plan.gpus) explain_gpu(ctx, g);
   }
   return plan;
+}
+
+}  // namespace
+
+Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
+  if (chooses_gpu_types(scenario)) return make_priced_plan(scenario, options);
+  Plan fewest = plan_on_fleet(scenario, options, PlanContext::GpuOrder::largest_first);
+  if (!prices_differ(scenario)) return fewest;
+  // With prices the plan minimises cost: the cheapest-first packing wins when it places as many replicas
+  // for less; the summary then says what the fewest-GPUs plan would have cost.
+  Plan cheapest = plan_on_fleet(scenario, options, PlanContext::GpuOrder::cheapest_first);
+  const bool places_as_many = cheapest.unplaced.size() <= fewest.unplaced.size();
+  if (places_as_many && cheapest.summary.cost_per_hour && fewest.summary.cost_per_hour &&
+      *cheapest.summary.cost_per_hour < *fewest.summary.cost_per_hour - 1e-9) {
+    cheapest.summary.fewest_gpus_plan = FewestGpusPlan{fewest.summary.gpus_used, *fewest.summary.cost_per_hour};
+    return cheapest;
+  }
+  return fewest;
 }
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include "core/mig_enumerate.hpp"
 #include "planner/demand.hpp"
+#include "planner/plan_context.hpp"
 #include "planner/slice_state.hpp"
 
 namespace gpupack {
@@ -76,8 +77,8 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
     const Demands demands = make_demands(s);
     SliceSpec whole = whole_gpu_spec(f.model, s.cuda, demands.reference_sms, s.context_overhead_bytes);
     whole.capacity = slice_capacity_on(f);
-    std::vector<MigLayout> layouts;
-    if (policy.mig && f.model.mig) layouts = enumerate_layouts(*f.model.mig, {false, true});
+    const std::vector<MigLayout> layouts = fleet_mig_layouts(f, policy);
+    const bool whole_allowed = whole_gpu_allowed(f, policy);
     std::set<int> profiles;
     for (const MigLayout& l : layouts) {
       for (const MigPlacedInstance& i : l.instances) profiles.insert(i.profile);
@@ -89,7 +90,7 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
       const WorkloadDemand& d = demands.workloads[w];
       Cell& c = cells_[w * types + e];
       Fit why = Fit::ok;
-      if (policy.whole_gpu) {
+      if (whole_allowed) {
         c.replicas = std::min(fill_alone(whole, d, policy, calibration, &why),
                               std::max(1, tenant_replicas[static_cast<size_t>(d.tenant)]));
       }
@@ -97,7 +98,7 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
       for (int p : profiles) {
         SliceSpec inst = mig_instance_spec(f.model, p, s.cuda, demands.reference_sms, s.context_overhead_bytes);
         inst.capacity = slice_capacity_on(f, p);
-        per_profile[static_cast<size_t>(p)] = fill_alone(inst, d, policy, calibration, policy.whole_gpu ? nullptr : &why);
+        per_profile[static_cast<size_t>(p)] = fill_alone(inst, d, policy, calibration, whole_allowed ? nullptr : &why);
       }
       for (const MigLayout& l : layouts) {
         int sum = 0;

@@ -22,13 +22,14 @@ bool fits_empty_slice(const PlanContext& ctx, const WorkloadDemand& d, bool* mig
     if (seen[static_cast<size_t>(entry)]) continue;
     seen[static_cast<size_t>(entry)] = true;
     const GpuModel& m = ctx.model(g);
-    if (m.mig) *mig_gpu_exists = true;
-    if (ctx.policy().whole_gpu &&
+    if (ctx.mig_allowed(g)) *mig_gpu_exists = true;
+    if (ctx.whole_allowed(g) &&
         SliceState(ctx.whole(g), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
       return true;
     }
-    if (ctx.policy().mig && m.mig) {
+    if (ctx.mig_allowed(g)) {
       for (size_t p = 0; p < m.mig->profiles.size(); ++p) {
+        if (ctx.entry(g).mig == FleetMig::fixed && ctx.entry(g).mig_layout[p] == 0) continue;
         if (SliceState(ctx.instance(g, static_cast<int>(p)), &ctx.policy(), &ctx.calibration()).check(d) ==
             Fit::ok) {
           return true;
@@ -73,12 +74,16 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
   // it off a shared slice.
   bool slo_blocked = false;
   const SliceState* cores_blocked = nullptr;
+  const FleetEntry* cores_entry = nullptr;
   for (const GpuBuild& b : builds) {
     for (const SliceState& s : b.slices) {
       if (s.empty()) continue;
       const Fit fit = s.check(d);
       slo_blocked = slo_blocked || fit == Fit::slo;
-      if (fit == Fit::host_cpu && !cores_blocked) cores_blocked = &s;
+      if (fit == Fit::host_cpu && !cores_blocked) {
+        cores_blocked = &s;
+        cores_entry = &ctx.scenario().fleet[static_cast<size_t>(ctx.gpus()[static_cast<size_t>(b.gpu)].entry)];
+      }
     }
   }
   const std::string gpus = std::to_string(ctx.gpus().size());
@@ -91,9 +96,9 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
     // The fleet's cpu_cores (per GPU of a node) bound it, not the GPUs: say so, with what each replica uses.
     return {
         replica, "no_host_cores",
-        "no host cores left: the " + fixed(cores_blocked->spec().capacity.host_cores, "%.3g") +
-            " host cores per GPU (the fleet's cpu_cores) are taken by the profiled replicas placed at "
-            "their " +
+        "no host cores left: the " + fixed(cores_blocked->spec().capacity.host_cores, "%.3g") + " host cores of " +
+            (cores_blocked->spec().profile >= 0 ? "its MIG instance" : "a GPU") + " (" +
+            host_cores_arithmetic(*cores_entry) + ") are taken by the profiled replicas placed at their " +
             "predicted request rates (one of " + w.name + " used " + fixed(d.host_cpu) +
             " cores alone in its profile); state the node's cores if it has more, or add GPUs (none of the " +
             gpus + " is left for it)"};

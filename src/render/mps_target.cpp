@@ -159,7 +159,7 @@ WantedBy=multi-user.target
 
 std::string client_env(const DocPlacement& c, const MpsDaemonNames& n) {
   std::string s = "# MPS client " + comment_text(c.workload) + " replica " + std::to_string(c.replica) + " (tenant " +
-                  comment_text(c.tenant) + "): pass with `env $(cat FILE) cmd` or systemd EnvironmentFile=.\n";
+                  comment_text(c.tenant) + "): pass with `env $(grep -v '^#' FILE) cmd` or systemd EnvironmentFile=.\n";
   s += "CUDA_MPS_PIPE_DIRECTORY=" + n.pipe_dir + "\n";
   for (const auto& [key, value] : mps_client_limits(c)) s += key + "=" + value + "\n";
   return s;

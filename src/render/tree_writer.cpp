@@ -24,14 +24,24 @@ void write_file(Filesystem& fs, const std::string& root, const RenderedFile& fil
   fs.set_mode(path, file.mode);
 }
 
+// The directory `dir` names, absolute and normal. "out/" is the directory out (docs write it so); ".",
+// ".." and "/" are refused: replacing them would replace the working directory or its parents.
+std::filesystem::path output_directory_path(const Filesystem& fs, const std::string& dir) {
+  std::string trimmed = dir;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  const std::filesystem::path name = std::filesystem::path(trimmed).filename();
+  const std::filesystem::path target = std::filesystem::path(fs.absolute(trimmed)).lexically_normal();
+  if (name.empty() || name == "." || name == ".." || !target.has_filename() || target == target.root_path()) {
+    throw InputError("invalid output directory '" + dir + "': name a directory to create, e.g. out/");
+  }
+  return target;
+}
+
 }  // namespace
 
 void write_tree_atomically(Filesystem& fs, const std::string& dir, const FileTree& tree, bool force) {
   for (const auto& f : tree) check_relative_path(f.path);
-  const std::filesystem::path target_path = std::filesystem::path(fs.absolute(dir)).lexically_normal();
-  if (target_path.has_filename() == false || target_path == target_path.root_path()) {
-    throw InputError("invalid output directory '" + dir + "'");
-  }
+  const std::filesystem::path target_path = output_directory_path(fs, dir);
   const std::string target = target_path.string();
   if (fs.stat(target).exists && !force) {
     throw InputError("output directory '" + dir + "' already exists; use --force to replace it");

@@ -255,10 +255,29 @@ TEST(ProfilePlan, OnlyAnEntryWithAProfileMayLeaveOutMemoryAndCompute) {
   const Plan p = make_plan(planned, PlanOptions{});
   EXPECT_EQ(check_plan(planned, p, Calibration{}), std::vector<std::string>{});
   try {
-    parse_scenario_yaml("workloads: [{name: a, memory: 1GiB}]\n", "in.yaml", catalog);
+    from_text("workloads: [{name: a, memory: 1GiB}]\n", "");
     FAIL() << "compute is required without a profile";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("needs 'compute' (or a 'profile'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("workload 'a' needs 'compute', or a profile that supplies it"), std::string::npos);
+  }
+}
+
+// Issue 32: with --profiles DIR, an entry matched by name may leave out memory and compute (docs/workloads.md);
+// an entry that no profile matches must state them, and the error names the file it looked for.
+TEST(ProfilePlan, ProfilesDirFillsMemoryAndComputeOfAnEntryMatchedByName) {
+  const std::string dir = kData + "/profiles-h100-2026-11-23";
+  const Scenario s = from_text("fleet: [{model: H100-SXM5-80GB, count: 1}]\nworkloads: [{name: mlp-b8, replicas: 2}]\n", dir);
+  EXPECT_GT(s.workloads[0].memory_bytes, 0u);
+  EXPECT_GT(s.workloads[0].compute, 0.0);
+  ASSERT_TRUE(s.workloads[0].profile);
+  try {
+    from_text("workloads: [{name: other, replicas: 2}]\n", dir);
+    FAIL() << "an unmatched entry without memory is refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs 'memory', or a profile that supplies it: 'profile: FILE' or " + dir +
+                                         "/other.json"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -17,8 +17,17 @@ TEST(Units, ParsesBinaryAndDecimalSizes) {
   EXPECT_EQ(parse_size("1TiB"), kTiB);
 }
 
+// Issue 32: the Kubernetes quantity suffixes, as users write them in pod specs and gpupack's DRA files do.
+TEST(Units, AcceptsKubernetesBinarySuffixes) {
+  EXPECT_EQ(parse_size("20Gi"), 20 * kGiB);
+  EXPECT_EQ(parse_size("512Mi"), 512 * kMiB);
+  EXPECT_EQ(parse_size("64Ki"), 64 * kKiB);
+  EXPECT_EQ(parse_size("1Ti"), kTiB);
+  EXPECT_EQ(parse_size("1.5Gi"), parse_size("1.5GiB"));
+}
+
 TEST(Units, RejectsWhatIsNotASize) {
-  for (const char* bad : {"", "6", "GiB", "-1GiB", "0GiB", "0.0000001B", "1.2.3GiB", "6 GiBs", "6Gi", "1e3MiB",
+  for (const char* bad : {"", "6", "GiB", "-1GiB", "0GiB", "0.0000001B", "1.2.3GiB", "6 GiBs", "6G", "6m", "6Gis", "1e3MiB",
                           "99999999999999999999999TiB", " 6GiB", "6GiB "}) {
     EXPECT_THROW(parse_size(bad), InputError) << bad;
   }

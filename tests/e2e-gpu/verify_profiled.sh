@@ -34,7 +34,7 @@ sed "s/model: H100-SXM5-80GB/model: $model/; s|profile: profiles-h100|profile: $
   "$DATA/$SCENARIO.yaml" >"$RESULTS/scenario.yaml"
 
 run plan "$RESULTS/scenario.yaml" --format json
-expect_rc 0
+[ "$RC" -eq 0 ] || [ "$RC" -eq 4 ] || fail "exit code $RC, expected 0 or 4 (some replicas unplaced)"
 echo "$OUT" >"$RESULTS/plan.json"
 jq -e '(.gpus | length) == 1' "$RESULTS/plan.json" >/dev/null || fail "the plan does not use exactly one GPU"
 placed=$(jq '.placements | length' "$RESULTS/plan.json")

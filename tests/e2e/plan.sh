@@ -57,7 +57,10 @@ for example in "$ROOT"/examples/*.yaml; do
 done
 run plan "$ROOT/examples/mixed-fleet.yaml" --format json
 expect_json '[.placements[] | select(.workload == "fraud-check")] | length == 2'
-expect_json '[.gpus[].slices[] | select(.clients[].replicas[].workload == "notebook") | .sharing] | all(. == "time-slicing")'
+# Notebooks (intermittent) time-slice, or sit alone on a MIG instance; never under MPS. (The fleet has
+# prices: the plan is the cheapest, issue 32.)
+expect_json '[.gpus[].slices[] | select(.clients[].replicas[].workload == "notebook") | .sharing] | (any(. == "time-slicing") and all(. != "mps"))'
+expect_json '.summary.cost_per_hour < 20.94'
 expect_json '[.gpus[].slices[] | select(.sharing == "streams")] | length >= 1'
 run plan "$ROOT/examples/no-fleet.yaml" --gpu H200 --format json
 expect_json '.summary.gpus_available == null and .gpus[0].model == "H200-SXM-141GB"'
@@ -68,7 +71,7 @@ expect_rc 0
 expect_json '.model.timeslicing_p99_inflation == 6.2 and .model.mps_p99_inflation == 1.9 and .model.mps_slowdown["8"] == 1.1'
 # ... including the whole JSON of a real `gpupack bench` run (H200, docs/results/).
 run plan --calibration "$ROOT/docs/results/bench-h200.json" --format json
-expect_rc 0
+expect_rc 4  # the H200's measured MPS inflation leaves some of the 40 unplaced on the one A100 (docs/cli.md)
 expect_json '.model.mps_p99_inflation > 10 and .model.timeslicing_slowdown["8"] > 8'
 
 # -o writes the file (atomically) and prints one line.
@@ -78,7 +81,7 @@ expect_out "^wrote $WORK/plan.json: 1 GPUs, 0 replicas unplaced$"
 jq -e '.summary.gpus_used == 1' "$WORK/plan.json" >/dev/null || fail "plan.json is not the plan"
 ls "$WORK"/plan.json.tmp.* >/dev/null 2>&1 && fail "a temporary file was left behind"
 
-# Unplaced replicas are a result (exit 0), --strict makes them exit 1.
+# Unplaced replicas are a result, written in full, with exit 4 (issue 32; --strict is still accepted).
 cat >"$WORK/too-many.yaml" <<'YAML'
 fleet: [{model: L4, count: 1}]
 workloads:
@@ -86,10 +89,11 @@ workloads:
   - {name: huge, memory: 500GiB, compute: 0.1}
 YAML
 run plan "$WORK/too-many.yaml" --format json
-expect_rc 0
+expect_rc 4
 expect_json '(.unplaced | length) == 2 and (.unplaced | map(.code) | sort) == ["no_gpu_left","too_large"]'
 run plan "$WORK/too-many.yaml" --strict
-expect_rc 1
+expect_rc 4
+expect_out "^UNPLACED: 2 of 4 replicas could not be placed"
 expect_out "too large for any slice"
 
 # Bad input: exit 2, one line naming the place and the fix, nothing on stdout, no output file.

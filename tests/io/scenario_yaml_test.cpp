@@ -210,4 +210,35 @@ TEST(ScenarioYaml, RefusesScenariosAboveTheDocumentedSize) {
             "no error");
 }
 
+// Issue 32: a fleet entry says whether its GPUs may be given a MIG layout, are not in MIG mode, or are
+// already configured as one layout (docs/workloads.md, `fleet[].mig`).
+TEST(ScenarioYaml, FleetMigAllowedOffOrAConfiguredLayout) {
+  const std::string head = "workloads: [{name: a, memory: 1GiB, compute: 0.1}]\nfleet:\n";
+  EXPECT_EQ(parse(head + "  - {model: A100-80GB}\n").fleet[0].mig, FleetMig::allowed);
+  EXPECT_EQ(parse(head + "  - {model: H200, mig: off}\n").fleet[0].mig, FleetMig::off);
+  EXPECT_EQ(parse(head + "  - {model: L4, mig: off}\n").fleet[0].mig, FleetMig::off);
+  const Scenario fixed = parse(head + "  - {model: A100-80GB, mig: \"3g.40gb,2g.20gb, 2x1g.10gb\"}\n");
+  ASSERT_EQ(fixed.fleet[0].mig, FleetMig::fixed);
+  int instances = 0;
+  for (int c : fixed.fleet[0].mig_layout) instances += c;
+  EXPECT_EQ(instances, 4);
+  EXPECT_NE(error_of(head + "  - {model: A100-80GB, mig: \"7g.80gb,1g.10gb\"}\n").find("does not fit one"), std::string::npos);
+  EXPECT_NE(error_of(head + "  - {model: A100-80GB, mig: sometimes}\n").find("'mig' must be allowed, off or a MIG layout"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  - {model: L4, mig: \"1g.10gb\"}\n").find("this GPU has no MIG"), std::string::npos);
+  EXPECT_NE(error_of(head + "  - {model: A100-80GB, mig: \"\"}\n").find("'mig' must be"), std::string::npos);
+}
+
+// Issue 32: a fleet of fewer than 8 GPUs is one node unless it says otherwise (its cpu_cores per GPU).
+TEST(ScenarioYaml, GpusPerNodeDefaultsToTheCountUpToEight) {
+  const std::string head = "workloads: [{name: a, memory: 1GiB, compute: 0.1}]\nfleet:\n";
+  EXPECT_EQ(parse(head + "  - {model: H100-80GB, count: 1, cpu_cores: 16}\n").fleet[0].gpus_per_node, 1);
+  EXPECT_DOUBLE_EQ(host_cores_per_gpu(parse(head + "  - {model: H100-80GB, count: 1, cpu_cores: 16}\n").fleet[0]), 16);
+  EXPECT_EQ(parse(head + "  - {model: H100-80GB, count: 3}\n").fleet[0].gpus_per_node, 3);
+  EXPECT_EQ(parse(head + "  - {model: H100-80GB, count: 20}\n").fleet[0].gpus_per_node, 8);
+  EXPECT_EQ(parse(head + "  - {model: H100-80GB, count: 2, gpus_per_node: 1}\n").fleet[0].gpus_per_node, 1);
+  EXPECT_EQ(host_cores_arithmetic(parse(head + "  - {model: H100-80GB, count: 16, cpu_cores: 16}\n").fleet[0]),
+            "cpu_cores 16 per node / 8 GPUs per node (gpus_per_node) = 2 cores per GPU");
+}
+
 }  // namespace gpupack

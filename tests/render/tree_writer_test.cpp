@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "fakes/memory_filesystem.hpp"
@@ -94,6 +95,19 @@ TEST(TreeWriterInMemory, ReplacesTheDirectoryWholeWithForce) {
   EXPECT_FALSE(mem.stat("/work/out/keep").exists);
   EXPECT_EQ(mem.read_file("/work/out/mps/start.sh"), "#!/bin/sh\n");
   EXPECT_EQ(mem.list_dir("/work"), std::vector<std::string>{"out"});  // no staging or old directory left
+}
+
+// Issue 32: README and docs write `-o out/`; a trailing slash names the same directory. ".", ".." and "/"
+// stay refused (replacing them would replace the working directory or its parents).
+TEST_F(TreeWriterTest, TrailingSlashNamesTheDirectory) {
+  write_tree_atomically(files_, (root / "out").string() + "/", {{"a", "x", 0644}}, false);
+  EXPECT_EQ(read(root / "out/a"), "x");
+  EXPECT_EQ(entries(), 1u);
+  write_tree_atomically(files_, (root / "out").string() + "//", {{"a", "y", 0644}}, true);
+  EXPECT_EQ(read(root / "out/a"), "y");
+  for (const std::string& bad : std::vector<std::string>{".", "./", "..", "../", "/", "//", (root / "out/..").string()}) {
+    EXPECT_THROW(write_tree_atomically(files_, bad, {{"a", "x", 0644}}, true), InputError) << bad;
+  }
 }
 
 }  // namespace gpupack

@@ -5,5 +5,7 @@
 set -euo pipefail
 
 GPUPACK_NODE_h100_node_0=${GPUPACK_NODE_h100_node_0:-'h100-node-0'}
+GPUPACK_NODE_l4_node_0=${GPUPACK_NODE_l4_node_0:-'l4-node-0'}
 
 kubectl label node "$GPUPACK_NODE_h100_node_0" 'gpupack.io/node=h100-node-0' --overwrite
+kubectl label node "$GPUPACK_NODE_l4_node_0" 'gpupack.io/node=l4-node-0' --overwrite
