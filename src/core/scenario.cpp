@@ -13,6 +13,12 @@ const GpuModel& reference_model(const Scenario& scenario) {
   return scenario.fleet.front().model;
 }
 
+std::string fleet_node_name(const FleetEntry& entry, long gpu) {
+  const long node = gpu / std::max(1, entry.gpus_per_node);
+  if (node < static_cast<long>(entry.node_names.size())) return entry.node_names[static_cast<size_t>(node)];
+  return entry.node_prefix + "-" + std::to_string(node);
+}
+
 double host_cores_per_gpu(const FleetEntry& entry) {
   return entry.cpu_cores ? *entry.cpu_cores / std::max(1, entry.gpus_per_node) : 0.0;
 }

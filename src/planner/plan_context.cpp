@@ -15,7 +15,7 @@ PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibratio
     for (long i = 0; i < count; ++i) {
       FleetGpu g;
       g.entry = static_cast<int>(e);
-      g.node = f.node_prefix + "-" + std::to_string(i / std::max(1, f.gpus_per_node));
+      g.node = fleet_node_name(f, i);
       gpus_.push_back(g);
     }
     layouts_by_entry_.push_back(fleet_mig_layouts(f, policy_));
