@@ -26,6 +26,16 @@ SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile) {
   return c;
 }
 
+std::string node_name(const FleetEntry& entry, long gpu_index) {
+  constexpr std::size_t kMaxNodeName = 63;  // RFC 1123 label, as contract/names.hpp checks at render
+  std::string name = entry.node_prefix + "-" + std::to_string(gpu_index / std::max(1, entry.gpus_per_node));
+  if (name.size() > kMaxNodeName) {
+    throw InputError("node_prefix '" + entry.node_prefix + "' makes the node name '" + name + "' of " +
+                     std::to_string(name.size()) + " characters; node names are at most 63: shorten node_prefix");
+  }
+  return name;
+}
+
 long total_replicas(const Scenario& scenario) {
   long n = 0;
   for (const auto& w : scenario.workloads) n += w.replicas;

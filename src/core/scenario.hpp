@@ -22,6 +22,11 @@ struct FleetEntry {
   std::optional<double> cpu_cores;
 };
 
+// The node of a fleet entry's GPU number `gpu_index`: "<node_prefix>-<node number>" (gpus_per_node GPUs a
+// node). Made here only, and checked here: a Kubernetes node name is a DNS label of at most 63 characters,
+// so a long node_prefix is refused (InputError naming it) by plan, not later by render (issue 38).
+std::string node_name(const FleetEntry& entry, long gpu_index);
+
 struct Scenario {
   std::vector<FleetEntry> fleet;
   // True when the fleet was not given (only a model): the plan uses as many GPUs of it as it needs.

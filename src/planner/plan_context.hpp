@@ -17,7 +17,7 @@ namespace gpupack {
 struct FleetGpu {
   int entry = 0;  // index into Scenario::fleet
   std::string id;
-  std::string node;
+  long index_in_entry = 0;  // its number among its entry's GPUs: its node is node_name(entry, index_in_entry)
 };
 
 class PlanContext {
