@@ -74,7 +74,7 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   if (!args.render_dir.empty()) {
     // Rendered first: a plan whose names cannot be rendered fails before any output is written.
     check_plan_document(document, catalog);
-    render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force);
+    render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force, {args.file, args.calibration});
   }
   // The plan's text, held once: the JSON of 10,000 replicas is 12 MB, not worth a second copy in a stream.
   std::string text;
