@@ -33,15 +33,16 @@ TEST(JsonDocument, EveryFailureIsAnInputErrorNamingTheSource) {
 }
 
 // Issue 38, item 6: the reader is linear in its input (bench/json_inputs_bench.cpp measures it at 4 MiB):
-// the parser callback it replaced rescanned the parent at each object end, so this 3 MB array of empty
-// objects took minutes. Here its content, and the checks that moved from the callback to the SAX handler.
-TEST(JsonDocument, ReadsAnArrayOfAMillionEmptyObjectsAndKeepsItsChecks) {
+// the parser callback it replaced rescanned the parent at each object end, so a 3 MB array of empty objects
+// took minutes (512 KB of them: 5.9 s in Release; this is 600 KB: the sanitizer build runs it too). Here its content,
+// and the checks that moved from the callback to the SAX handler.
+TEST(JsonDocument, ReadsAnArrayOfEmptyObjectsAndKeepsItsChecks) {
   std::string text = "{\"gpus\": [";
-  for (int i = 0; i < 1'000'000; ++i) text += i == 0 ? "{}" : ",{}";
+  for (int i = 0; i < 200'000; ++i) text += i == 0 ? "{}" : ",{}";
   text += "], \"n\": [1, -2, 3.5, true, null, \"s\", {\"k\": {}}]}";
   const nlohmann::json doc = parse_json_document(text, "plan.json");
-  ASSERT_EQ(doc.at("gpus").size(), 1'000'000u);
-  EXPECT_TRUE(doc.at("gpus")[999'999].is_object() && doc.at("gpus")[999'999].empty());
+  ASSERT_EQ(doc.at("gpus").size(), 200'000u);
+  EXPECT_TRUE(doc.at("gpus")[199'999].is_object() && doc.at("gpus")[199'999].empty());
   EXPECT_EQ(doc.at("n"), nlohmann::json::parse(R"([1, -2, 3.5, true, null, "s", {"k": {}}])"));
   // 64 levels are read, the 65th is refused; a key twice deep in an array of objects is still found.
   EXPECT_NO_THROW(parse_json_document(std::string(64, '[') + std::string(64, ']'), "x.json"));
