@@ -47,7 +47,8 @@ std::string with_filler(const std::string& document, const std::string& key) {
 
 void report(benchmark::State& state, const std::string& text) {
   state.counters["bytes"] = static_cast<double>(text.size());
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
 }
 
 // A real plan (many distinct workloads) just under 4 MiB, read as `gpupack render` reads it.
@@ -56,7 +57,8 @@ void BM_PlanJson(benchmark::State& state) {
   const Plan plan = make_plan(s, PlanOptions{});
   const std::string text = plan_json_text(plan_document(s, plan, {}, Calibration{}));
   if (text.size() > kMaxInputFileBytes) state.SkipWithError("the plan is over 4 MiB");
-  for (auto _ : state) benchmark::DoNotOptimize(read_plan_json(parse_json_document(text, "plan.json"), catalog()));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(read_plan_json(parse_json_document(text, "plan.json"), catalog()));
   report(state, text);
 }
 BENCHMARK(BM_PlanJson)->Unit(benchmark::kMillisecond);
@@ -89,7 +91,8 @@ measure::WorkloadProfile small_profile() {
 // A profile whose free-form co-location grid is 4 MiB of empty objects: accepted, read whole.
 void BM_WorkloadProfile(benchmark::State& state) {
   std::string text = measure::profile_to_json(small_profile()).dump();
-  text.replace(text.find("\"colocation\":null"), 17, "\"colocation\":" + empty_objects(kMaxInputFileBytes - text.size()));
+  text.replace(text.find("\"colocation\":null"), 17,
+               "\"colocation\":" + empty_objects(kMaxInputFileBytes - text.size()));
   for (auto _ : state) benchmark::DoNotOptimize(measure::read_workload_profile(text, "profile.json"));
   report(state, text);
 }
@@ -105,9 +108,9 @@ BENCHMARK(BM_CalibrationJson)->Unit(benchmark::kMillisecond);
 
 // The fake GPU machine: 4 MiB of XID events (each an empty object: no uuid, XID 0, snapshot 0).
 void BM_FakeMachine(benchmark::State& state) {
-  const std::string text =
-      with_filler(R"({"devices": [{"uuid": "GPU-1", "name": "NVIDIA H100 80GB HBM3", "memory_total_bytes": 85520809984}]})",
-                  "xid_events");
+  const std::string text = with_filler(
+      R"({"devices": [{"uuid": "GPU-1", "name": "NVIDIA H100 80GB HBM3", "memory_total_bytes": 85520809984}]})",
+      "xid_events");
   for (auto _ : state) benchmark::DoNotOptimize(FakeGpuBackend(parse_json_document(text, "machine.json")));
   report(state, text);
 }

@@ -24,9 +24,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const std::string once = gpupack::measure::profile_to_json(profile).dump();
-  const std::string twice = gpupack::measure::profile_to_json(gpupack::measure::read_workload_profile(once, "once.json")).dump();
+  const std::string twice =
+      gpupack::measure::profile_to_json(gpupack::measure::read_workload_profile(once, "once.json")).dump();
   if (once != twice) {
-    std::fprintf(stderr, "workload_profile_fuzz: the profile does not round-trip\n%s\n%s\n", once.c_str(), twice.c_str());
+    std::fprintf(stderr, "workload_profile_fuzz: the profile does not round-trip\n%s\n%s\n", once.c_str(),
+                 twice.c_str());
     std::abort();
   }
   (void)gpupack::measure::plan_entry_yaml(profile);

@@ -45,7 +45,8 @@ class StrictBuilder {
 
   bool parse_error(std::size_t position, const std::string& /*token*/, const nlohmann::detail::exception& e) {
     // 1xx: the syntax; out_of_range 406 "number overflow parsing '1e999'" and the like: a value.
-    if (e.id >= 100 && e.id < 200) throw InputError(source_ + ": JSON parse error at byte " + std::to_string(position) + suffix_);
+    if (e.id >= 100 && e.id < 200)
+      throw InputError(source_ + ": JSON parse error at byte " + std::to_string(position) + suffix_);
     throw InputError(source_ + ": JSON value out of range (" + quote_input(e.what(), 120) + ")" + suffix_);
   }
 
@@ -71,7 +72,8 @@ class StrictBuilder {
   }
   bool open(json&& container) {
     if (open_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {
-      throw InputError(source_ + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels" + suffix_);
+      throw InputError(source_ + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels" +
+                       suffix_);
     }
     open_.push_back(place(std::move(container)));
     return true;
@@ -90,7 +92,8 @@ class StrictBuilder {
 
 }  // namespace
 
-nlohmann::json parse_json_document(std::string_view text, std::string_view source_view, std::string_view hint) {
+nlohmann::json parse_json_document(std::string_view text, std::string_view source_view,
+                                   std::string_view hint) {
   const std::string source(source_view);
   const std::string suffix = hint.empty() ? std::string() : "; " + std::string(hint);
   json doc;

@@ -31,7 +31,8 @@ class FillRanking {
   // The candidate that fills an empty slice of `profile` (kWholeGpu: the whole GPU) on `gpu` most, ties to
   // the first listed, leaving out those in `skip`; none when no such candidate places anything. `left`
   // (replicas left per bucket) is used only when the fills of `gpu`'s fleet entry are first computed.
-  std::optional<Best> best(int gpu, int profile, const std::vector<std::size_t>& skip, const std::vector<int>& left);
+  std::optional<Best> best(int gpu, int profile, const std::vector<std::size_t>& skip,
+                           const std::vector<int>& left);
 
   // Candidate `c`'s replicas changed (a commit took some): its fills are computed again from `left`.
   void refresh(std::size_t c, const std::vector<int>& left);

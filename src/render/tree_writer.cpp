@@ -14,14 +14,17 @@ namespace {
 namespace stdfs = std::filesystem;  // as a parser of paths only: the file system is reached through `fs`
 
 constexpr const char* kMarkerText =
-    "This directory was written by gpupack render. `gpupack render -o DIR --force` replaces a directory only\n"
+    "This directory was written by gpupack render. `gpupack render -o DIR --force` replaces a directory "
+    "only\n"
     "when this file is in it.\n";
 
 void check_relative_path(const std::string& path) {
   const stdfs::path p(path);
   bool clean = !path.empty() && p.is_relative();
   for (const auto& part : p) clean = clean && part != ".." && part != "." && !part.empty();
-  if (!clean) throw InputError("refusing to write '" + quote_input(path) + "': rendered paths must be relative and clean");
+  if (!clean)
+    throw InputError("refusing to write '" + quote_input(path) +
+                     "': rendered paths must be relative and clean");
 }
 
 // `path` absolute and lexically normal, without a trailing separator ("/a/b/." -> "/a/b").
@@ -52,8 +55,9 @@ void check_destination(const Filesystem& fs, const TreeDestination& d, const std
   if (!info.exists) return;
   if (!d.force) throw InputError(name + " already exists; use --force to replace it");
   if (!info.is_dir || !fs.stat((target / kRenderMarkerFile).string()).exists) {
-    throw InputError(name + " exists and was not written by gpupack render (no " + kRenderMarkerFile +
-                     " in it); --force replaces only a rendered directory: remove it yourself or give another");
+    throw InputError(
+        name + " exists and was not written by gpupack render (no " + kRenderMarkerFile +
+        " in it); --force replaces only a rendered directory: remove it yourself or give another");
   }
 }
 
@@ -74,8 +78,8 @@ void write_tree_atomically(Filesystem& fs, const TreeDestination& destination, c
   const std::string target = target_path.string();
   const std::string parent = target_path.parent_path().string();
   if (!fs.stat(parent).is_dir) {
-    throw InputError("cannot create '" + quote_input(destination.dir) + "': parent directory '" + quote_input(parent) +
-                     "' does not exist");
+    throw InputError("cannot create '" + quote_input(destination.dir) + "': parent directory '" +
+                     quote_input(parent) + "' does not exist");
   }
   std::string staging;
   std::string old;
@@ -99,8 +103,8 @@ void write_tree_atomically(Filesystem& fs, const TreeDestination& destination, c
     if (dynamic_cast<const InputError*>(&e)) throw;
     // The user gave the path (exit 2), e.g. -o /proc/x or a full file system; never an internal error.
     const auto* file_error = dynamic_cast<const FileError*>(&e);
-    throw InputError("cannot write output directory '" + quote_input(destination.dir) + "': " +
-                     (file_error ? std::strerror(file_error->error()) : e.what()));
+    throw InputError("cannot write output directory '" + quote_input(destination.dir) +
+                     "': " + (file_error ? std::strerror(file_error->error()) : e.what()));
   }
   fs.remove_all(old);
 }
