@@ -65,7 +65,8 @@ int finish_stdout(int code) {
   errno = 0;
   std::fputc('\n', stdout);
   const int error = std::fflush(stdout) != 0 ? errno : 0;
-  std::cerr << "gpupack: cannot write to standard output: " << (error != 0 ? std::strerror(error) : "a write failed") << '\n';
+  std::cerr << "gpupack: cannot write to standard output: " << (error != 0 ? std::strerror(error) : "a write failed")
+            << '\n';
   return code == gpupack::exit_code::ok ? gpupack::exit_code::negative : code;
 }
 

@@ -14,17 +14,16 @@ namespace {
 namespace stdfs = std::filesystem;  // as a parser of paths only: the file system is reached through `fs`
 
 constexpr const char* kMarkerText =
-    "This directory was written by gpupack render. `gpupack render -o DIR --force` replaces a directory "
-    "only\n"
-    "when this file is in it.\n";
+    "This directory was written by gpupack render.\n"
+    "`gpupack render -o DIR --force` replaces a directory only when this file is in it.\n";
 
 void check_relative_path(const std::string& path) {
   const stdfs::path p(path);
   bool clean = !path.empty() && p.is_relative();
   for (const auto& part : p) clean = clean && part != ".." && part != "." && !part.empty();
-  if (!clean)
-    throw InputError("refusing to write '" + quote_input(path) +
-                     "': rendered paths must be relative and clean");
+  if (!clean) {
+    throw InputError("refusing to write '" + quote_input(path) + "': rendered paths must be relative and clean");
+  }
 }
 
 // `path` absolute and lexically normal, without a trailing separator ("/a/b/." -> "/a/b").
