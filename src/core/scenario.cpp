@@ -13,12 +13,6 @@ const GpuModel& reference_model(const Scenario& scenario) {
   return scenario.fleet.front().model;
 }
 
-std::string fleet_node_name(const FleetEntry& entry, long gpu) {
-  const long node = gpu / std::max(1, entry.gpus_per_node);
-  if (node < static_cast<long>(entry.node_names.size())) return entry.node_names[static_cast<size_t>(node)];
-  return entry.node_prefix + "-" + std::to_string(node);
-}
-
 double host_cores_per_gpu(const FleetEntry& entry) {
   return entry.cpu_cores ? *entry.cpu_cores / std::max(1, entry.gpus_per_node) : 0.0;
 }
@@ -45,6 +39,18 @@ SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile) {
           : 1.0;
   c.host_cores = share * host_cores_per_gpu(entry);
   return c;
+}
+
+std::string node_name(const FleetEntry& entry, long gpu_index) {
+  constexpr std::size_t kMaxNodeName = 63;  // RFC 1123 label, as contract/names.hpp checks at render
+  const long node = gpu_index / std::max(1, entry.gpus_per_node);
+  if (node < static_cast<long>(entry.node_names.size())) return entry.node_names[static_cast<size_t>(node)];
+  std::string name = entry.node_prefix + "-" + std::to_string(gpu_index / std::max(1, entry.gpus_per_node));
+  if (name.size() > kMaxNodeName) {
+    throw InputError("node_prefix '" + entry.node_prefix + "' makes the node name '" + name + "' of " +
+                     std::to_string(name.size()) + " characters; node names are at most 63: shorten node_prefix");
+  }
+  return name;
 }
 
 long total_replicas(const Scenario& scenario) {

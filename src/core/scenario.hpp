@@ -27,11 +27,17 @@ struct FleetEntry {
   // cores are divided evenly among its GPUs, and a MIG instance gets its share of its GPU's).
   std::optional<double> cpu_cores;
   FleetMig mig = FleetMig::allowed;
-  MigCounts mig_layout;
+  MigCounts mig_layout;  // with FleetMig::fixed: instances per profile of the configured layout (it fits)
   // The Kubernetes node names of this pool's nodes, in order (`node_names:`): node i holds GPUs
   // [i * gpus_per_node, (i + 1) * gpus_per_node). Empty: <node_prefix>-<i>.
-  std::vector<std::string> node_names;  // with FleetMig::fixed: instances per profile of the configured layout (it fits)
+  std::vector<std::string> node_names;
 };
+
+// The node of a fleet entry's GPU number `gpu_index` (gpus_per_node GPUs a node): its `node_names` entry
+// (checked by the scenario reader), else "<node_prefix>-<node number>". Made here only, and checked here:
+// a derived name is a DNS label of at most 63 characters, so a long node_prefix is refused (InputError
+// naming it) by plan, not later by render (issue 38).
+std::string node_name(const FleetEntry& entry, long gpu_index);
 
 struct Scenario {
   std::vector<FleetEntry> fleet;
@@ -42,9 +48,6 @@ struct Scenario {
   // Added to every client's memory limit: CUDA's own context memory (about 0.5 GiB on H200, mps.md).
   std::uint64_t context_overhead_bytes = 512ull * 1024 * 1024;
 };
-
-// The node of the entry's `gpu`-th GPU (counted from 0): its node_names entry, else <node_prefix>-<n>.
-std::string fleet_node_name(const FleetEntry& entry, long gpu);
 
 // Host CPU cores per GPU of a fleet entry: its nodes' cpu_cores divided evenly among their GPUs (a node's
 // GPUs each drive their own clients); 0 when the fleet does not state cores.

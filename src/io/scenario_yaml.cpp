@@ -413,7 +413,7 @@ Scenario parse_scenario_yaml(std::string_view text, std::string_view source, con
     for (size_t e = 0; e < s.fleet.size() && as_needed == 0; ++e) {
       const long nodes = (s.fleet[e].count + s.fleet[e].gpus_per_node - 1) / std::max(1, s.fleet[e].gpus_per_node);
       for (long k = 0; k < nodes; ++k) {
-        const std::string name = fleet_node_name(s.fleet[e], k * s.fleet[e].gpus_per_node);
+        const std::string name = node_name(s.fleet[e], k * s.fleet[e].gpus_per_node);
         const auto [it, fresh] = node_names.emplace(name, e);
         if (!fresh && (!s.fleet[e].node_names.empty() || !s.fleet[it->second].node_names.empty())) {
           r.fail(fleet[e], "node '" + name + "' is named twice in the fleet (each plan node must be its own Kubernetes node)");

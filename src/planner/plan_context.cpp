@@ -15,7 +15,7 @@ PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibratio
     for (long i = 0; i < count; ++i) {
       FleetGpu g;
       g.entry = static_cast<int>(e);
-      g.node = fleet_node_name(f, i);
+      g.index_in_entry = i;
       gpus_.push_back(g);
     }
     layouts_by_entry_.push_back(fleet_mig_layouts(f, policy_));
@@ -129,7 +129,7 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
     PlanGpu g;
     g.fleet_entry = fg.entry;
     g.id = fg.id;
-    g.node = fg.node;
+    g.node = node_name(ctx.scenario().fleet[static_cast<size_t>(fg.entry)], fg.index_in_entry);  // of used GPUs only
     for (const auto& s : b.slices) {
       if (!s.empty()) g.slices.push_back(s.finish(ctx.demands().tenants));
     }

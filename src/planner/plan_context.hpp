@@ -26,7 +26,7 @@ struct FleetGpu {
   int entry = 0;  // index into Scenario::fleet
   int index = 0;  // position in the fleet as written (the number of its id): the plan lists GPUs so
   std::string id;
-  std::string node;
+  long index_in_entry = 0;  // its number among its entry's GPUs: its node is node_name(entry, index_in_entry)
 };
 
 class PlanContext {

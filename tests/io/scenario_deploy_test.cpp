@@ -28,9 +28,9 @@ TEST(ScenarioDeploy, NodeNamesNameThePoolsNodesInOrder) {
   const Scenario s = parse_deploy_scenario(
       "fleet:\n  - {model: H100-80GB, count: 3, gpus_per_node: 2, node_names: [gpu-a.example.com, gpu-b]}\n" + kWorkload);
   ASSERT_EQ(s.fleet[0].node_names.size(), 2u);
-  EXPECT_EQ(fleet_node_name(s.fleet[0], 0), "gpu-a.example.com");
-  EXPECT_EQ(fleet_node_name(s.fleet[0], 1), "gpu-a.example.com");
-  EXPECT_EQ(fleet_node_name(s.fleet[0], 2), "gpu-b");
+  EXPECT_EQ(node_name(s.fleet[0], 0), "gpu-a.example.com");
+  EXPECT_EQ(node_name(s.fleet[0], 1), "gpu-a.example.com");
+  EXPECT_EQ(node_name(s.fleet[0], 2), "gpu-b");
 }
 
 TEST(ScenarioDeploy, BadNodeNamesAreRefusedNamingTheField) {
