@@ -32,12 +32,7 @@ std::string host_cores_arithmetic(const FleetEntry& entry) {
 
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile) {
   SliceCapacity c = slice_capacity(entry.model, mig_profile);
-  const double share =
-      mig_profile >= 0 && entry.model.mig && entry.model.sm_count > 0
-          ? static_cast<double>(entry.model.mig->profiles[static_cast<size_t>(mig_profile)].sms) /
-                entry.model.sm_count
-          : 1.0;
-  c.host_cores = share * host_cores_per_gpu(entry);
+  c.host_cores = host_cores_per_gpu(entry);
   return c;
 }
 

@@ -23,8 +23,9 @@ struct FleetEntry {
   std::string node_prefix = "node";
   int gpus_per_node = 8;
   std::optional<double> cost_per_hour;  // per GPU
-  // Host CPU cores of each node: profiled replicas' measured host CPU use counts against them (a node's
-  // cores are divided evenly among its GPUs, and a MIG instance gets its share of its GPU's).
+  // Host CPU cores of each node: profiled replicas' measured host CPU use counts against them, summed over
+  // every GPU and MIG instance of the node (planner/node_cores.hpp); the packers first give each GPU its
+  // even share.
   std::optional<double> cpu_cores;
   FleetMig mig = FleetMig::allowed;
   MigCounts mig_layout;  // with FleetMig::fixed: instances per profile of the configured layout (it fits)
@@ -54,8 +55,9 @@ struct Scenario {
 double host_cores_per_gpu(const FleetEntry& entry);
 // That division as people check it: "cpu_cores 16 per node / 8 GPUs per node = 2 cores per GPU".
 std::string host_cores_arithmetic(const FleetEntry& entry);
-// A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance gets its share of
-// the SMs' share of the GPU's cores.
+// A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance may use all of its
+// GPU's cores (not its SMs' share: the cores do not grow with the number of instances, issue 37), the
+// node's sum is bounded by planner/node_cores.hpp.
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile = -1);
 
 // The reference GPU of `compute` fractions: the fleet's first model.

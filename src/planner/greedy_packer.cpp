@@ -6,6 +6,7 @@
 
 #include "planner/fill_ranking.hpp"
 #include "planner/mig_layout_fill.hpp"
+#include "planner/node_cores.hpp"
 #include "planner/packer_parts.hpp"
 #include "planner/room_index.hpp"
 #include "planner/slice_fill.hpp"
@@ -184,15 +185,56 @@ class GreedyPacker {
   void fill_best(int gpu) {
     const std::vector<Candidate>& candidates = phase2();
     Trial best;
-    if (ctx_.whole_allowed(gpu)) best = try_whole(gpu, left_);
-    // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
+    std::vector<ReplicaRef> over;  // the best trial's replicas over the node's cores
+    if (ctx_.whole_allowed(gpu)) best = within_node_cores(try_whole(gpu, left_), over);
+    // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change. Both are
+    // compared within the node's cores.
     if (auto layout = packer::best_mig_layout(filler_, *ranking_, gpu, candidates, left_, best.score)) {
-      best = std::move(*layout);
+      std::vector<ReplicaRef> mig_over;
+      Trial mig = within_node_cores(std::move(*layout), mig_over);
+      if (mig.score > best.score + 1e-9) {
+        best = std::move(mig);
+        over = std::move(mig_over);
+      }
     }
     if (best.score <= 0) return;
+    for (const ReplicaRef& r : over) keep_pending(best.taken, r);
     commit(best.taken);
     used_[static_cast<size_t>(gpu)] = true;
     builds_.push_back(std::move(best.build));
+  }
+
+  // A trial with its GPU's slices and the node's GPUs filled before within the node's cores (node_cores.hpp):
+  // replicas over them stay in their buckets for the next GPUs; its score counts only what stays.
+  Trial within_node_cores(Trial t, std::vector<ReplicaRef>& over_cores) {
+    if (t.score <= 0 || !ctx_.entry(t.build.gpu).cpu_cores) return t;
+    std::vector<GpuBuild> node = builds_;
+    node.push_back(std::move(t.build));
+    const auto over = fit_node_cores(ctx_, node, node.size() - 1);
+    t.build = std::move(node.back());
+    for (const CoreBoundReplica& r : over) {
+      t.score -= ctx_.dominant_share(ctx_.demands().workloads[static_cast<size_t>(r.replica.workload)], t.build.gpu);
+      over_cores.push_back(r.replica);
+    }
+    return t;
+  }
+
+  // A replica a fill took that is not placed after all: commit takes the bucket's taken replicas from the
+  // back of its pending list, so it moves just before them and one of the bucket's counts drops by one.
+  void keep_pending(Taken& taken, const ReplicaRef& r) {
+    auto& pending = buckets_[static_cast<size_t>(r.workload)].pending;
+    size_t total = 0;
+    for (const auto& [b, k] : taken) total += b == r.workload ? static_cast<size_t>(k) : 0;
+    const size_t first = pending.size() - total;
+    const auto it = std::find(pending.begin() + static_cast<long>(first), pending.end(), r.replica);
+    if (it == pending.end()) return;
+    std::iter_swap(it, pending.begin() + static_cast<long>(first));
+    for (auto& [b, k] : taken) {
+      if (b == r.workload && k > 0) {
+        --k;
+        return;
+      }
+    }
   }
 
   const PlanContext& ctx_;

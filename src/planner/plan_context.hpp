@@ -38,6 +38,11 @@ class PlanContext {
               GpuOrder order = GpuOrder::largest_first);
 
   const Scenario& scenario() const { return *scenario_; }
+  // The node GPU `gpu` is on (core/scenario.hpp node_name).
+  std::string node_of(int gpu) const {
+    const FleetGpu& g = gpus_[static_cast<size_t>(gpu)];
+    return node_name(scenario_->fleet[static_cast<size_t>(g.entry)], g.index_in_entry);
+  }
   const Demands& demands() const { return demands_; }
   const ModePolicy& policy() const { return policy_; }
   const Calibration& calibration() const { return calibration_; }
