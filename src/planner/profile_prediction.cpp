@@ -60,12 +60,22 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
     return alone;
   }
   if (*cap < c.front().pct) {
-    const double kept = static_cast<double>(*cap) / c.front().pct;
+    // Below the lowest point. Where the profile's own rule found the program keeps its req/s at that
+    // point (compute demand from the sweep at or below it), it needs no more than that share, and its
+    // measured SM activity says how much it needs: it loses work only below that. Otherwise it was
+    // already losing work there, and keeps cap / lowest point of it.
+    const bool holds_at_lowest = p.compute_method == "sweep" && p.compute_demand <= c.front().pct / 100.0 + 1e-9;
+    double need = c.front().pct;
+    if (holds_at_lowest && p.sm_active && *p.sm_active > 0) need = std::min(need, 100.0 * *p.sm_active);
+    const double kept = std::min(1.0, *cap / need);
     Figures f{c.front().req_per_s, c.front().p99_ms ? c.front().p99_ms : alone.p99};
-    cap_to(f, kept);
+    if (kept < 1) cap_to(f, kept);
     out.extrapolated = true;
     out.notes.push_back("cap " + std::to_string(*cap) + "% below the SM-share curve's lowest point (" +
-                        std::to_string(c.front().pct) + "%): scaled in proportion");
+                        std::to_string(c.front().pct) + "%): " +
+                        (need < c.front().pct ? "it holds its req/s there and keeps " + num(need) + "% of the SMs busy, so keeps " +
+                                                    num(kept) + " of its work"
+                                              : std::string("scaled in proportion")));
     return f;
   }
   for (size_t i = 1; i < c.size(); ++i) {

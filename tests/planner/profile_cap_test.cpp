@@ -48,5 +48,27 @@ TEST(ProfileCap, BelowTheCurvesLowestPointItsFiguresThereScaleTheSameWay) {
   EXPECT_NEAR(*c.p99_ms, 5.0 + 0.5, 1e-9);
 }
 
+// Issue 37's decode loop, as profiled on an H100 (run of 2026-11-27): 1.8% of the SMs busy, its req/s the
+// same at 25%, 50% and 100% (compute demand 0.25 from the sweep). A 5% cap is below the curve but above
+// what it keeps busy: it keeps all its work (the old proportional rule made it 5x slower, and the plan
+// placed 1 of 40 where verify --search fit 7 without MPS).
+TEST(ProfileCap, BelowAFlatCurveTheMeasuredActivityIsWhatItNeeds) {
+  auto p = test::h100_profile(0.0183, 12.9, 89.3);
+  p->share_curve = {{25, 14.5, 91.5}, {50, 13.5, 99.3}, {100, 14.5, 89.6}};
+  p->compute_demand = 0.25;
+  p->compute_method = "sweep";
+  ClientPrediction c = alone_under_cap(p, 5);
+  EXPECT_TRUE(c.extrapolated);
+  // (Figures rebase on the profile's uncapped req/s alone, 12.9: the curve's top point is 14.5.)
+  EXPECT_NEAR(*c.req_per_s, 12.9, 1e-9);
+  EXPECT_LT(*c.p99_ms, 1.1 * 89.3);
+  // Capped below what it keeps busy, it loses work in proportion to that need, not to the lowest point.
+  c = alone_under_cap(p, 1);
+  EXPECT_NEAR(*c.req_per_s, 12.9 / 1.83, 1e-9);
+  // Not flat (the sweep's rule put its demand above the lowest point): scaled from the lowest point.
+  p->compute_demand = 0.5;
+  EXPECT_NEAR(*alone_under_cap(p, 5).req_per_s, 12.9 * 5 / 25, 1e-9);
+}
+
 }  // namespace
 }  // namespace gpupack
