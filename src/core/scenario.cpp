@@ -47,4 +47,28 @@ long total_replicas(const Scenario& scenario) {
   return n;
 }
 
+void assign_consumers(Scenario& scenario, Consumer consumer) {
+  for (FleetEntry& f : scenario.fleet) {
+    if (!f.deploy_with_given) f.deploy_with = consumer;
+  }
+  for (size_t a = 0; a < scenario.fleet.size(); ++a) {
+    for (size_t b = a + 1; b < scenario.fleet.size(); ++b) {
+      const FleetEntry& x = scenario.fleet[a];
+      const FleetEntry& y = scenario.fleet[b];
+      if (x.node_prefix != y.node_prefix) continue;
+      const std::string where = "fleet entries " + std::to_string(a + 1) + " (" + x.model.name + ") and " +
+                                std::to_string(b + 1) + " (" + y.model.name + ") share nodes " + x.node_prefix + "-*";
+      if (x.deploy_with != y.deploy_with) {
+        throw InputError(where + " but deploy with " + std::string(to_string(x.deploy_with)) + " and " +
+                         std::string(to_string(y.deploy_with)) + "; a node runs one device plugin: give them "
+                         "different node_prefix or the same deploy_with");
+      }
+      if (x.deploy_with == Consumer::nvidia_device_plugin) {
+        throw InputError(where + " deployed with nvidia-device-plugin, which applies one sharing config to a "
+                         "node's GPUs; give each pool its own node_prefix");
+      }
+    }
+  }
+}
+
 }  // namespace gpupack

@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "core/consumer.hpp"
 #include "core/cuda_version.hpp"
 #include "core/gpu_model.hpp"
 #include "core/mig_layout.hpp"
+#include "core/plan.hpp"
 #include "core/workload.hpp"
 
 namespace gpupack {
@@ -16,6 +18,17 @@ namespace gpupack {
 // are they not in MIG mode (off), or are they already configured as one layout, to be used exactly (fixed:
 // its operators will not reconfigure them)?
 enum class FleetMig { allowed, off, fixed };
+
+// The one sharing config NVIDIA's device plugin applies to every GPU of a pool (its nodes are labelled with
+// one named config): none (one pod per device), time-slicing, or MPS with `replicas` per device (each MPS replica gets 100/replicas %
+// of the threads and memory/replicas), on whole GPUs or on MIG instances (time-slicing only: the plugin
+// refuses MPS on MIG). The planner chooses it (planner/consumer_search.hpp).
+struct PluginSharing {
+  Sharing sharing = Sharing::time_slicing;  // exclusive (not shared), time_slicing or mps
+  bool mig = false;                         // every GPU of the pool in MIG, or none
+  int replicas = 0;                         // MPS only: replicas per GPU
+  bool operator==(const PluginSharing&) const = default;
+};
 
 struct FleetEntry {
   GpuModel model;
@@ -28,6 +41,11 @@ struct FleetEntry {
   std::optional<double> cpu_cores;
   FleetMig mig = FleetMig::allowed;
   MigCounts mig_layout;  // with FleetMig::fixed: instances per profile of the configured layout (it fits)
+  // What serves the pool's GPUs to pods (`deploy_with:`, or `plan --deploy-with`): the plan keeps to what it
+  // can express (docs/consumers.md).
+  Consumer deploy_with = Consumer::gpupack_agent;
+  bool deploy_with_given = false;  // the entry names it (`plan --deploy-with` sets the others)
+  std::optional<PluginSharing> plugin_sharing;  // with nvidia_device_plugin: the pool's config, once chosen
 };
 
 struct Scenario {
@@ -48,6 +66,11 @@ std::string host_cores_arithmetic(const FleetEntry& entry);
 // A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance gets its share of
 // the SMs' share of the GPU's cores.
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile = -1);
+
+// Sets `consumer` on the fleet entries that do not name one (`plan --deploy-with`), then refuses pools
+// that share nodes (the same node_prefix) unless one consumer that sets no per-node config serves them: a
+// node runs one device plugin, and NVIDIA's plugin applies one sharing config to a whole node.
+void assign_consumers(Scenario& scenario, Consumer consumer);
 
 // The reference GPU of `compute` fractions: the fleet's first model.
 const GpuModel& reference_model(const Scenario& scenario);

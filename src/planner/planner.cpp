@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "planner/consumer_search.hpp"
 #include "planner/exact_search.hpp"
 #include "planner/explain.hpp"
 #include "planner/greedy_packer.hpp"
@@ -84,6 +85,12 @@ Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanCon
 }  // namespace
 
 Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
+  // A pool the NVIDIA plugin serves is planned with the one config its nodes will carry.
+  if (needs_plugin_configs(scenario, options.forced)) return make_plan_as_configured(with_plugin_configs(scenario, options), options);
+  return make_plan_as_configured(scenario, options);
+}
+
+Plan make_plan_as_configured(const Scenario& scenario, const PlanOptions& options) {
   if (chooses_gpu_types(scenario)) return make_priced_plan(scenario, options);
   Plan fewest = plan_on_fleet(scenario, options, PlanContext::GpuOrder::largest_first);
   if (!prices_differ(scenario)) return fewest;

@@ -95,7 +95,9 @@ FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget
   FileTree files;
   std::string readme =
       "Files rendered by gpupack from a plan, for pods served by the " + std::string(to_string(consumer)) +
-      ". Sections are in the order to apply them.\n"
+      " (what it can express checked against " + std::string(checked_version(consumer)) + ";\n" +
+      "the plan was made for the " + std::string(to_string(plan.deploy_with)) +
+      "). Sections are in the order to apply them.\n"
       "The plan's node names are the Kubernetes node names the files select (set them with the fleet's\n"
       "node_names; docs/workloads.md). On a cluster, `kubectl apply -k <this directory>` applies\n"
       "kustomization.yaml: the device plugin side and the workloads, in one step.\n";
