@@ -205,7 +205,7 @@ void parse_fleet_mig(const Reader& r, const YAML::Node& n, FleetEntry& f) {
 void parse_fleet_deploy_with(const Reader& r, const YAML::Node& n, FleetEntry& f) {
   const std::string text = r.scalar(n, "deploy_with");
   const std::optional<Consumer> c = parse_consumer(text);
-  if (!c) r.fail(n, "'deploy_with' " + quote_input(text) + " is not a consumer; accepted: " + std::string(kConsumerNames));
+  if (!c) r.fail(n, "'deploy_with' '" + quote_input(text) + "' is not a consumer; accepted: " + std::string(kConsumerNames));
   f.deploy_with = *c;
   f.deploy_with_given = true;
 }

@@ -119,7 +119,7 @@ NodeSharing node_sharing(const PlanDocument& plan, const GpuCatalog& catalog, co
     const bool mps = std::any_of(devices.begin(), devices.end(),
                                  [](const PluginDeviceView& d) { return d.shared() && d.slice->sharing == Sharing::mps; });
     for (const auto& d : devices) {
-      const bool alike = d.slice && (d.slice->sharing == Sharing::mps) == mps;
+      const bool alike = d.slice && d.clients() > 0 && (d.slice->sharing == Sharing::mps) == mps;
       if (!alike) {
         add_problem(ns, fmt::format("the plugin shares every device of {} on a node alike: {} is planned for {} "
                                     "client(s){}, not {} shared ones, so the node would advertise {} {} for {} planned",
