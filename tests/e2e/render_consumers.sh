@@ -77,8 +77,12 @@ for example in "$ROOT"/examples/*.yaml default; do
     out="$WORK/$name-$consumer"
     run render "$plan" --target all -o "$out"
     expect_rc 0
-    grep -q "for pods served by the $consumer (what it can express checked against" "$out/README.txt" ||
-      fail "$name: README.txt does not name $consumer and its version"
+    if [ "$consumer" = gpupack-agent ]; then
+      grep -q "for pods served by the gpupack-agent\. " "$out/README.txt" || fail "$name: README.txt does not name the agent"
+    else
+      grep -Eq "for pods served by the $consumer \(what it can express checked against [^;]*v[0-9]+\.[0-9]+\.[0-9]+" "$out/README.txt" ||
+        fail "$name: README.txt does not name $consumer and its version"
+    fi
     case "$consumer" in
       nvidia-device-plugin)
         grep -q "not expressible with the NVIDIA device plugin" "$out/README.txt" &&
