@@ -9,7 +9,9 @@ namespace gpupack {
 
 namespace {
 
-std::string gpus(int n) { return std::to_string(n) + (n == 1 ? " GPU" : " GPUs"); }
+std::string gpus(int n) {
+  return std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
+}
 
 // "places 24 on 1 GPU, or 2 GPUs for all 40"
 std::string sentence(const DocConsumerRow& c, long replicas) {
@@ -28,7 +30,8 @@ void print_consumer_table(std::ostream& out, const Scenario& scenario, const Pla
   if (plan.consumers.empty()) return;
   const long replicas = total_replicas(scenario);
   out << "\nDeployed with (the plan above is for " << to_string(plan.deploy_with)
-      << "; each consumer alone on this fleet, GPUS NEEDED: on as many GPUs of the first model as it takes):\n";
+      << "; each consumer alone on this fleet, GPUS NEEDED: on as many GPUs of the first model as it "
+         "takes):\n";
   Table t({"CONSUMER", "GPUS USED", "PLACED", "UNPLACED", "COST/H", "GPUS NEEDED"});
   std::string summary;
   for (const DocConsumerRow& c : plan.consumers) {

@@ -27,11 +27,15 @@ bool consumer_allows(const ConsumerRules& rules, Sharing sharing) {
   // Unshared: one pod per device; a streams process is one pod.
   if (rules.plugin->sharing == Sharing::exclusive) return sharing == Sharing::streams;
   switch (sharing) {
-    case Sharing::time_slicing: return rules.plugin->sharing == Sharing::time_slicing;
-    case Sharing::mps: return plugin_mps_replicas(rules) > 0;
+    case Sharing::time_slicing:
+      return rules.plugin->sharing == Sharing::time_slicing;
+    case Sharing::mps:
+      return plugin_mps_replicas(rules) > 0;
     // A streams process is one pod on one replica: beside MPS replicas it would get their share only.
-    case Sharing::streams: return rules.plugin->sharing == Sharing::time_slicing;
-    case Sharing::exclusive: return true;
+    case Sharing::streams:
+      return rules.plugin->sharing == Sharing::time_slicing;
+    case Sharing::exclusive:
+      return true;
   }
   return false;
 }
@@ -43,7 +47,8 @@ int plugin_mps_replicas(const ConsumerRules& rules) {
 }
 
 bool consumer_refuses_own_slice(const ConsumerRules& rules) {
-  return rules.consumer == Consumer::nvidia_device_plugin && rules.plugin && rules.plugin->sharing != Sharing::exclusive;
+  return rules.consumer == Consumer::nvidia_device_plugin && rules.plugin &&
+         rules.plugin->sharing != Sharing::exclusive;
 }
 
 bool consumer_fixes_time_slicing(const ConsumerRules& rules) {
@@ -51,13 +56,16 @@ bool consumer_fixes_time_slicing(const ConsumerRules& rules) {
          rules.plugin->sharing == Sharing::time_slicing;
 }
 
-int plugin_thread_percentage(int replicas) { return 100 / std::max(1, replicas); }
+int plugin_thread_percentage(int replicas) {
+  return 100 / std::max(1, replicas);
+}
 
 std::uint64_t plugin_memory_limit(std::uint64_t slice_memory, int replicas) {
   return slice_memory / static_cast<std::uint64_t>(std::max(1, replicas)) / kMiB * kMiB;
 }
 
-bool fits_consumer_mps(const ConsumerRules& rules, std::uint64_t slice_memory, const std::vector<ClientNeed>& needs) {
+bool fits_consumer_mps(const ConsumerRules& rules, std::uint64_t slice_memory,
+                       const std::vector<ClientNeed>& needs) {
   if (rules.consumer == Consumer::nvidia_device_plugin) {
     const int replicas = plugin_mps_replicas(rules);
     if (replicas == 0 || static_cast<int>(needs.size()) > replicas) return false;
@@ -84,7 +92,8 @@ void consumer_mps_caps(const ConsumerRules& rules, std::vector<int>& caps) {
   }
 }
 
-void consumer_memory_limits(const ConsumerRules& rules, std::uint64_t slice_memory, std::vector<std::uint64_t>& limits) {
+void consumer_memory_limits(const ConsumerRules& rules, std::uint64_t slice_memory,
+                            std::vector<std::uint64_t>& limits) {
   if (limits.empty()) return;
   if (const int replicas = plugin_mps_replicas(rules); replicas > 0) {
     std::fill(limits.begin(), limits.end(), plugin_memory_limit(slice_memory, replicas));

@@ -2,7 +2,8 @@
 // What the consumer serving a slice's GPU (core/consumer.hpp) can express, as rules the packer keeps while
 // it fills the slice (docs/consumers.md). SliceSpec carries the rules of its GPU's pool; SliceState asks
 // these functions, so a plan made for a consumer is one it can deploy as planned:
-// - NVIDIA's device plugin: the pool's one sharing config (PluginSharing): none, time-slicing, or MPS on whole
+// - NVIDIA's device plugin: the pool's one sharing config (PluginSharing): none, time-slicing, or MPS on
+// whole
 //   GPUs only, whose replicas each get 100/replicas % of the threads and memory/replicas, at most 48
 //   replicas (16 below compute capability 7.5); no streams process beside its MPS replicas.
 // - NVIDIA's DRA driver: one MPS configuration per claim: every client of an MPS slice gets the same
@@ -51,11 +52,13 @@ struct ClientNeed {
 };
 // Whether MPS clients with these needs fit what the consumer gives them: the plugin's equal share each,
 // or (DRA) one limit for all, the largest, `needs.size()` times within the slice's memory.
-bool fits_consumer_mps(const ConsumerRules& rules, std::uint64_t slice_memory, const std::vector<ClientNeed>& needs);
+bool fits_consumer_mps(const ConsumerRules& rules, std::uint64_t slice_memory,
+                       const std::vector<ClientNeed>& needs);
 // The MPS thread caps the consumer sets, from the caps gpupack would give each client: the plugin's
 // 100/replicas for all, the DRA driver's one (largest) cap for all, the agent's own per client.
 void consumer_mps_caps(const ConsumerRules& rules, std::vector<int>& caps);
 // Each MPS client's pinned memory limit as the consumer sets it, from gpupack's per-client limits.
-void consumer_memory_limits(const ConsumerRules& rules, std::uint64_t slice_memory, std::vector<std::uint64_t>& limits);
+void consumer_memory_limits(const ConsumerRules& rules, std::uint64_t slice_memory,
+                            std::vector<std::uint64_t>& limits);
 
 }  // namespace gpupack

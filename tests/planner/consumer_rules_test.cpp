@@ -1,6 +1,8 @@
 // Issue 34: plans for NVIDIA's device plugin and DRA driver keep to what they can express, one test per
 // rule (equal MPS slices, 48 replicas, 16 below compute capability 7.5, no MPS in MIG, one mode and one
 // replica count per node) and the comparison of consumers.
+#include "planner/consumer_rules.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,7 +10,6 @@
 
 #include "core/errors.hpp"
 #include "core/units.hpp"
-#include "planner/consumer_rules.hpp"
 #include "planner/consumer_search.hpp"
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
@@ -70,8 +71,8 @@ TEST(ConsumerRules, NvidiaPluginRefusesAReplicaThatDoesNotFitItsEqualShare) {
   r.plugin = PluginSharing{Sharing::mps, false, 4};
   const std::uint64_t slice = 80 * kGiB;
   EXPECT_TRUE(fits_consumer_mps(r, slice, {{20 * kGiB, 25}, {1 * kGiB, 5}}));
-  EXPECT_FALSE(fits_consumer_mps(r, slice, {{20 * kGiB + kMiB, 5}}));  // memory/4 = 20 GiB
-  EXPECT_FALSE(fits_consumer_mps(r, slice, {{1 * kGiB, 26}}));         // 100/4 = 25 %
+  EXPECT_FALSE(fits_consumer_mps(r, slice, {{20 * kGiB + kMiB, 5}}));                // memory/4 = 20 GiB
+  EXPECT_FALSE(fits_consumer_mps(r, slice, {{1 * kGiB, 26}}));                       // 100/4 = 25 %
   EXPECT_FALSE(fits_consumer_mps(r, slice, std::vector<ClientNeed>(5, {kGiB, 5})));  // 5 clients, 4 replicas
 }
 
@@ -83,7 +84,8 @@ TEST(ConsumerRules, NvidiaPluginMpsAcceptsAtMost48Replicas) {
   r.plugin = PluginSharing{Sharing::mps, false, 60};
   EXPECT_EQ(plugin_mps_replicas(r), 48);
   // 60 tiny replicas of one tenant on a pool configured for 60 MPS replicas: no GPU gets more than 48.
-  Scenario s = for_consumer({fleet("H100-80GB", 2)}, {workload("tiny", 0.25, 0.005, 60)}, Consumer::nvidia_device_plugin);
+  Scenario s = for_consumer({fleet("H100-80GB", 2)}, {workload("tiny", 0.25, 0.005, 60)},
+                            Consumer::nvidia_device_plugin);
   s.fleet[0].plugin_sharing = PluginSharing{Sharing::mps, false, 60};
   const Plan p = plan_checked(s);
   EXPECT_TRUE(p.unplaced.empty());
@@ -92,7 +94,8 @@ TEST(ConsumerRules, NvidiaPluginMpsAcceptsAtMost48Replicas) {
 
 TEST(ConsumerRules, NvidiaPluginMpsOnV100AcceptsAtMost16Replicas) {
   EXPECT_EQ(nvidia_plugin_mps_max_replicas(catalog().get("V100")), 16);  // 7.0 is below 7.5
-  Scenario s = for_consumer({fleet("V100", 3)}, {workload("tiny", 0.1, 0.01, 40)}, Consumer::nvidia_device_plugin);
+  Scenario s =
+      for_consumer({fleet("V100", 3)}, {workload("tiny", 0.1, 0.01, 40)}, Consumer::nvidia_device_plugin);
   s.fleet[0].plugin_sharing = PluginSharing{Sharing::mps, false, 40};
   const Plan p = plan_checked(s);
   EXPECT_TRUE(p.unplaced.empty());
@@ -131,7 +134,8 @@ TEST(ConsumerRules, NvidiaPluginGivesEveryNodeOneSharingModeAndOneReplicaCount) 
     for (const auto& sl : g.slices) {
       if (sl.sharing != Sharing::exclusive) modes[g.node].insert(sl.sharing);
       for (const auto& c : sl.clients) {
-        if (sl.sharing == Sharing::mps) limits[g.node].insert({*c.mps_active_thread_percentage, c.memory_limit_bytes});
+        if (sl.sharing == Sharing::mps)
+          limits[g.node].insert({*c.mps_active_thread_percentage, c.memory_limit_bytes});
       }
     }
   }
@@ -142,8 +146,8 @@ TEST(ConsumerRules, NvidiaPluginGivesEveryNodeOneSharingModeAndOneReplicaCount) 
 TEST(ConsumerRules, NvidiaPluginKeepsAReplicaThatNeedsItsOwnGpuOutOfSharedPools) {
   Workload alone = workload("fraud", 8, 0.1, 1);
   alone.isolation = Isolation::fault;
-  const Scenario s = for_consumer({fleet("L4", 2)}, {alone, workload("small", 1, 0.05, 6)},
-                                  Consumer::nvidia_device_plugin);
+  const Scenario s =
+      for_consumer({fleet("L4", 2)}, {alone, workload("small", 1, 0.05, 6)}, Consumer::nvidia_device_plugin);
   const Plan p = plan_checked(s);
   for (const auto& g : p.gpus) {
     for (const auto& sl : g.slices) {
@@ -161,8 +165,8 @@ TEST(ConsumerRules, NvidiaPluginKeepsAReplicaThatNeedsItsOwnGpuOutOfSharedPools)
 }
 
 TEST(ConsumerRules, DraGivesEveryClientOfAnMpsClaimTheSameLimits) {
-  const Scenario s = for_consumer({fleet("H100-80GB", 1)}, {workload("big", 6, 0.08, 3), workload("small", 1, 0.02, 5)},
-                                  Consumer::dra);
+  const Scenario s = for_consumer(
+      {fleet("H100-80GB", 1)}, {workload("big", 6, 0.08, 3), workload("small", 1, 0.02, 5)}, Consumer::dra);
   const Plan p = plan_checked(s);
   ASSERT_TRUE(p.unplaced.empty());
   for (const auto& g : p.gpus) {
@@ -207,6 +211,39 @@ TEST(ConsumerRules, PoolsSharingNodesMustDeployWithOneConsumer) {
   Scenario nv;
   nv.fleet = {fleet("H100-80GB", 1), fleet("L4", 1)};
   EXPECT_THROW(assign_consumers(nv, Consumer::nvidia_device_plugin), InputError);
+}
+
+}  // namespace gpupack
+
+namespace gpupack {
+
+// Random scenarios planned for each consumer: every plan passes the plan checker, and under NVIDIA's
+// plugin every MPS client of a node has the same limits (one replica count) within its 48/16 cap.
+TEST(ConsumerRules, RandomScenariosKeepEveryConsumersRules) {
+  std::mt19937 rng(34);
+  for (int i = 0; i < 12; ++i) {
+    const bool v100 = i % 3 == 2;
+    Scenario base = random_scenario(rng, {fleet(v100 ? "V100" : "H100-80GB", 4)}, false, RandomOptions{});
+    for (Consumer c : {Consumer::gpupack_agent, Consumer::nvidia_device_plugin, Consumer::dra}) {
+      Scenario s = base;
+      assign_consumers(s, c);
+      const Plan p = make_plan(s, PlanOptions{});
+      for (const auto& e : check_plan(s, p, Calibration{}))
+        ADD_FAILURE() << to_string(c) << " " << i << ": " << e;
+      if (c != Consumer::nvidia_device_plugin) continue;
+      std::map<std::string, std::set<std::pair<int, std::uint64_t>>> limits;
+      for (const auto& g : p.gpus) {
+        for (const auto& sl : g.slices) {
+          EXPECT_FALSE(sl.profile >= 0 && sl.sharing == Sharing::mps);
+          if (sl.sharing != Sharing::mps) continue;
+          EXPECT_LE(static_cast<int>(sl.clients.size()), v100 ? 16 : 48);
+          for (const auto& cl : sl.clients)
+            limits[g.node].insert({*cl.mps_active_thread_percentage, cl.memory_limit_bytes});
+        }
+      }
+      for (const auto& [node, l] : limits) EXPECT_EQ(l.size(), 1u) << i << " " << node;
+    }
+  }
 }
 
 }  // namespace gpupack
