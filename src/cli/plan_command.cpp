@@ -113,7 +113,7 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   Plan plan = make_plan(scenario, options);
   add_predictions(scenario, plan);
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
-  const std::vector<ConsumerOutcome> consumers = compare_consumers(loaded, options);
+  const std::vector<ConsumerOutcome> consumers = compare_consumers(scenario, options, &plan);
   progress.finish();
   PlanDocument document = plan_document(scenario, plan, comparison, options.calibration);
   document.deploy_with = consumer_option("--deploy-with", args.deploy_with);

@@ -8,6 +8,8 @@ namespace gpupack {
 
 namespace {
 
+constexpr size_t kMaxMpsCandidates = 8;
+
 // Better plans first: more replicas placed, then lower cost (a priced fleet's plan minimises it), then
 // fewer GPUs.
 auto plan_rank(const Plan& p) {
@@ -90,6 +92,15 @@ std::vector<PluginSharing> plugin_config_candidates(const PlanContext& ctx, int 
   // replicas advertised).
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  // At most kMaxMpsCandidates counts, spread over those found (the fewest and the most kept): each is a
+  // whole plan, and hundreds of distinct workloads would otherwise make the search dozens of plans long.
+  if (counts.size() > kMaxMpsCandidates) {
+    std::vector<int> spread;
+    for (size_t i = 0; i < kMaxMpsCandidates; ++i) {
+      spread.push_back(counts[i * (counts.size() - 1) / (kMaxMpsCandidates - 1)]);
+    }
+    counts = std::move(spread);
+  }
   for (int r : counts) out.push_back({Sharing::mps, false, r});
   return out;
 }
@@ -149,17 +160,22 @@ void settle_plugin_replicas(const PlanContext& ctx, std::vector<GpuBuild>& build
   }
 }
 
-std::vector<ConsumerOutcome> compare_consumers(const Scenario& scenario, const PlanOptions& options) {
+std::vector<ConsumerOutcome> compare_consumers(const Scenario& scenario, const PlanOptions& options,
+                                               const Plan* chosen) {
   std::vector<ConsumerOutcome> out;
   const PlanOptions o = search_options(options);
   for (Consumer c : {Consumer::gpupack_agent, Consumer::nvidia_device_plugin, Consumer::dra}) {
+    // The plan made for this consumer already is its row (as compare_modes' chosen row): the same numbers
+    // as the plan above it, and one plan fewer.
+    const bool planned = chosen && std::all_of(scenario.fleet.begin(), scenario.fleet.end(),
+                                               [c](const FleetEntry& f) { return f.deploy_with == c; });
     Scenario s = scenario;
     for (FleetEntry& f : s.fleet) {
       f.deploy_with = c;
-      f.plugin_sharing.reset();
+      if (!planned) f.plugin_sharing.reset();
     }
     if (options.progress) options.progress("deployed with " + std::string(to_string(c)), 0, 1);
-    const Plan plan = make_plan(s, o);
+    const Plan plan = planned ? *chosen : make_plan(s, o);
     ConsumerOutcome row;
     row.consumer = c;
     row.gpus_used = plan.summary.gpus_used;
@@ -172,6 +188,7 @@ std::vector<ConsumerOutcome> compare_consumers(const Scenario& scenario, const P
       Scenario elastic = s;
       elastic.fleet.resize(1);
       elastic.elastic = true;
+      elastic.fleet[0].plugin_sharing.reset();  // the pool's config for what it holds alone
       const Plan unlimited = make_plan(elastic, o);
       if (unlimited.unplaced.empty()) row.gpus_needed = unlimited.summary.gpus_used;
     }

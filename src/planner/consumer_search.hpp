@@ -40,6 +40,8 @@ struct ConsumerOutcome {
   std::optional<double> cost_per_hour;
 };
 // The rows in kConsumerNames order; `scenario` is the one planned (its consumers are replaced per row).
-std::vector<ConsumerOutcome> compare_consumers(const Scenario& scenario, const PlanOptions& options);
+// `chosen`, when given, is make_plan(scenario): the row of the consumer every pool has is taken from it.
+std::vector<ConsumerOutcome> compare_consumers(const Scenario& scenario, const PlanOptions& options,
+                                               const Plan* chosen = nullptr);
 
 }  // namespace gpupack

@@ -74,6 +74,9 @@ for example in "$ROOT"/examples/*.yaml default; do
     plan="$WORK/$name-$consumer.json"
     printf '%s\n' "$OUT" >"$plan"
     expect_json ".deploy_with == \"$consumer\" and ([.consumers[].consumer] == [\"gpupack-agent\", \"nvidia-device-plugin\", \"dra\"])"
+    # The row of the consumer planned for is the plan itself.
+    # shellcheck disable=SC2016 # jq variables, not the shell's
+    expect_json '. as $p | .consumers[] | select(.consumer == $p.deploy_with) | .gpus_used == $p.summary.gpus_used and .placed == $p.summary.placed'
     out="$WORK/$name-$consumer"
     run render "$plan" --target all -o "$out"
     expect_rc 0
