@@ -21,6 +21,33 @@ ConsumerRules consumer_rules(const FleetEntry& entry, int mig_profile) {
   return r;
 }
 
+std::string consumer_config_text(const FleetEntry& entry) {
+  if (entry.deploy_with == Consumer::dra)
+    return "NVIDIA's DRA driver: one MPS limit for every client of a claim";
+  if (entry.deploy_with != Consumer::nvidia_device_plugin || !entry.plugin_sharing) return "";
+  const PluginSharing& p = *entry.plugin_sharing;
+  std::string text = "NVIDIA's device plugin config of the pool: ";
+  if (p.sharing == Sharing::mps) {
+    text += "MPS, at most " + std::to_string(p.replicas) + " replicas per GPU, equal shares";
+  } else {
+    text += std::string(p.sharing == Sharing::time_slicing ? "time-slicing" : "unshared") +
+            (p.mig ? " MIG instances" : " whole GPUs");
+  }
+  return text;
+}
+
+std::string consumer_cannot(const FleetEntry& entry, GpuMode mode) {
+  if (entry.deploy_with != Consumer::nvidia_device_plugin) return "";
+  if (mode == GpuMode::mig_mps) return "NVIDIA's device plugin runs no MPS inside MIG; ";
+  if (!entry.plugin_sharing) return "";
+  const PluginSharing& p = *entry.plugin_sharing;
+  const bool mig = mode == GpuMode::mig || mode == GpuMode::mig_time_slicing;
+  const bool time_slicing = mode == GpuMode::time_slicing || mode == GpuMode::mig_time_slicing;
+  const bool differs = mig != p.mig || (time_slicing && p.sharing != Sharing::time_slicing) ||
+                       (mode == GpuMode::mps && p.sharing != Sharing::mps);
+  return differs ? "not the pool's NVIDIA device plugin config; " : "";
+}
+
 bool consumer_allows(const ConsumerRules& rules, Sharing sharing) {
   if (rules.consumer != Consumer::nvidia_device_plugin || sharing == Sharing::exclusive) return true;
   if (!rules.plugin) return false;  // no config: the plugin serves each GPU to one pod

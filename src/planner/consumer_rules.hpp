@@ -11,6 +11,7 @@
 // - the gpupack agent: per-client limits, no rule here.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/consumer.hpp"
@@ -27,6 +28,11 @@ struct ConsumerRules {
 };
 
 ConsumerRules consumer_rules(const FleetEntry& entry, int mig_profile);
+// What the pool's consumer was configured to do, for the plan's reasons ("" for the agent): "NVIDIA's
+// device plugin config of the pool: MPS, 13 replicas per GPU".
+std::string consumer_config_text(const FleetEntry& entry);
+// Why the consumer cannot run a GPU in `mode`, or "" when it can.
+std::string consumer_cannot(const FleetEntry& entry, GpuMode mode);
 
 // Whether the consumer can run a slice's clients with this sharing (exclusive always).
 bool consumer_allows(const ConsumerRules& rules, Sharing sharing);

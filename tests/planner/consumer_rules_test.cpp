@@ -119,6 +119,17 @@ TEST(ConsumerRules, NvidiaPluginRunsNoMpsInsideMig) {
   forced.forced = GpuMode::mig_mps;
   const Plan p = make_plan(for_consumer({fleet("H100-80GB", 1)}, w, Consumer::nvidia_device_plugin), forced);
   for (const auto& g : p.gpus) EXPECT_NE(g.mode, GpuMode::mig_mps);
+  // The plan's reasons say what the pool's config is and that MPS inside MIG is not the plugin's.
+  const Plan plugin = plan_checked(for_consumer({fleet("H100-80GB", 1)}, w, Consumer::nvidia_device_plugin));
+  ASSERT_FALSE(plugin.gpus.empty());
+  EXPECT_NE(plugin.gpus[0].why.find("(NVIDIA's device plugin config of the pool: "), std::string::npos)
+      << plugin.gpus[0].why;
+  bool said = false;
+  for (const auto& r : plugin.gpus[0].rejected) {
+    said = said || (r.mode == GpuMode::mig_mps &&
+                    r.breaks.rfind("NVIDIA's device plugin runs no MPS inside MIG", 0) == 0);
+  }
+  EXPECT_TRUE(said);
 }
 
 TEST(ConsumerRules, NvidiaPluginGivesEveryNodeOneSharingModeAndOneReplicaCount) {
