@@ -1,6 +1,7 @@
 #pragma once
 // What the planner is asked: a fleet of GPUs and the workloads to place on it.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct FleetEntry {
   Consumer deploy_with = Consumer::gpupack_agent;
   bool deploy_with_given = false;  // the entry names it (`plan --deploy-with` sets the others)
   std::optional<PluginSharing> plugin_sharing;  // with nvidia_device_plugin: the pool's config, once chosen
+  // With a shared plugin config: the one tenant each node serves (node name -> tenant), where the planner
+  // found tenants sharing a node: the plugin gives any pod of a node any replica of its devices.
+  std::map<std::string, std::string> plugin_node_tenants;
 };
 
 struct Scenario {

@@ -25,6 +25,7 @@ struct ConsumerRules {
   std::optional<PluginSharing> plugin;  // nvidia_device_plugin: the pool's config (none: unshared GPUs)
   bool mig_instance = false;            // the slice is a MIG instance
   int plugin_mps_max = 48;              // replicas the plugin's MPS daemon accepts on this GPU
+  int only_tenant = -1;                 // the one tenant (Demands::tenants) the node's shared devices serve
 };
 
 ConsumerRules consumer_rules(const FleetEntry& entry, int mig_profile);

@@ -130,7 +130,7 @@ Scenario with_plugin_configs(const Scenario& scenario, const PlanOptions& option
         if (!plugin_config_suits(candidate, options.forced)) continue;
         Scenario trial = s;
         trial.fleet[static_cast<size_t>(e)].plugin_sharing = candidate;
-        Plan p = make_plan_as_configured(trial, o);
+        Plan p = plan_keeping_node_tenants(trial, o);
         if (!best || plan_rank(p) < plan_rank(*best)) {
           best = std::move(p);
           chosen = candidate;
@@ -140,6 +140,47 @@ Scenario with_plugin_configs(const Scenario& scenario, const PlanOptions& option
     }
   }
   return s;
+}
+
+std::map<std::string, std::string> plugin_tenant_conflicts(const Scenario& scenario, const Plan& plan) {
+  std::map<std::string, std::map<std::string, int>> replicas;  // node -> tenant -> replicas
+  std::map<std::string, int> entry_of;
+  for (const PlanGpu& g : plan.gpus) {
+    const FleetEntry& f = scenario.fleet[static_cast<size_t>(g.fleet_entry)];
+    if (f.deploy_with != Consumer::nvidia_device_plugin || !f.plugin_sharing ||
+        f.plugin_sharing->sharing == Sharing::exclusive) {
+      continue;
+    }
+    entry_of[g.node] = g.fleet_entry;
+    for (const PlanSlice& s : g.slices) {
+      for (const PlanClient& c : s.clients) replicas[g.node][s.tenant] += static_cast<int>(c.replicas.size());
+    }
+  }
+  std::map<std::string, std::string> out;
+  for (const auto& [node, tenants] : replicas) {
+    if (tenants.size() < 2) continue;
+    const auto most = std::max_element(tenants.begin(), tenants.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    out[node] = most->first;
+  }
+  return out;
+}
+
+Plan plan_keeping_node_tenants(Scenario scenario, const PlanOptions& options) {
+  Plan plan = make_plan_as_configured(scenario, options);
+  // Each round locks at least one node that was not locked (a locked node serves one tenant): at most
+  // as many rounds as the plan has nodes.
+  for (size_t round = 0; round <= plan.gpus.size(); ++round) {
+    const std::map<std::string, std::string> conflicts = plugin_tenant_conflicts(scenario, plan);
+    if (conflicts.empty()) break;
+    for (const PlanGpu& g : plan.gpus) {
+      const auto it = conflicts.find(g.node);
+      if (it != conflicts.end())
+        scenario.fleet[static_cast<size_t>(g.fleet_entry)].plugin_node_tenants[g.node] = it->second;
+    }
+    plan = make_plan_as_configured(scenario, options);
+  }
+  return plan;
 }
 
 void settle_plugin_replicas(const PlanContext& ctx, std::vector<GpuBuild>& builds) {

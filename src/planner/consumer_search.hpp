@@ -3,7 +3,9 @@
 // docs/consumers.md): NVIDIA's device plugin applies one sharing config to every GPU of a node, so the
 // planner chooses one per pool (PluginSharing) by planning each candidate, and settles each node's MPS
 // replicas; and the comparison of what each consumer places for the same scenario.
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/consumer.hpp"
@@ -25,6 +27,14 @@ bool needs_plugin_configs(const Scenario& scenario, std::optional<GpuMode> force
 Scenario with_plugin_configs(const Scenario& scenario, const PlanOptions& options);
 // The candidate configs of one pool, in the order they are tried.
 std::vector<PluginSharing> plugin_config_candidates(const PlanContext& ctx, int entry);
+
+// The plan of a scenario whose plugin pools have their configs, where no node's shared devices serve two
+// tenants: the plugin gives any pod of a node any replica of them, so tenants planned on different GPUs of
+// one node could share one. A node found with two is locked to the tenant with most replicas there
+// (FleetEntry::plugin_node_tenants) and the scenario planned again, until none is (each round locks a node).
+Plan plan_keeping_node_tenants(Scenario scenario, const PlanOptions& options);
+// Per node of a shared plugin pool that serves more than one tenant in `plan`: the tenant to keep.
+std::map<std::string, std::string> plugin_tenant_conflicts(const Scenario& scenario, const Plan& plan);
 
 // The plugin's replicas are one count per resource of a node: an MPS GPU's clients get the shares of the
 // node's most shared GPU (at most the pool's count, so every client still fits).

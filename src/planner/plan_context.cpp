@@ -66,6 +66,7 @@ SliceSpec PlanContext::whole(int gpu) const {
   SliceSpec s = whole_gpu_spec(model(gpu), scenario_->cuda, demands_.reference_sms, scenario_->context_overhead_bytes);
   s.capacity = slice_capacity_on(entry(gpu));
   s.consumer = consumer_rules(entry(gpu), -1);
+  s.consumer.only_tenant = node_tenant(gpu);
   return s;
 }
 
@@ -74,7 +75,18 @@ SliceSpec PlanContext::instance(int gpu, int profile) const {
                                   scenario_->context_overhead_bytes);
   s.capacity = slice_capacity_on(entry(gpu), profile);
   s.consumer = consumer_rules(entry(gpu), profile);
+  s.consumer.only_tenant = node_tenant(gpu);
   return s;
+}
+
+int PlanContext::node_tenant(int gpu) const {
+  const auto& locks = entry(gpu).plugin_node_tenants;
+  if (locks.empty()) return -1;
+  const auto it = locks.find(gpus_[static_cast<size_t>(gpu)].node);
+  if (it == locks.end()) return -1;
+  const auto& tenants = demands_.tenants;
+  const auto t = std::find(tenants.begin(), tenants.end(), it->second);
+  return t == tenants.end() ? -1 : static_cast<int>(t - tenants.begin());
 }
 
 const std::vector<MigLayout>& PlanContext::layouts(int gpu) const {

@@ -86,8 +86,10 @@ Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanCon
 
 Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
   // A pool the NVIDIA plugin serves is planned with the one config its nodes will carry.
-  if (needs_plugin_configs(scenario, options.forced)) return make_plan_as_configured(with_plugin_configs(scenario, options), options);
-  return make_plan_as_configured(scenario, options);
+  if (needs_plugin_configs(scenario, options.forced)) return plan_keeping_node_tenants(with_plugin_configs(scenario, options), options);
+  const bool plugin = std::any_of(scenario.fleet.begin(), scenario.fleet.end(),
+                                  [](const FleetEntry& f) { return f.deploy_with == Consumer::nvidia_device_plugin; });
+  return plugin ? plan_keeping_node_tenants(scenario, options) : make_plan_as_configured(scenario, options);
 }
 
 Plan make_plan_as_configured(const Scenario& scenario, const PlanOptions& options) {

@@ -315,6 +315,7 @@ bool SliceState::has_room(std::uint64_t memory, double compute) const {
 
 Fit SliceState::check(const WorkloadDemand& d) const {
   if (needs_own_slice(d.isolation) && consumer_refuses_own_slice(spec_.consumer)) return Fit::isolation;
+  if (spec_.consumer.only_tenant >= 0 && d.tenant != spec_.consumer.only_tenant) return Fit::tenant;
   const int join = joinable_client(d);
   const std::uint64_t memory = d.memory_bytes + (join < 0 ? spec_.context_overhead : 0);
   if (memory_used_ + memory > spec_.memory_bytes) return Fit::memory;

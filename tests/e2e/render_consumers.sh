@@ -95,6 +95,10 @@ for example in "$ROOT"/examples/*.yaml default; do
         labelled=$(grep -c "nvidia.com/device-plugin.config=" "$out/k8s-device-plugin/node-labels.sh" || true)
         [ "$planned" -eq 0 ] || [ "$labelled" -eq "$planned" ] || fail "$name: $labelled of $planned nodes get a plugin config"
         plugin_nodes=$((plugin_nodes + labelled))
+        # The plugin gives a pod any replica of its node: a node with shared devices serves one tenant.
+        jq -e '[.gpus | group_by(.node)[] | select(any(.[].slices[]; .sharing != "exclusive" and .sharing != "streams"))
+                | [.[].slices[].tenant] | unique | length] | all(. <= 1)' "$plan" >/dev/null ||
+          fail "$name: tenants share a node whose devices the plugin shares"
         # Its pods ask for NVIDIA's names only.
         grep -Eq "gpupack\.io/[a-z0-9.-]+: \"?[0-9]" "$out/k8s-workloads/deployments.yaml" && fail "$name: a pod requests a gpupack.io resource"
         ;;

@@ -175,6 +175,32 @@ TEST(ConsumerRules, NvidiaPluginKeepsAReplicaThatNeedsItsOwnGpuOutOfSharedPools)
   }
 }
 
+TEST(ConsumerRules, NvidiaPluginServesOneTenantPerNodeWithSharedDevices) {
+  // Two tenants of MPS work and two 8-GPU nodes: the agent puts both on one node; the plugin would give a
+  // pod of one a replica of the other's GPU there.
+  std::vector<Workload> w{workload("a", 4, 0.05, 12, "red"), workload("b", 4, 0.05, 12, "blue")};
+  for (auto& x : w) {
+    x.latency_slo_ms = 30;
+    x.p99_alone_ms = 10;
+  }
+  FleetEntry f = fleet("H100-80GB", 16);
+  f.mig = FleetMig::off;
+  const Plan agent = plan_checked(for_consumer({f}, w, Consumer::gpupack_agent));
+  std::set<std::string> agent_nodes;
+  for (const auto& g : agent.gpus) agent_nodes.insert(g.node);
+  EXPECT_EQ(agent_nodes.size(), 1u);
+  const Scenario s = for_consumer({f}, w, Consumer::nvidia_device_plugin);
+  const Plan p = plan_checked(s);
+  EXPECT_TRUE(p.unplaced.empty());
+  std::map<std::string, std::set<std::string>> tenants;
+  for (const auto& g : p.gpus) {
+    for (const auto& sl : g.slices) tenants[g.node].insert(sl.tenant);
+  }
+  EXPECT_EQ(tenants.size(), 2u);
+  for (const auto& [node, t] : tenants) EXPECT_EQ(t.size(), 1u) << node;
+  EXPECT_TRUE(plugin_tenant_conflicts(s, p).empty());
+}
+
 TEST(ConsumerRules, DraGivesEveryClientOfAnMpsClaimTheSameLimits) {
   const Scenario s = for_consumer(
       {fleet("H100-80GB", 1)}, {workload("big", 6, 0.08, 3), workload("small", 1, 0.02, 5)}, Consumer::dra);
