@@ -3,6 +3,9 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <iostream>
@@ -55,6 +58,22 @@ std::string one_line_message(std::string_view message) {
   return clean ? std::string(message) : gpupack::quote_input(message, 2000);
 }
 
+// What a command printed reaches stdout only when flushed: `gpupack plan --format json > /dev/full` (or
+// onto a full file system) exited 0 with truncated output. A failed write is exit 1 with one line (the
+// user named no path: the shell did), unless the command had already failed with its own code.
+int finish_stdout(int code) {
+  if (std::cout.flush() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return code;
+  // The write that failed may lie far back (a large plan fills stdio's buffer many times): write once more
+  // to learn why (ENOSPC, EIO); the output is broken already.
+  std::clearerr(stdout);
+  errno = 0;
+  std::fputc('\n', stdout);
+  const int error = std::fflush(stdout) != 0 ? errno : 0;
+  std::cerr << "gpupack: cannot write to standard output: " << (error != 0 ? std::strerror(error) : "a write failed")
+            << '\n';
+  return code == gpupack::exit_code::ok ? gpupack::exit_code::negative : code;
+}
+
 int run(int argc, char** argv) {
   using namespace gpupack;
   CLI::App app{kDescription, "gpupack"};
@@ -97,7 +116,8 @@ int run(int argc, char** argv) {
     std::cerr << "gpupack: no command given (run with --help for usage)\n";
     return exit_code::usage;
   }
-  return ctx.action();
+  const int code = ctx.action();
+  return finish_stdout(code);
 }
 
 }  // namespace

@@ -125,7 +125,8 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
     check_plan_document(document, catalog);
     // Beside JSON or YAML on stdout the file list goes to stderr: stdout stays one document for programs.
     std::ostream& listing = format == OutputFormat::table || !args.output.empty() ? out : std::cerr;
-    render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force, listing);
+    render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force, listing,
+                       {args.file, args.calibration});
   }
   // The plan's text, held once: the JSON of 10,000 replicas is 12 MB, not worth a second copy in a stream.
   std::string text;

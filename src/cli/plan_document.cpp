@@ -122,6 +122,14 @@ PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std
     out.gpu_types.push_back({scenario.workloads[static_cast<size_t>(c.workload)].name,
                              scenario.fleet[static_cast<size_t>(c.fleet_entry)].model.name, c.why});
   }
+  for (const Workload& w : scenario.workloads) {
+    // Each pod asks for the host cores its profile measured, unless the scenario says how many.
+    std::optional<double> cpu = w.deploy.cpu;
+    if (!cpu && w.profile && w.profile->host_cpu_cores && *w.profile->host_cpu_cores > 0) cpu = w.profile->host_cpu_cores;
+    if (w.deploy.empty() && !cpu) continue;
+    out.workloads.push_back({w.name, w.deploy.image, w.deploy.namespace_, w.deploy.kind, w.deploy.schedule, cpu,
+                             w.deploy.host_memory_bytes});
+  }
   out.model = doc_model(calibration);
   number_gpus_by_node(out);
   return out;

@@ -14,6 +14,7 @@
 #include "cli/table.hpp"
 #include "cli/workload_name.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "core/units.hpp"
 #include "io/input_file.hpp"
 #include "io/json_document.hpp"
@@ -109,7 +110,8 @@ void print_summary(std::ostream& out, const WorkloadProfile& p) {
         << "; docs/client-report.md)\n";
   }
   if (p.report.malformed_lines > 0) {
-    out << "  report: " << p.report.malformed_lines << " malformed line(s) ignored, the first: " << p.report.first_error.value_or("?") << "\n";
+    out << "  report: " << p.report.malformed_lines << " malformed line(s) ignored, the first: " << quote_input(p.report.first_error.value_or("?"))
+        << "\n";  // the program's own bytes: ESC or BEL escaped as \xNN (docs/cli.md)
   }
   if (p.host_cpu_cores) out << "  host CPU: " << num(*p.host_cpu_cores) << " cores\n";
   print_sweep(out, p);

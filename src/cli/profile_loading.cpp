@@ -64,11 +64,10 @@ struct Loaded {
 Loaded load(const Filesystem& fs, const std::string& path, const GpuCatalog& catalog) {
   const std::string text = read_input_file(fs, path);
   try {
-    const measure::WorkloadProfile p = measure::profile_from_json(nlohmann::json::parse(text));
+    // The strict reader the fuzz target fuzzes (fuzz/workload_profile_fuzz.cpp): range-checked fields.
+    const measure::WorkloadProfile p = measure::read_workload_profile(text, path);
     return {to_facts(p, path, catalog), p.memory.with_headroom_bytes};
-  } catch (const InputError& e) {
-    throw InputError(path + ": not a gpupack workload profile (docs/profile.md): " + e.what());
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // InputError, or the co-location grid's std::runtime_error
     throw InputError(path + ": not a gpupack workload profile (docs/profile.md): " + e.what());
   }
 }

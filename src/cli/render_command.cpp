@@ -70,16 +70,16 @@ int run_render(const CommandContext& ctx, const RenderArgs& a) {
     }
   }
   return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a.input, ctx.catalog, consumer), a.targets, a.output,
-                            a.force, ctx.out);
+                            a.force, ctx.out, {a.input});
 }
 
 }  // namespace
 
 int render_plan_to_dir(const CommandContext& ctx, const PlanDocument& plan, const std::string& targets,
-                       const std::string& dir, bool force, std::ostream& out) {
+                       const std::string& dir, bool force, std::ostream& out, const std::vector<std::string>& inputs) {
   const std::vector<RenderTarget> selected = parse_render_targets(targets);
   const FileTree files = render_targets(plan, selected, ctx.catalog, plan.deploy_with);
-  write_tree_atomically(ctx.env.fs, dir, files, force);
+  write_tree_atomically(ctx.env.fs, {dir, force, inputs}, files);
   out << "rendered " << files.size() << " files into " << dir << " (targets:";
   for (RenderTarget t : selected) out << ' ' << to_string(t);
   out << "); read " << dir << "/README.txt for the order to apply them\n";
@@ -97,7 +97,7 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
                   "cdi, dra, or all")
       ->default_str("all");
   cmd->add_option("-o,--output", args->output, "Output directory (written atomically)")->required();
-  cmd->add_flag("--force", args->force, "Replace an existing output directory");
+  cmd->add_flag("--force", args->force, "Replace an existing output directory that an earlier render wrote");
   cmd->add_option("--deploy-with", args->deploy_with,
                   "gpupack-agent, nvidia-device-plugin or dra: what serves the GPUs to the pods (default: the "
                   "consumer the plan was made for, $.deploy_with)");

@@ -40,22 +40,6 @@ std::string profile_of(const GpuModel& model, const std::string& path, const std
 
 }  // namespace
 
-std::string_view to_string(DeployKind kind) {
-  switch (kind) {
-    case DeployKind::deployment: return "deployment";
-    case DeployKind::job: return "job";
-    case DeployKind::cron_job: return "cronjob";
-  }
-  return "";
-}
-
-std::optional<DeployKind> parse_deploy_kind(std::string_view text) {
-  for (DeployKind k : {DeployKind::deployment, DeployKind::job, DeployKind::cron_job}) {
-    if (to_string(k) == text) return k;
-  }
-  return std::nullopt;
-}
-
 DocWorkloadDeploy deploy_of(const PlanDocument& plan, const std::string& workload) {
   for (const auto& w : plan.workloads) {
     if (w.workload == workload) return w;
@@ -80,7 +64,7 @@ void check_plan_document(PlanDocument& plan, const GpuCatalog& catalog) {
     DocGpu& gpu = plan.gpus[i];
     const std::string path = indexed_path("$.gpus", i);
     require_plain_id(path + ".id", gpu.id);
-    require_dns1123_label(path + ".node", gpu.node);
+    require_dns1123_subdomain(path + ".node", gpu.node);
     const GpuModel& model = catalog_model(gpu.model, path + ".model", catalog);
     gpu.model = model.name;
     if (is_mig(gpu.mode) && !model.supports_mig()) plan_bad(path + ".mode", "a mode without MIG: " + model.name + " has no MIG");

@@ -13,6 +13,7 @@
 
 #include "core/consumer.hpp"
 #include "core/plan.hpp"
+#include "core/workload.hpp"
 
 namespace gpupack {
 
@@ -179,10 +180,6 @@ struct DocModel {
 
 // How a workload's pods are deployed ($.workloads[], from the scenario's `deploy:` fields): what the
 // rendered Deployments, Jobs and CronJobs carry besides the GPU slice.
-enum class DeployKind { deployment, job, cron_job };
-std::string_view to_string(DeployKind kind);  // "deployment" | "job" | "cronjob"
-std::optional<DeployKind> parse_deploy_kind(std::string_view text);
-inline constexpr std::string_view kDeployKindNames = "deployment, job, cronjob";
 
 struct DocWorkloadDeploy {
   std::string workload;

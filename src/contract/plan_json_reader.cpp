@@ -331,6 +331,24 @@ PlanDocument read_plan_json(const json& plan, const GpuCatalog& catalog) {
                              optional_string(gpu_types[i], path, "why").value_or("")});
   }
   if (const json* model = optional_field(plan, "$", "model")) read_model(*model, out.model);
+  const json& workloads = optional_array(plan, "$", "workloads");
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    const std::string path = at("$.workloads", i);
+    DocWorkloadDeploy d;
+    d.workload = string_field(workloads[i], path, "name");
+    d.image = optional_string(workloads[i], path, "image");
+    d.namespace_ = optional_string(workloads[i], path, "namespace");
+    const std::string kind = optional_string(workloads[i], path, "kind").value_or("deployment");
+    const auto k = parse_deploy_kind(kind);
+    if (!k) bad(path + ".kind", "one of " + std::string(kDeployKindNames) + " ('" + quote_input(kind) + "' is not one)");
+    d.kind = *k;
+    d.schedule = optional_string(workloads[i], path, "schedule");
+    d.cpu = optional_number(workloads[i], path, "cpu");
+    if (const auto m = optional_int(workloads[i], path, "host_memory_bytes", 0, kMaxBytes)) {
+      d.host_memory_bytes = static_cast<std::uint64_t>(*m);
+    }
+    out.workloads.push_back(std::move(d));
+  }
   check_plan_document(out, catalog);
   return out;
 }

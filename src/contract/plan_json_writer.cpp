@@ -196,6 +196,20 @@ std::string plan_json_text(const PlanDocument& plan) {
   w.end_array();
   w.key("model");
   write_model(w, plan.model);
+  if (!plan.workloads.empty()) {  // only with deploy fields, so plans without them stay as they were
+    w.key("workloads").begin_array();
+    for (const DocWorkloadDeploy& d : plan.workloads) {
+      w.begin_object().key("name").string(d.workload);
+      if (d.image) w.key("image").string(*d.image);
+      if (d.namespace_) w.key("namespace").string(*d.namespace_);
+      w.key("kind").string(to_string(d.kind));
+      if (d.schedule) w.key("schedule").string(*d.schedule);
+      if (d.cpu) w.key("cpu").number(*d.cpu);
+      if (d.host_memory_bytes) w.key("host_memory_bytes").unsigned_integer(*d.host_memory_bytes);
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.end_object();
   return out;
 }

@@ -51,8 +51,9 @@ struct GpuModel {
 struct SliceCapacity {
   int sms = 0;
   double bandwidth_gbs = 0;
-  // Host CPU cores that drive its clients: the fleet's cpu_cores per GPU of a node, times a MIG instance's
-  // share of the SMs; 0 when the fleet does not state them (planner/slice_state.hpp, slice_host_cores).
+  // Host CPU cores that may drive its clients: the fleet's cpu_cores per GPU of a node, for a whole GPU and
+  // for each of its MIG instances alike (the instances of a GPU share its cores: the planner bounds their
+  // sum per node, planner/node_cores.hpp); 0 when the fleet does not state them.
   double host_cores = 0;
 };
 SliceCapacity slice_capacity(const GpuModel& model, int mig_profile = -1);

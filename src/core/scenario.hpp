@@ -37,11 +37,15 @@ struct FleetEntry {
   std::string node_prefix = "node";
   int gpus_per_node = 8;
   std::optional<double> cost_per_hour;  // per GPU
-  // Host CPU cores of each node: profiled replicas' measured host CPU use counts against them (a node's
-  // cores are divided evenly among its GPUs, and a MIG instance gets its share of its GPU's).
+  // Host CPU cores of each node: profiled replicas' measured host CPU use counts against them, summed over
+  // every GPU and MIG instance of the node (planner/node_cores.hpp); the packers first give each GPU its
+  // even share.
   std::optional<double> cpu_cores;
   FleetMig mig = FleetMig::allowed;
   MigCounts mig_layout;  // with FleetMig::fixed: instances per profile of the configured layout (it fits)
+  // The Kubernetes node names of this pool's nodes, in order (`node_names:`): node i holds GPUs
+  // [i * gpus_per_node, (i + 1) * gpus_per_node). Empty: <node_prefix>-<i>.
+  std::vector<std::string> node_names;
   // What serves the pool's GPUs to pods (`deploy_with:`, or `plan --deploy-with`): the plan keeps to what it
   // can express (docs/consumers.md).
   Consumer deploy_with = Consumer::gpupack_agent;
@@ -51,6 +55,12 @@ struct FleetEntry {
   // found tenants sharing a node: the plugin gives any pod of a node any replica of its devices.
   std::map<std::string, std::string> plugin_node_tenants;
 };
+
+// The node of a fleet entry's GPU number `gpu_index` (gpus_per_node GPUs a node): its `node_names` entry
+// (checked by the scenario reader), else "<node_prefix>-<node number>". Made here only, and checked here:
+// a derived name is a DNS label of at most 63 characters, so a long node_prefix is refused (InputError
+// naming it) by plan, not later by render (issue 38).
+std::string node_name(const FleetEntry& entry, long gpu_index);
 
 struct Scenario {
   std::vector<FleetEntry> fleet;
@@ -67,13 +77,14 @@ struct Scenario {
 double host_cores_per_gpu(const FleetEntry& entry);
 // That division as people check it: "cpu_cores 16 per node / 8 GPUs per node = 2 cores per GPU".
 std::string host_cores_arithmetic(const FleetEntry& entry);
-// A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance gets its share of
-// the SMs' share of the GPU's cores.
+// A slice's capacity on a GPU of a fleet entry, its host cores included: a MIG instance may use all of its
+// GPU's cores (not its SMs' share: the cores do not grow with the number of instances, issue 37), the
+// node's sum is bounded by planner/node_cores.hpp.
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile = -1);
 
 // Sets `consumer` on the fleet entries that do not name one (`plan --deploy-with`), then refuses pools
-// that share nodes (the same node_prefix) unless one consumer that sets no per-node config serves them: a
-// node runs one device plugin, and NVIDIA's plugin applies one sharing config to a whole node.
+// that share a node (node_name) unless one consumer that sets no per-node config serves them: a node runs
+// one device plugin, and NVIDIA's plugin applies one sharing config to a whole node.
 void assign_consumers(Scenario& scenario, Consumer consumer);
 
 // The reference GPU of `compute` fractions: the fleet's first model.

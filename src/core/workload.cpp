@@ -44,4 +44,20 @@ std::optional<double> Workload::max_p99_inflation() const {
   return *planning_slo_ms() / alone;
 }
 
+std::string_view to_string(DeployKind kind) {
+  switch (kind) {
+    case DeployKind::deployment: return "deployment";
+    case DeployKind::job: return "job";
+    case DeployKind::cron_job: return "cronjob";
+  }
+  return "";
+}
+
+std::optional<DeployKind> parse_deploy_kind(std::string_view text) {
+  for (DeployKind k : {DeployKind::deployment, DeployKind::job, DeployKind::cron_job}) {
+    if (to_string(k) == text) return k;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpupack

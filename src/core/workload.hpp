@@ -33,6 +33,22 @@ inline constexpr double kProfiledSloMargin = 0.12;
 
 inline bool needs_own_slice(Isolation i) { return i == Isolation::fault || i == Isolation::hardware; }
 
+// How a workload's pods are deployed on Kubernetes (`deploy:` in the scenario, docs/workloads.md).
+enum class DeployKind { deployment, job, cron_job };
+std::string_view to_string(DeployKind kind);  // "deployment" | "job" | "cronjob"
+std::optional<DeployKind> parse_deploy_kind(std::string_view text);
+inline constexpr std::string_view kDeployKindNames = "deployment, job, cronjob";
+
+struct DeploySpec {
+  std::optional<std::string> image;       // none: the pods run an image named after the workload
+  std::optional<std::string> namespace_;  // none: the namespace kubectl applies to
+  DeployKind kind = DeployKind::deployment;
+  std::optional<std::string> schedule;    // cronjob only
+  std::optional<double> cpu;              // cores each pod requests; none: its profile's host cores, if any
+  std::optional<std::uint64_t> host_memory_bytes;  // host memory each pod requests
+  bool empty() const { return !image && !namespace_ && kind == DeployKind::deployment && !cpu && !host_memory_bytes; }
+};
+
 struct Workload {
   std::string name;
   int replicas = 1;
@@ -49,6 +65,7 @@ struct Workload {
   std::optional<std::string> group;  // replicas of one group may share one process (CUDA streams)
   std::optional<std::string> profile_path;      // `profile:` as written (relative to the scenario file)
   std::shared_ptr<const ProfileFacts> profile;  // loaded by the CLI; null: the synthetic model
+  DeploySpec deploy;
 
   // The largest p99 inflation (predicted p99 / p99 alone) the SLO tolerates, its margin taken off; none
   // without an SLO.

@@ -1,6 +1,17 @@
 #include "gpu/fake_gpu_backend.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
 #include "core/errors.hpp"
+#include "core/text.hpp"
+#include "gpu/nvml_api.hpp"
+#include "io/input_file.hpp"
+#include "io/json_document.hpp"
 
 namespace gpupack {
 
@@ -8,15 +19,30 @@ namespace {
 
 using nlohmann::json;
 
-// Reads an optional field of type T, naming the field in the error when its type is wrong.
+[[noreturn]] void refuse(const std::string& field, const char* accepted, const json& v) {
+  throw InputError("fake GPU machine: " + field + " must be " + accepted + ", got " + quote_input(v.dump(), 40));
+}
+
+// Reads an optional field of type T, naming the field in the error when its type or range is wrong. A
+// whole number is never converted from a float or from a negative number (nlohmann would wrap -5 to
+// 2^64-5 and make 1e30 undefined behaviour); a double is finite.
 template <typename T>
 std::optional<T> field(const json& j, const char* key, const std::string& where) {
   if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw InputError("fake GPU machine: " + where + "." + key + " has the wrong type (" + j.at(key).dump() + ")");
+  const json& v = j.at(key);
+  const std::string name = where + "." + key;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) refuse(name, "true or false", v);
+  } else if constexpr (std::is_integral_v<T>) {
+    const bool fits = v.is_number_unsigned() ? std::in_range<T>(v.get<std::uint64_t>())
+                                             : v.is_number_integer() && std::in_range<T>(v.get<std::int64_t>());
+    if (!fits) refuse(name, "a whole number >= 0 within range", v);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!v.is_number() || !std::isfinite(v.get<double>())) refuse(name, "a finite number", v);
+  } else {
+    if (!v.is_string()) refuse(name, "a string", v);
   }
+  return v.get<T>();
 }
 
 // A sample series: a number or an array of numbers.
@@ -33,6 +59,25 @@ std::vector<double> series(const json& j, const char* key, const std::string& wh
   return out;
 }
 
+// A series of byte counts: each a number from 0 to below 2^64 (converted to uint64 when sampled).
+std::vector<double> bytes_series(const json& j, const char* key, const std::string& where) {
+  std::vector<double> out = series(j, key, where);
+  for (double v : out) {
+    if (!(v >= 0 && v < 18446744073709551616.0)) refuse(where + "." + key, "byte counts from 0 to below 2^64", j.at(key));
+  }
+  return out;
+}
+
+// A device or MIG UUID, which the agent and `gpupack mps` put in paths (<mps_root>/<uuid>/pipe): letters,
+// digits, '-' and '_' only (what NVML reports: GPU-xxxxxxxx-..., MIG-...), so never "../" or '/'.
+std::string uuid_field(const json& j, const std::string& where) {
+  const std::string uuid = field<std::string>(j, "uuid", where).value_or("");
+  const bool clean = !uuid.empty() && uuid.size() < nvml::kDeviceUuidBufferSize &&
+                     std::all_of(uuid.begin(), uuid.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; });
+  if (!uuid.empty() && !clean) refuse(where + ".uuid", "a GPU or MIG UUID (letters, digits, '-' and '_', at most 95 bytes)", j.at("uuid"));
+  return uuid;
+}
+
 double sample(const std::vector<double>& s, std::size_t i) { return s[std::min(i, s.size() - 1)]; }
 
 std::optional<double> sample_if_any(const std::vector<double>& s, std::size_t i) {
@@ -43,14 +88,14 @@ std::optional<double> sample_if_any(const std::vector<double>& s, std::size_t i)
 std::vector<double> ratio_series(const json& j, const char* key, const std::string& where) {
   std::vector<double> out = series(j, key, where);
   for (double v : out) {
-    if (v < 0 || v > 1) throw InputError("fake GPU machine: " + where + "." + key + " must be a ratio between 0 and 1");
+    if (!(v >= 0 && v <= 1)) throw InputError("fake GPU machine: " + where + "." + key + " must be a ratio between 0 and 1");
   }
   return out;
 }
 
 std::optional<double> ratio_field(const json& j, const char* key, const std::string& where) {
   const auto v = field<double>(j, key, where);
-  if (v && (*v < 0 || *v > 1)) throw InputError("fake GPU machine: " + where + "." + key + " must be a ratio between 0 and 1");
+  if (v && !(*v >= 0 && *v <= 1)) throw InputError("fake GPU machine: " + where + "." + key + " must be a ratio between 0 and 1");
   return v;
 }
 
@@ -70,7 +115,7 @@ GpuProcessInfo parse_process(const json& p, const std::string& where) {
 
 MigInstanceInfo parse_mig(const json& m, const std::string& where) {
   MigInstanceInfo mig;
-  mig.uuid = field<std::string>(m, "uuid", where).value_or("");
+  mig.uuid = uuid_field(m, where);
   if (mig.uuid.empty()) throw InputError("fake GPU machine: " + where + " has no uuid");
   mig.gpu_instance_id = field<unsigned>(m, "gpu_instance_id", where).value_or(0);
   mig.compute_instance_id = field<unsigned>(m, "compute_instance_id", where).value_or(0);
@@ -96,7 +141,7 @@ std::optional<FakeGpuBackend::GpmSeries> FakeGpuBackend::parse_gpm(const json& o
   s.tensor_active = ratio_series(g, "tensor_active", at);
   s.dram_bw = ratio_series(g, "dram_bw", at);
   s.interval_seconds = field<double>(g, "interval_seconds", at).value_or(1.0);
-  if (s.interval_seconds <= 0) throw InputError("fake GPU machine: " + at + ".interval_seconds must be positive");
+  if (!(s.interval_seconds > 0)) throw InputError("fake GPU machine: " + at + ".interval_seconds must be positive");
   return s;
 }
 
@@ -121,7 +166,7 @@ FakeGpuBackend::FakeGpuBackend(const json& machine) {
     const std::string where = "devices[" + std::to_string(i) + "]";
     GpuDeviceInfo dev;
     dev.index = static_cast<unsigned>(i);
-    dev.uuid = field<std::string>(d, "uuid", where).value_or("");
+    dev.uuid = uuid_field(d, where);
     dev.name = field<std::string>(d, "name", where).value_or("");
     if (dev.uuid.empty() || dev.name.empty()) throw InputError("fake GPU machine: " + where + " needs uuid and name");
     dev.memory_total_bytes = field<std::uint64_t>(d, "memory_total_bytes", where);
@@ -135,9 +180,9 @@ FakeGpuBackend::FakeGpuBackend(const json& machine) {
     }
     for (const auto& p : d.value("processes", json::array())) dev.processes.push_back(parse_process(p, where + ".processes"));
     s.gpm = parse_gpm(d, where);
-    s.utilization = series(d, "utilization_gpu", where);
-    s.memory_used = series(d, "memory_used_samples", where);
-    if (auto um = field<double>(d, "utilization_memory", where)) dev.utilization_memory = *um;
+    s.utilization = ratio_series(d, "utilization_gpu", where);
+    s.memory_used = bytes_series(d, "memory_used_samples", where);
+    if (auto um = ratio_field(d, "utilization_memory", where)) dev.utilization_memory = *um;
     devices_.push_back(dev);
     series_.push_back(s);
   }
@@ -151,13 +196,11 @@ FakeGpuBackend::FakeGpuBackend(const json& machine) {
 }
 
 std::unique_ptr<FakeGpuBackend> FakeGpuBackend::from_file(const Filesystem& fs, const std::string& path) {
-  const auto text = fs.read_file(path);
-  if (!text) throw InputError("cannot read the fake GPU machine " + path);
-  try {
-    return std::make_unique<FakeGpuBackend>(json::parse(*text));
-  } catch (const json::parse_error& e) {
-    throw InputError("fake GPU machine " + path + " is not valid JSON: " + e.what());
-  }
+  // The rules of every input file (docs/cli.md): at most 4 MiB (/dev/zero is refused, not read for good),
+  // strict JSON (1e999, a duplicated key, deep nesting: exit 2 naming the file).
+  const std::string source = "fake GPU machine '" + quote_input(path) + "'";
+  return std::make_unique<FakeGpuBackend>(
+      parse_json_document(read_input_file(fs, path), source, "docs/fake-gpu.md describes the file"));
 }
 
 std::vector<GpuDeviceInfo> FakeGpuBackend::devices() {

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "core/mig_request.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
+#include "contract/names.hpp"
 #include "io/yaml_fields.hpp"
 
 namespace gpupack {
@@ -23,9 +25,10 @@ namespace {
 
 const std::vector<std::string> kTopKeys{"cuda", "context_overhead", "fleet", "workloads"};
 const std::vector<std::string> kFleetKeys{"model", "count", "node_prefix", "gpus_per_node", "cost_per_hour",
-                                          "cpu_cores", "mig", "deploy_with"};
+                                          "cpu_cores", "mig", "node_names", "deploy_with"};
 const std::vector<std::string> kWorkloadKeys{"name",   "replicas",  "memory",       "compute", "latency_slo_ms",
-                                             "p99_alone_ms", "slo_margin", "tenant", "isolation", "pattern", "group", "profile"};
+                                             "p99_alone_ms", "slo_margin", "tenant", "isolation", "pattern", "group", "profile", "deploy"};
+const std::vector<std::string> kDeployKeys{"image", "namespace", "kind", "schedule", "cpu", "memory"};
 
 class Reader {
  public:
@@ -200,6 +203,22 @@ void parse_fleet_mig(const Reader& r, const YAML::Node& n, FleetEntry& f) {
   f.mig = FleetMig::fixed;
 }
 
+// `node_names:` the Kubernetes names of the pool's nodes, one per gpus_per_node GPUs, in order.
+void parse_node_names(const Reader& r, const YAML::Node& n, bool as_needed, FleetEntry& f) {
+  if (as_needed) r.fail(n, "'node_names' needs a whole 'count' (the nodes of an 'auto' pool are not known in advance)");
+  if (!n.IsSequence() || n.size() == 0) r.fail(n, "'node_names' must be a list of Kubernetes node names");
+  const long nodes = (f.count + f.gpus_per_node - 1) / std::max(1, f.gpus_per_node);
+  if (static_cast<long>(n.size()) != nodes) {
+    r.fail(n, "'node_names' lists " + std::to_string(n.size()) + " node(s), but count " + std::to_string(f.count) +
+                  " at gpus_per_node " + std::to_string(f.gpus_per_node) + " makes " + std::to_string(nodes));
+  }
+  for (const auto& item : n) {
+    const std::string name = r.scalar(item, "node_names");
+    r.located(item, [&] { require_dns1123_subdomain("node name", name); });
+    f.node_names.push_back(name);
+  }
+}
+
 // `deploy_with: gpupack-agent | nvidia-device-plugin | dra` (docs/consumers.md): what serves the pool's
 // GPUs to pods, so the plan keeps to what it can express.
 void parse_fleet_deploy_with(const Reader& r, const YAML::Node& n, FleetEntry& f) {
@@ -237,8 +256,42 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
   if (n["cost_per_hour"]) f.cost_per_hour = r.number(n["cost_per_hour"], "cost_per_hour", 0, 1e6);
   if (n["cpu_cores"]) f.cpu_cores = r.number(n["cpu_cores"], "cpu_cores", 0, 4096);
   if (n["mig"]) parse_fleet_mig(r, n["mig"], f);
+  if (n["node_names"]) parse_node_names(r, n["node_names"], as_needed, f);
   if (n["deploy_with"]) parse_fleet_deploy_with(r, n["deploy_with"], f);
   return f;
+}
+
+// `deploy:` how the workload's pods run on Kubernetes (docs/workloads.md).
+DeploySpec parse_deploy(const Reader& r, const YAML::Node& n, const Workload& w) {
+  if (!n.IsMap()) r.fail(n, "'deploy' must be a map (" + std::string("image, namespace, kind, schedule, cpu, memory") + ")");
+  r.check_keys(n, kDeployKeys, "deploy");
+  DeploySpec d;
+  if (n["image"]) {
+    d.image = r.scalar(n["image"], "image");
+    r.located(n["image"], [&] { require_image_reference("deploy.image", *d.image); });
+  }
+  if (n["namespace"]) d.namespace_ = r.name(n["namespace"], "namespace");
+  if (n["kind"]) {
+    const std::string kind = r.scalar(n["kind"], "kind");
+    const auto k = parse_deploy_kind(kind);
+    if (!k) r.fail(n["kind"], "'kind' must be one of " + std::string(kDeployKindNames) + ", got '" + quote_input(kind) + "'");
+    d.kind = *k;
+  }
+  if (d.kind != DeployKind::deployment && w.latency_slo_ms) {
+    r.fail(n["kind"], "a " + std::string(to_string(d.kind)) +
+                          " runs to completion; a workload with latency_slo_ms serves traffic (kind: deployment)");
+  }
+  if (n["schedule"]) {
+    if (d.kind != DeployKind::cron_job) r.fail(n["schedule"], "'schedule' needs kind: cronjob");
+    d.schedule = r.scalar(n["schedule"], "schedule");
+    r.located(n["schedule"], [&] { require_cron_schedule("deploy.schedule", *d.schedule); });
+  } else if (d.kind == DeployKind::cron_job) {
+    r.fail(n, "kind: cronjob needs a 'schedule' (e.g. \"0 3 * * *\")");
+  }
+  if (n["cpu"]) d.cpu = r.number(n["cpu"], "cpu", 0, 1024);
+  if (d.cpu && *d.cpu <= 0) r.fail(n["cpu"], "'cpu' must be above 0 (cores each pod requests)");
+  if (n["memory"]) d.host_memory_bytes = r.size(n["memory"], "memory", 16384ull * kGiB);
+  return d;
 }
 
 Workload parse_workload(const Reader& r, const YAML::Node& n) {
@@ -276,6 +329,7 @@ Workload parse_workload(const Reader& r, const YAML::Node& n) {
                              " forbids; drop one of them");
     }
   }
+  if (n["deploy"]) w.deploy = parse_deploy(r, n["deploy"], w);
   return w;
 }
 
@@ -364,6 +418,19 @@ Scenario parse_scenario_yaml(std::string_view text, std::string_view source, con
       }
     }
     if (as_needed > 0) check_priced_types(r, fleet, s.fleet, as_needed);
+    // Two plan nodes on one real node would double-book it: a name from node_names once, across pools.
+    // (Pools that both keep the default node_prefix still share node-<i>, as before node_names existed.)
+    std::map<std::string, size_t> node_names;
+    for (size_t e = 0; e < s.fleet.size() && as_needed == 0; ++e) {
+      const long nodes = (s.fleet[e].count + s.fleet[e].gpus_per_node - 1) / std::max(1, s.fleet[e].gpus_per_node);
+      for (long k = 0; k < nodes; ++k) {
+        const std::string name = node_name(s.fleet[e], k * s.fleet[e].gpus_per_node);
+        const auto [it, fresh] = node_names.emplace(name, e);
+        if (!fresh && (!s.fleet[e].node_names.empty() || !s.fleet[it->second].node_names.empty())) {
+          r.fail(fleet[e], "node '" + name + "' is named twice in the fleet (each plan node must be its own Kubernetes node)");
+        }
+      }
+    }
     s.elastic = as_needed > 0;
   }
   const YAML::Node workloads = root["workloads"];

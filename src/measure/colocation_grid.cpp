@@ -1,7 +1,11 @@
 #include "measure/colocation_grid.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 namespace gpupack::measure {
 
@@ -34,6 +38,23 @@ template <typename T>
 T field(const nlohmann::json& j, const char* key, const std::string& where) {
   const auto it = j.find(key);
   if (it == j.end()) throw std::runtime_error(where + ": missing field '" + key + "'");
+  // Numbers as JSON numbers only, whole numbers never from a float (1e30 into an integer is undefined
+  // behaviour) and within their type, doubles finite.
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!it->is_boolean()) throw std::runtime_error(where + ": field '" + key + "' must be true or false");
+  } else if constexpr (std::is_integral_v<T>) {
+    bool fits = false;
+    if (it->is_number_unsigned()) {
+      fits = std::in_range<T>(it->template get<std::uint64_t>());
+    } else if (it->is_number_integer()) {
+      fits = std::in_range<T>(it->template get<std::int64_t>());
+    }
+    if (!fits) throw std::runtime_error(where + ": field '" + key + "' must be a whole number in range");
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!it->is_number() || !std::isfinite(it->template get<double>())) {
+      throw std::runtime_error(where + ": field '" + key + "' must be a finite number");
+    }
+  }
   try {
     return it->get<T>();
   } catch (const nlohmann::json::exception&) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,8 @@
 namespace gpupack::measure {
 
 inline constexpr int kProfileSchemaVersion = 1;
+// The most memory a profile may state: the limit of a scenario's `memory` (io/scenario_yaml.hpp).
+inline constexpr std::uint64_t kMaxProfileMemoryBytes = 1ull << 40;
 
 struct ProfileDevice {
   std::optional<std::string> model;  // gpupack catalog name (H100-SXM5-80GB), when the GPU is in the catalog
@@ -99,8 +102,12 @@ struct WorkloadProfile {
 };
 
 nlohmann::ordered_json profile_to_json(const WorkloadProfile& p);
-// Throws InputError naming the field when the document is not a version-1 workload profile.
+// Throws InputError naming the field when the document is not a version-1 workload profile or a value is
+// out of its range (workload_profile_reader.cpp).
 WorkloadProfile profile_from_json(const nlohmann::json& j);
+// The profile file's text as the CLI reads it: the strict JSON reader (a duplicated key, deep nesting and
+// 1e999 refused, io/json_document.hpp), then profile_from_json. Errors name `source`.
+WorkloadProfile read_workload_profile(std::string_view text, std::string_view source);
 
 // The YAML workload entry `gpupack plan` reads (docs/workloads.md), with comments saying how it was measured.
 // With `profile_path` (where `gpupack profile -o` wrote the profile) the entry names that file as its

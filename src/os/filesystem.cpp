@@ -215,19 +215,26 @@ void PosixFilesystem::write_file(const std::string& path, const std::string& con
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) fail("cannot write", tmp);
     out << content;
-    if (!out.flush()) {
+    if (out.flush()) out.close();
+    if (!out) {  // the write, the flush or the close failed: ENOSPC, EDQUOT, EIO
       const int error = errno;
-      out.close();
       ::unlink(tmp.c_str());
       errno = error;
       fail("cannot write", tmp);
     }
   }
   // On disk before the rename: after a crash the path holds the old text or the new, never an empty file
-  // (the CDI spec a container runtime reads, node labels, node.yaml).
+  // (the CDI spec a container runtime reads, node labels, node.yaml). A failed fsync (a delayed ENOSPC or
+  // EIO) fails the write: the text may never reach the disk.
   if (const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
-    ::fsync(fd);
+    const bool synced = ::fsync(fd) == 0;
+    const int error = errno;
     ::close(fd);
+    if (!synced && error != EINVAL) {  // EINVAL: a file system that cannot sync (nothing to lose)
+      ::unlink(tmp.c_str());
+      errno = error;
+      fail("cannot write", tmp);
+    }
   }
   // Not the umask's choice: under umask 000 node labels (the NFD feature file) became world-writable.
   if (::chmod(tmp.c_str(), 0644) != 0) fail("cannot set the mode of", tmp);

@@ -169,8 +169,10 @@ std::map<std::string, std::string> plugin_tenant_conflicts(const Scenario& scena
 Plan plan_keeping_node_tenants(Scenario scenario, const PlanOptions& options) {
   Plan plan = make_plan_as_configured(scenario, options);
   // Each round locks at least one node that was not locked (a locked node serves one tenant): at most
-  // as many rounds as the plan has nodes.
-  for (size_t round = 0; round <= plan.gpus.size(); ++round) {
+  // as many rounds as the fleet has nodes, fewer than its GPUs (one per replica when elastic).
+  long gpus = scenario.elastic ? total_replicas(scenario) : 0;
+  for (const FleetEntry& f : scenario.fleet) gpus += scenario.elastic ? 0 : f.count;
+  for (long round = 0; round <= gpus; ++round) {
     const std::map<std::string, std::string> conflicts = plugin_tenant_conflicts(scenario, plan);
     if (conflicts.empty()) break;
     for (const PlanGpu& g : plan.gpus) {
@@ -183,12 +185,20 @@ Plan plan_keeping_node_tenants(Scenario scenario, const PlanOptions& options) {
   return plan;
 }
 
+namespace {
+
+std::string node_of(const PlanContext& ctx, int gpu) {
+  return node_name(ctx.entry(gpu), ctx.gpus()[static_cast<size_t>(gpu)].index_in_entry);
+}
+
+}  // namespace
+
 void settle_plugin_replicas(const PlanContext& ctx, std::vector<GpuBuild>& builds) {
   std::map<std::string, int> most;  // node -> clients of its most shared plugin MPS GPU
   for (const GpuBuild& b : builds) {
     for (const SliceState& s : b.slices) {
       if (plugin_mps_replicas(s.spec().consumer) > 0 && !s.empty()) {
-        int& m = most[ctx.gpus()[static_cast<size_t>(b.gpu)].node];
+        int& m = most[node_of(ctx, b.gpu)];
         m = std::max(m, static_cast<int>(s.loads().size()));
       }
     }
@@ -196,7 +206,7 @@ void settle_plugin_replicas(const PlanContext& ctx, std::vector<GpuBuild>& build
   for (GpuBuild& b : builds) {
     for (SliceState& s : b.slices) {
       if (plugin_mps_replicas(s.spec().consumer) == 0 || s.empty()) continue;
-      s.set_plugin_replicas(most[ctx.gpus()[static_cast<size_t>(b.gpu)].node]);
+      s.set_plugin_replicas(most[node_of(ctx, b.gpu)]);
     }
   }
 }

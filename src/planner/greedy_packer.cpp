@@ -1,9 +1,12 @@
 #include "planner/greedy_packer.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
+#include "planner/fill_ranking.hpp"
 #include "planner/mig_layout_fill.hpp"
+#include "planner/node_cores.hpp"
 #include "planner/packer_parts.hpp"
 #include "planner/room_index.hpp"
 #include "planner/slice_fill.hpp"
@@ -74,19 +77,24 @@ class GreedyPacker {
     return out;
   }
 
-  std::vector<int> free_gpus() const {
+  // The first `limit` GPUs not used yet, in order. Bounded: with a tenant per workload, listing every free
+  // GPU for each tenant was quadratic (issue 38).
+  std::vector<int> free_gpus(size_t limit, bool whole_only = false) {
+    while (first_free_ < used_.size() && used_[first_free_]) ++first_free_;
     std::vector<int> out;
-    for (size_t g = 0; g < used_.size(); ++g) {
-      if (!used_[g]) out.push_back(static_cast<int>(g));
+    for (size_t g = first_free_; g < used_.size() && out.size() < limit; ++g) {
+      if (!used_[g] && (!whole_only || ctx_.whole_allowed(static_cast<int>(g)))) out.push_back(static_cast<int>(g));
     }
     return out;
   }
 
   // Phase 1 (whole_gpu_fill.hpp): a tenant's replicas on whole GPUs of its own.
   void fill_whole(const Candidate& c) {
-    std::vector<int> free = free_gpus();
+    // A tenant opens at most one GPU a replica (each gets one at least; the next one left empty ends it).
     // GPUs whose MIG layout is fixed are never one whole slice.
-    std::erase_if(free, [&](int g) { return !ctx_.whole_allowed(g); });
+    size_t replicas = 0;
+    for (int b : c.buckets) replicas += static_cast<size_t>(buckets_[static_cast<size_t>(b)].left());
+    const std::vector<int> free = free_gpus(replicas, /*whole_only=*/true);
     if (free.empty() || c.buckets.empty()) return;
     TenantReplicas tenant;
     for (int b : c.buckets) {
@@ -107,15 +115,23 @@ class GreedyPacker {
 
   // Phase 2: what is left goes GPU by GPU onto the configuration that holds the most.
 
-  // Applies the chosen configuration's fills: only now do its replicas leave their buckets.
+  // Applies the chosen configuration's fills: only now do its replicas leave their buckets, and the
+  // candidates they belong to get their fills computed again (the others' stay valid).
   void commit(const Taken& taken) {
+    std::vector<size_t> changed;
     for (auto [b, k] : taken) {
       auto& pending = buckets_[static_cast<size_t>(b)].pending;
       pending.resize(pending.size() - static_cast<size_t>(k));
+      left_[static_cast<size_t>(b)] -= k;
       remaining_ -= k;
       const auto [candidate, position] = phase2_position_[static_cast<size_t>(b)];
-      if (pending.empty() && candidate >= 0) phase2_[static_cast<size_t>(candidate)].room.remove(position);
+      if (candidate < 0) continue;
+      if (pending.empty()) phase2_[static_cast<size_t>(candidate)].room.remove(position);
+      changed.push_back(static_cast<size_t>(candidate));
     }
+    std::sort(changed.begin(), changed.end());
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    for (size_t c : changed) ranking_->refresh(c, left_);
   }
 
   // The tenants and isolated buckets with replicas left, each listing only its buckets that have some.
@@ -140,15 +156,10 @@ class GreedyPacker {
   }
 
   // GPU `gpu` whole for the one candidate that fills it most (ties to the first listed).
-  Trial try_whole(int gpu, const std::vector<Candidate>& candidates, const std::vector<int>& left) const {
-    Trial best;
-    for (const Candidate& c : candidates) {
-      SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
-      Taken taken;
-      const double score = filler_.fill(slice, c, left, gpu, taken);
-      if (score > best.score) best = Trial{score, GpuBuild{gpu, false, {std::move(slice)}}, std::move(taken)};
-    }
-    return best;
+  Trial try_whole(int gpu, const std::vector<int>& left) {
+    const auto top = ranking_->best(gpu, packer::kWholeGpu, {}, left);
+    if (!top) return Trial{};
+    return Trial{top->fill->score, GpuBuild{gpu, false, {*top->fill->slice}}, top->fill->taken};
   }
 
   // The candidates of phase 2, listed once: a candidate whose buckets ran out stays listed and fills
@@ -157,6 +168,8 @@ class GreedyPacker {
     if (!phase2_listed_) {
       phase2_ = phase2_candidates();
       phase2_listed_ = true;
+      left_ = lefts();
+      ranking_.emplace(filler_, phase2_);
       phase2_position_.assign(buckets_.size(), {-1, 0});
       for (size_t ci = 0; ci < phase2_.size(); ++ci) {
         for (size_t i = 0; i < phase2_[ci].buckets.size(); ++i) {
@@ -171,17 +184,57 @@ class GreedyPacker {
   // (of the maximal ones) whose instances each take one candidate's replicas.
   void fill_best(int gpu) {
     const std::vector<Candidate>& candidates = phase2();
-    const std::vector<int> start = lefts();
     Trial best;
-    if (ctx_.whole_allowed(gpu)) best = try_whole(gpu, candidates, start);
-    // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change.
-    if (auto layout = packer::best_mig_layout(filler_, gpu, candidates, start, best.score)) {
-      best = std::move(*layout);
+    std::vector<ReplicaRef> over;  // the best trial's replicas over the node's cores
+    if (ctx_.whole_allowed(gpu)) best = within_node_cores(try_whole(gpu, left_), over);
+    // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change. Both are
+    // compared within the node's cores.
+    if (auto layout = packer::best_mig_layout(filler_, *ranking_, gpu, candidates, left_, best.score)) {
+      std::vector<ReplicaRef> mig_over;
+      Trial mig = within_node_cores(std::move(*layout), mig_over);
+      if (mig.score > best.score + 1e-9) {
+        best = std::move(mig);
+        over = std::move(mig_over);
+      }
     }
     if (best.score <= 0) return;
+    for (const ReplicaRef& r : over) keep_pending(best.taken, r);
     commit(best.taken);
     used_[static_cast<size_t>(gpu)] = true;
     builds_.push_back(std::move(best.build));
+  }
+
+  // A trial with its GPU's slices and the node's GPUs filled before within the node's cores (node_cores.hpp):
+  // replicas over them stay in their buckets for the next GPUs; its score counts only what stays.
+  Trial within_node_cores(Trial t, std::vector<ReplicaRef>& over_cores) {
+    if (t.score <= 0 || !ctx_.entry(t.build.gpu).cpu_cores) return t;
+    std::vector<GpuBuild> node = builds_;
+    node.push_back(std::move(t.build));
+    const auto over = fit_node_cores(ctx_, node, node.size() - 1);
+    t.build = std::move(node.back());
+    for (const CoreBoundReplica& r : over) {
+      t.score -= ctx_.dominant_share(ctx_.demands().workloads[static_cast<size_t>(r.replica.workload)], t.build.gpu);
+      over_cores.push_back(r.replica);
+    }
+    return t;
+  }
+
+  // A replica a fill took that is not placed after all: commit takes the bucket's taken replicas from the
+  // back of its pending list, so it moves just before them and one of the bucket's counts drops by one.
+  void keep_pending(Taken& taken, const ReplicaRef& r) {
+    auto& pending = buckets_[static_cast<size_t>(r.workload)].pending;
+    size_t total = 0;
+    for (const auto& [b, k] : taken) total += b == r.workload ? static_cast<size_t>(k) : 0;
+    const size_t first = pending.size() - total;
+    const auto it = std::find(pending.begin() + static_cast<long>(first), pending.end(), r.replica);
+    if (it == pending.end()) return;
+    std::iter_swap(it, pending.begin() + static_cast<long>(first));
+    for (auto& [b, k] : taken) {
+      if (b == r.workload && k > 0) {
+        --k;
+        return;
+      }
+    }
   }
 
   const PlanContext& ctx_;
@@ -194,7 +247,10 @@ class GreedyPacker {
   std::vector<Candidate> phase2_;
   bool phase2_listed_ = false;
   std::vector<std::pair<int, size_t>> phase2_position_;  // per bucket: (candidate, position) in phase2_
+  std::vector<int> left_;                                // per bucket, in phase 2: replicas left
+  std::optional<packer::FillRanking> ranking_;           // phase 2's fills, over phase2_
   long remaining_ = 0;  // replicas not placed yet
+  size_t first_free_ = 0;  // no GPU before it is free
 };
 
 }  // namespace

@@ -1,36 +1,13 @@
 #include "planner/mig_layout_fill.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <map>
 #include <utility>
 
 namespace gpupack::packer {
 
 namespace {
-
-// Fills of every (profile, candidate) pair from the GPU's starting state, computed on first use and
-// shared by all layouts: candidates hold disjoint replicas, so a fill stays valid in a layout until that
-// candidate has filled an earlier instance of it.
-class FillTable {
- public:
-  FillTable(const SliceFiller& filler, int gpu, const std::vector<Candidate>& candidates,
-            const std::vector<int>& start)
-      : filler_(filler), gpu_(gpu), candidates_(candidates), start_(start) {}
-
-  const InstanceFill& at(int profile, size_t candidate) {
-    auto& row = table_[profile];
-    if (row.empty()) row.resize(candidates_.size());
-    auto& cell = row[candidate];
-    if (!cell) cell = filler_.fill_instance(gpu_, profile, candidates_[candidate], start_);
-    return *cell;
-  }
-
- private:
-  const SliceFiller& filler_;
-  int gpu_;
-  const std::vector<Candidate>& candidates_;
-  const std::vector<int>& start_;
-  std::map<int, std::vector<std::optional<InstanceFill>>> table_;
-};
 
 // A MIG layout's instances filled up to some point, each instance in turn taking the candidate that fills
 // it most: this instance's fill on top of the fills before it (`parent`), so that layouts beginning alike
@@ -40,22 +17,20 @@ struct LayoutFill {
   double score = 0;                 // of this instance and those before it
   std::optional<SliceState> slice;  // none: no candidate fits this instance
   Taken taken;
-  std::vector<int> left;      // per bucket, after this instance
-  std::vector<bool> touched;  // per candidate: it filled an instance already
+  std::size_t candidate = 0;  // the candidate that filled it, when it has a slice
 };
 
 // The layouts of one GPU filled from one starting state. Fills are kept by the profiles of a layout's first
 // instances: layouts that begin alike (77 distinct beginnings among the 116 instances of an H100's 28
-// maximal layouts) share those fills, which depend on nothing else.
+// maximal layouts) share those fills, which depend on nothing else. A candidate that filled no instance
+// yet fills one as from the starting state: the ranking's (fill_ranking.hpp), which the packer keeps up to
+// date across GPUs; so a step costs a lookup and the fills of the few candidates on its chain, never a
+// scan of all candidates (nor a copy of per-candidate state: one tenant a candidate makes them many).
 class LayoutSearch {
  public:
-  LayoutSearch(const SliceFiller& filler, int gpu, const std::vector<Candidate>& candidates,
+  LayoutSearch(const SliceFiller& filler, FillRanking& ranking, int gpu, const std::vector<Candidate>& candidates,
                const std::vector<int>& start)
-      : filler_(filler),
-        gpu_(gpu),
-        candidates_(candidates),
-        table_(filler, gpu, candidates, start),
-        empty_{nullptr, 0, std::nullopt, {}, start, std::vector<bool>(candidates.size(), false)} {}
+      : filler_(filler), ranking_(ranking), gpu_(gpu), candidates_(candidates), start_(start), left_(start) {}
   // Fills hold pointers to each other and to empty_.
   LayoutSearch(const LayoutSearch&) = delete;
   LayoutSearch& operator=(const LayoutSearch&) = delete;
@@ -74,33 +49,39 @@ class LayoutSearch {
   }
 
  private:
-  // The next instance, of `profile`, after `before`: a candidate that filled no instance yet fills it as
-  // from the starting state (the shared table); one that did is filled afresh from what it has left.
+  // The next instance, of `profile`, after `before`: the candidate that fills it most, ties to the first
+  // listed. One that filled an instance before on this chain is filled afresh from what it has left.
   LayoutFill fill_next_instance(int profile, const LayoutFill& before) {
-    const InstanceFill* best = nullptr;
+    std::vector<std::size_t> touched;
+    Taken taken_before;
+    for (const LayoutFill* f = &before; f; f = f->parent) {
+      if (!f->slice) continue;
+      touched.push_back(f->candidate);
+      taken_before.insert(taken_before.end(), f->taken.begin(), f->taken.end());
+    }
+    const auto top = ranking_.best(gpu_, profile, touched, start_);
+    const InstanceFill* best = top ? top->fill : nullptr;
+    std::size_t best_candidate = top ? top->candidate : 0;
     InstanceFill fresh_best;
-    size_t best_candidate = 0;
-    for (size_t ci = 0; ci < candidates_.size(); ++ci) {
-      const double best_score = best ? best->score : 0;
-      if (!before.touched[ci]) {
-        const InstanceFill& cached = table_.at(profile, ci);
-        if (cached.score > best_score) {
-          best = &cached;
+    if (!touched.empty()) {
+      for (auto [b, k] : taken_before) left_[static_cast<std::size_t>(b)] -= k;
+      std::sort(touched.begin(), touched.end());
+      touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+      for (std::size_t ci : touched) {
+        InstanceFill fresh = filler_.fill_instance(gpu_, profile, candidates_[ci], left_);
+        const bool better = best ? fresh.score > best->score || (fresh.score == best->score && ci < best_candidate)
+                                 : fresh.score > 0;
+        if (better) {
+          fresh_best = std::move(fresh);
+          best = &fresh_best;
           best_candidate = ci;
         }
-        continue;
       }
-      InstanceFill fresh = filler_.fill_instance(gpu_, profile, candidates_[ci], before.left);
-      if (fresh.score > best_score) {
-        fresh_best = std::move(fresh);
-        best = &fresh_best;
-        best_candidate = ci;
-      }
+      for (auto [b, k] : taken_before) left_[static_cast<std::size_t>(b)] += k;  // back to the start
     }
-    LayoutFill f{&before, before.score, std::nullopt, {}, before.left, before.touched};
+    LayoutFill f{&before, before.score, std::nullopt, {}, 0};
     if (!best || !best->slice) return f;
-    f.touched[best_candidate] = true;
-    for (auto [b, k] : best->taken) f.left[static_cast<size_t>(b)] -= k;
+    f.candidate = best_candidate;
     f.score += best->score;
     f.slice = *best->slice;
     f.taken = best->taken;
@@ -108,9 +89,11 @@ class LayoutSearch {
   }
 
   const SliceFiller& filler_;
+  FillRanking& ranking_;
   int gpu_;
   const std::vector<Candidate>& candidates_;
-  FillTable table_;
+  const std::vector<int>& start_;
+  std::vector<int> left_;   // the start, with a chain's takes applied only while a step fills afresh
   const LayoutFill empty_;  // before the first instance: the starting state
   std::map<std::vector<int>, LayoutFill> fills_;
 };
@@ -130,10 +113,10 @@ Trial layout_trial(int gpu, const LayoutFill& last) {
 
 }  // namespace
 
-std::optional<Trial> best_mig_layout(const SliceFiller& filler, int gpu,
+std::optional<Trial> best_mig_layout(const SliceFiller& filler, FillRanking& ranking, int gpu,
                                      const std::vector<Candidate>& candidates, const std::vector<int>& start,
                                      double to_beat) {
-  LayoutSearch search(filler, gpu, candidates, start);
+  LayoutSearch search(filler, ranking, gpu, candidates, start);
   const LayoutFill* best = nullptr;
   for (const MigLayout& layout : filler.ctx().layouts(gpu)) {
     const LayoutFill& t = search.fill(layout);

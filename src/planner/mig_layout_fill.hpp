@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "planner/fill_ranking.hpp"
 #include "planner/packer_parts.hpp"
 #include "planner/slice_fill.hpp"
 
@@ -14,8 +15,8 @@ namespace gpupack::packer {
 // The best MIG layout of GPU `gpu` for `candidates`, `start[b]` replicas of bucket b being left, when it
 // places strictly more than `to_beat` (what a whole GPU would place: one slice is simpler to run and to
 // change, so MIG must do better); none otherwise. Ties between layouts go to the first in
-// PlanContext::layouts order.
-std::optional<Trial> best_mig_layout(const SliceFiller& filler, int gpu,
+// PlanContext::layouts order. `ranking` holds every candidate's fill from `start` (fill_ranking.hpp).
+std::optional<Trial> best_mig_layout(const SliceFiller& filler, FillRanking& ranking, int gpu,
                                      const std::vector<Candidate>& candidates, const std::vector<int>& start,
                                      double to_beat);
 

@@ -17,7 +17,7 @@ PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibratio
     for (long i = 0; i < count; ++i) {
       FleetGpu g;
       g.entry = static_cast<int>(e);
-      g.node = f.node_prefix + "-" + std::to_string(i / std::max(1, f.gpus_per_node));
+      g.index_in_entry = i;
       gpus_.push_back(g);
     }
     layouts_by_entry_.push_back(fleet_mig_layouts(f, policy_));
@@ -82,7 +82,7 @@ SliceSpec PlanContext::instance(int gpu, int profile) const {
 int PlanContext::node_tenant(int gpu) const {
   const auto& locks = entry(gpu).plugin_node_tenants;
   if (locks.empty()) return -1;
-  const auto it = locks.find(gpus_[static_cast<size_t>(gpu)].node);
+  const auto it = locks.find(node_name(entry(gpu), gpus_[static_cast<size_t>(gpu)].index_in_entry));
   if (it == locks.end()) return -1;
   const auto& tenants = demands_.tenants;
   const auto t = std::find(tenants.begin(), tenants.end(), it->second);
@@ -149,7 +149,7 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
     PlanGpu g;
     g.fleet_entry = fg.entry;
     g.id = fg.id;
-    g.node = fg.node;
+    g.node = node_name(ctx.scenario().fleet[static_cast<size_t>(fg.entry)], fg.index_in_entry);  // of used GPUs only
     for (const auto& s : b.slices) {
       if (!s.empty()) g.slices.push_back(s.finish(ctx.demands().tenants));
     }

@@ -26,7 +26,7 @@ struct FleetGpu {
   int entry = 0;  // index into Scenario::fleet
   int index = 0;  // position in the fleet as written (the number of its id): the plan lists GPUs so
   std::string id;
-  std::string node;
+  long index_in_entry = 0;  // its number among its entry's GPUs: its node is node_name(entry, index_in_entry)
 };
 
 class PlanContext {
@@ -38,6 +38,11 @@ class PlanContext {
               GpuOrder order = GpuOrder::largest_first);
 
   const Scenario& scenario() const { return *scenario_; }
+  // The node GPU `gpu` is on (core/scenario.hpp node_name).
+  std::string node_of(int gpu) const {
+    const FleetGpu& g = gpus_[static_cast<size_t>(gpu)];
+    return node_name(scenario_->fleet[static_cast<size_t>(g.entry)], g.index_in_entry);
+  }
   const Demands& demands() const { return demands_; }
   const ModePolicy& policy() const { return policy_; }
   const Calibration& calibration() const { return calibration_; }

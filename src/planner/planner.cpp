@@ -13,6 +13,7 @@
 #include "planner/exact_search.hpp"
 #include "planner/explain.hpp"
 #include "planner/greedy_packer.hpp"
+#include "planner/node_cores.hpp"
 #include "planner/lower_bound.hpp"
 #include "planner/plan_context.hpp"
 #include "planner/policy.hpp"
@@ -60,20 +61,40 @@ Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanCon
                                        [](const FleetEntry& f) { return f.mig == FleetMig::fixed; });
     if (!proven && !fixed_mig && options.exact && total_replicas(scenario) <= kExactMaxReplicas) {
       ExactResult exact = exact_pack(ctx, used, options.exact_budget);
-      if (exact.builds) packed.builds = std::move(*exact.builds);
+      // Its fewer GPUs must hold every replica within their nodes' cores too (the search bounds each slice
+      // by its GPU's share only: node_cores.hpp), else the greedy plan stays.
+      if (exact.builds && fit_node_cores(ctx, *exact.builds).empty()) packed.builds = std::move(*exact.builds);
       proven = exact.complete;
     }
   }
+  // No node holds more host-CPU demand than its cores, whatever its GPUs' partitioning (node_cores.hpp).
+  const std::vector<CoreBoundReplica> core_bound = fit_node_cores(ctx, packed.builds);
   std::vector<Unplaced> unplaced;
-  // One explanation per workload: its replicas are identical, so they are left out for the same reason.
+  // One explanation per workload: its replicas are identical, so they are left out for the same reason
+  // (a workload some of whose replicas a node's cores turned away: that node's cores).
   std::map<int, Unplaced> by_workload;
+  for (const CoreBoundReplica& r : core_bound) {
+    unplaced.push_back(node_cores_unplaced(ctx, packed.builds, r));
+    by_workload.emplace(r.replica.workload, unplaced.back());
+  }
   for (const ReplicaRef& r : packed.left) {
     auto it = by_workload.find(r.workload);
-    if (it == by_workload.end()) it = by_workload.emplace(r.workload, explain_unplaced(ctx, packed.builds, r)).first;
+    if (it == by_workload.end()) {
+      Unplaced u = explain_unplaced(ctx, packed.builds, r);
+      // The GPUs left no room, but a node's cores turned it away first (the packer trims each GPU to them).
+      if (u.code == "no_gpu_left") {
+        const std::string node = node_without_cores_for(ctx, packed.builds, r);
+        if (!node.empty()) u = node_cores_unplaced(ctx, packed.builds, CoreBoundReplica{r, node});
+      }
+      it = by_workload.emplace(r.workload, u).first;
+    }
     Unplaced u = it->second;
     u.replica = r;
     unplaced.push_back(std::move(u));
   }
+  std::sort(unplaced.begin(), unplaced.end(), [](const Unplaced& x, const Unplaced& y) {
+    return std::pair(x.replica.workload, x.replica.replica) < std::pair(y.replica.workload, y.replica.replica);
+  });
   Plan plan = assemble_plan(ctx, std::move(packed.builds), std::move(unplaced), bound);
   plan.summary.exact = proven;
   if (options.explain) {

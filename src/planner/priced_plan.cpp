@@ -110,7 +110,7 @@ class PricedPlanner {
       for (PlanGpu& g : p.gpus) {
         g.fleet_entry = e;
         g.id = "gpu" + std::to_string(index++);
-        g.node = f.node_prefix + "-" + std::to_string(k++ / std::max(1, f.gpus_per_node));
+        g.node = node_name(f, k++);
         for (PlanSlice& sl : g.slices) {
           for (PlanClient& c : sl.clients) {
             for (ReplicaRef& r : c.replicas) to_scenario(r);

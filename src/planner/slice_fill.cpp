@@ -33,10 +33,17 @@ double SliceFiller::fill(SliceState& slice, const Candidate& c, const std::vecto
 
 InstanceFill SliceFiller::fill_instance(int gpu, int profile, const Candidate& c,
                                         const std::vector<int>& left) const {
+  return fill_empty(SliceState(ctx_.instance(gpu, profile), &ctx_.policy(), &ctx_.calibration()), c, left, gpu);
+}
+
+InstanceFill SliceFiller::fill_whole(int gpu, const Candidate& c, const std::vector<int>& left) const {
+  return fill_empty(SliceState(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration()), c, left, gpu);
+}
+
+InstanceFill SliceFiller::fill_empty(SliceState slice, const Candidate& c, const std::vector<int>& left, int gpu) const {
   InstanceFill f;
-  SliceState slice(ctx_.instance(gpu, profile), &ctx_.policy(), &ctx_.calibration());
   f.score = fill(slice, c, left, gpu, f.taken);
-  // An instance that takes nothing keeps no slice: a layout leaves unused instances out.
+  // A slice that takes nothing is not kept: a layout leaves unused instances out.
   if (f.score > 0) f.slice = std::move(slice);
   return f;
 }

@@ -35,8 +35,12 @@ class SliceFiller {
 
   // `fill` into an empty instance of `profile` on GPU `gpu`.
   InstanceFill fill_instance(int gpu, int profile, const Candidate& c, const std::vector<int>& left) const;
+  // `fill` into GPU `gpu` whole (one slice, no MIG).
+  InstanceFill fill_whole(int gpu, const Candidate& c, const std::vector<int>& left) const;
 
  private:
+  InstanceFill fill_empty(SliceState slice, const Candidate& c, const std::vector<int>& left, int gpu) const;
+
   const PlanContext& ctx_;
   const std::vector<Bucket>& buckets_;
 };

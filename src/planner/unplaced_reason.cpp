@@ -93,13 +93,19 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
                 fixed(*d.max_p99_inflation) + "x alone (its SLO" + margin_note(w) + "), and none of the " + gpus + " GPUs is left for it"};
   }
   if (cores_blocked) {
-    // The fleet's cpu_cores (per GPU of a node) bound it, not the GPUs: say so, with what each replica uses.
+    // The fleet's cpu_cores (per GPU of a node) bound it, not the GPUs: say so, with how many of it the cores
+    // drive and what each replica uses.
+    int placed = 0;
+    for (const auto& m : cores_blocked->members()) {
+      for (const ReplicaRef& x : m) placed += x.workload == replica.workload ? 1 : 0;
+    }
     return {
         replica, "no_host_cores",
-        "no host cores left: the " + fixed(cores_blocked->spec().capacity.host_cores, "%.3g") + " host cores of " +
-            (cores_blocked->spec().profile >= 0 ? "its MIG instance" : "a GPU") + " (" +
-            host_cores_arithmetic(*cores_entry) + ") are taken by the profiled replicas placed at their " +
-            "predicted request rates (one of " + w.name + " used " + fixed(d.host_cpu) +
+        "bound by " + fixed(cores_blocked->spec().capacity.host_cores, "%.3g") + " host cores, not by the GPU: at most " +
+            std::to_string(placed) + " of " + w.name + " on " +
+            (cores_blocked->spec().profile >= 0 ? "a MIG instance of a GPU" : "a GPU") + " (" +
+            host_cores_arithmetic(*cores_entry) + "; the profiled replicas placed count their cores at their " +
+            "predicted request rates, one of " + w.name + " used " + fixed(d.host_cpu) +
             " cores alone in its profile); state the node's cores if it has more, or add GPUs (none of the " +
             gpus + " is left for it)"};
   }

@@ -1,19 +1,63 @@
 #include "render/tree_writer.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 namespace gpupack {
 
 namespace {
 
-// Lexical only (std::filesystem::path as a parser): the file system is reached through `fs`.
+namespace stdfs = std::filesystem;  // as a parser of paths only: the file system is reached through `fs`
+
+constexpr const char* kMarkerText =
+    "This directory was written by gpupack render.\n"
+    "`gpupack render -o DIR --force` replaces a directory only when this file is in it.\n";
+
 void check_relative_path(const std::string& path) {
-  const std::filesystem::path p(path);
+  const stdfs::path p(path);
   bool clean = !path.empty() && p.is_relative();
   for (const auto& part : p) clean = clean && part != ".." && part != "." && !part.empty();
-  if (!clean) throw InputError("refusing to write '" + path + "': rendered paths must be relative and clean");
+  if (!clean) {
+    throw InputError("refusing to write '" + quote_input(path) + "': rendered paths must be relative and clean");
+  }
+}
+
+// `path` absolute and lexically normal, without a trailing separator ("/a/b/." -> "/a/b").
+stdfs::path normal_absolute(const Filesystem& fs, const std::string& path) {
+  stdfs::path p = stdfs::path(fs.absolute(path)).lexically_normal();
+  if (!p.has_filename() && p != p.root_path()) p = p.parent_path();
+  return p;
+}
+
+// Whether `inner` is `outer` or lies under it (both normal and absolute).
+bool within(const stdfs::path& inner, const stdfs::path& outer) {
+  auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return o == outer.end();
+}
+
+void check_destination(const Filesystem& fs, const TreeDestination& d, const stdfs::path& target) {
+  const std::string name = "output directory '" + quote_input(d.dir) + "'";
+  if (!target.has_filename() || target == target.root_path()) throw InputError("invalid " + name);
+  if (within(normal_absolute(fs, "."), target)) {
+    throw InputError(name + " is the current directory or one of its parents; give a new directory");
+  }
+  for (const std::string& input : d.inputs) {
+    if (!input.empty() && within(normal_absolute(fs, input), target)) {
+      throw InputError(name + " contains the input '" + quote_input(input) + "'; give a directory beside it");
+    }
+  }
+  const FileInfo info = fs.stat(target.string());
+  if (!info.exists) return;
+  if (!d.force) throw InputError(name + " already exists; use --force to replace it");
+  if (!info.is_dir || !fs.stat((target / kRenderMarkerFile).string()).exists) {
+    throw InputError(
+        name + " exists and was not written by gpupack render (no " + kRenderMarkerFile +
+        " in it); --force replaces only a rendered directory: remove it yourself or give another");
+  }
 }
 
 void write_file(Filesystem& fs, const std::string& root, const RenderedFile& file) {
@@ -24,49 +68,42 @@ void write_file(Filesystem& fs, const std::string& root, const RenderedFile& fil
   fs.set_mode(path, file.mode);
 }
 
-// The directory `dir` names, absolute and normal. "out/" is the directory out (docs write it so); ".",
-// ".." and "/" are refused: replacing them would replace the working directory or its parents.
-std::filesystem::path output_directory_path(const Filesystem& fs, const std::string& dir) {
-  std::string trimmed = dir;
-  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-  const std::filesystem::path name = std::filesystem::path(trimmed).filename();
-  const std::filesystem::path target = std::filesystem::path(fs.absolute(trimmed)).lexically_normal();
-  if (name.empty() || name == "." || name == ".." || !target.has_filename() || target == target.root_path()) {
-    throw InputError("invalid output directory '" + dir + "': name a directory to create, e.g. out/");
-  }
-  return target;
-}
-
 }  // namespace
 
-void write_tree_atomically(Filesystem& fs, const std::string& dir, const FileTree& tree, bool force) {
+void write_tree_atomically(Filesystem& fs, const TreeDestination& destination, const FileTree& tree) {
   for (const auto& f : tree) check_relative_path(f.path);
-  const std::filesystem::path target_path = output_directory_path(fs, dir);
+  const stdfs::path target_path = normal_absolute(fs, destination.dir);
+  check_destination(fs, destination, target_path);
   const std::string target = target_path.string();
-  if (fs.stat(target).exists && !force) {
-    throw InputError("output directory '" + dir + "' already exists; use --force to replace it");
-  }
   const std::string parent = target_path.parent_path().string();
   if (!fs.stat(parent).is_dir) {
-    throw InputError("cannot create '" + dir + "': parent directory '" + parent + "' does not exist");
+    throw InputError("cannot create '" + quote_input(destination.dir) + "': parent directory '" +
+                     quote_input(parent) + "' does not exist");
   }
-  // A fresh hidden sibling: the rename at the end stays within one file system.
-  const std::string staging = fs.make_temp_dir(parent, "." + target_path.filename().string() + ".tmp");
-  const std::string old = staging + ".old";
+  std::string staging;
+  std::string old;
   try {
+    // A fresh hidden sibling: the rename at the end stays within one file system.
+    staging = fs.make_temp_dir(parent, "." + target_path.filename().string() + ".tmp");
+    old = staging + ".old";
     fs.set_mode(staging, 0755);
     for (const auto& f : tree) write_file(fs, staging, f);
+    write_file(fs, staging, {kRenderMarkerFile, kMarkerText, 0644});
     if (fs.stat(target).exists) fs.rename(target, old);
     fs.rename(staging, target);
-  } catch (...) {
-    fs.remove_all(staging);
-    if (fs.stat(old).exists && !fs.stat(target).exists) {
+  } catch (const std::exception& e) {
+    if (!staging.empty()) fs.remove_all(staging);
+    if (!old.empty() && fs.stat(old).exists && !fs.stat(target).exists) {
       try {
         fs.rename(old, target);
       } catch (const std::exception&) {
       }
     }
-    throw;
+    if (dynamic_cast<const InputError*>(&e)) throw;
+    // The user gave the path (exit 2), e.g. -o /proc/x or a full file system; never an internal error.
+    const auto* file_error = dynamic_cast<const FileError*>(&e);
+    throw InputError("cannot write output directory '" + quote_input(destination.dir) +
+                     "': " + (file_error ? std::strerror(file_error->error()) : e.what()));
   }
   fs.remove_all(old);
 }

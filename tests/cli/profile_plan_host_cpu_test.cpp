@@ -34,7 +34,9 @@ TEST(ProfilePlan, NodeCpuCoresLimitLaunchBoundReplicas) {
     double cores = 0;
     for (const auto& c : clients) {
       ASSERT_TRUE(c.prediction && c.prediction->host_cores && c.prediction->req_per_s);
-      EXPECT_NEAR(*c.prediction->host_cores, 0.9998 * *c.prediction->req_per_s / 507.8333333333333, 1e-6);
+      // At its predicted rate before the MPS launch path's wait (issue 37), so at least at the predicted rate.
+      EXPECT_GE(*c.prediction->host_cores, 0.9998 * *c.prediction->req_per_s / 507.8333333333333 - 1e-6);
+      EXPECT_LE(*c.prediction->host_cores, 0.9998 + 1e-9);
       cores += *c.prediction->host_cores;
     }
     EXPECT_LE(cores, 2 + 1e-9);

@@ -57,7 +57,9 @@ TEST(ProfilePlanSloMargin, AProfiledSloKeepsTwelvePercentByDefault) {
 
 TEST(ProfilePlanSloMargin, AStatedMarginWins) {
   const Packed none = resnets_of(plan_with_predictions(density(", slo_margin: 0")));
-  EXPECT_EQ(none.resnets, 30);
+  // 30 until issue 37; the resnets' host cores now count their rate before the MPS launch path's wait,
+  // and 28 of them fill the 16 cores (runs 22-24 measured 30, 27 and 28 within the SLO).
+  EXPECT_EQ(none.resnets, 28);
   EXPECT_LE(none.worst_p99_ms, 16.4);
   EXPECT_GT(none.worst_p99_ms * 1.12, 16.4);
   const Packed wide = resnets_of(plan_with_predictions(density(", slo_margin: 0.3")));

@@ -66,7 +66,7 @@ TEST(PlanJsonReader, RejectsBadPlansNamingThePath) {
   EXPECT_NE(error_of(p).find("$.gpus[0].id 'gpu0; rm -rf /' is not a valid id"), std::string::npos);
   p = minimal();
   p["gpus"][0]["node"] = "Node_0";
-  EXPECT_NE(error_of(p).find("not a valid Kubernetes name"), std::string::npos);
+  EXPECT_NE(error_of(p).find("$.gpus[0].node 'Node_0' is not a DNS-1123 subdomain"), std::string::npos);
   p = minimal();
   p["placements"][0]["workload"] = "$(id)";
   EXPECT_NE(error_of(p).find("$.placements[0].workload"), std::string::npos);

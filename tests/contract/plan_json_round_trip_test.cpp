@@ -53,6 +53,10 @@ PlanDocument every_kind_of_value() {
   p.gpu_types = {{"llm", "A100-SXM4-80GB", "cheapest per replica"}};
   p.model = {8.4, 1.74, {{"25", 1.045}, {"50", 1.09}}, {{"25", 0.26}}, {{"2", 2.0}}, {{"8", 1.1}}};
   number_gpus_by_node(p);
+  p.workloads.push_back({"llm", std::string("reg.example.com/llm:2"), std::string("serving"), DeployKind::deployment,
+                         std::nullopt, 1.5, 4ULL << 30});
+  p.workloads.push_back({"nightly", std::nullopt, std::nullopt, DeployKind::cron_job, std::string("0 3 * * *"), std::nullopt,
+                         std::nullopt});
   return p;
 }
 

@@ -16,7 +16,7 @@ run render "$WORK/plan.json" --target mps,k8s-workloads -o "$WORK/deploy/" --for
 expect_rc 0
 [ -d "$WORK/deploy/mps" ] || fail "render -o out/ --force wrote no mps/"
 run render "$WORK/plan.json" -o "$WORK/." --force
-expect_usage_error "invalid output directory"
+expect_usage_error "invalid output directory|contains the input"
 
 # 2. profile's entry is one plan accepts: --name is checked, and the default comes from the script.
 CLIENT="$BUILD/tests/measure/fake-client"

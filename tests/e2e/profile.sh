@@ -101,6 +101,9 @@ expect_rc 0
 expect_out "^    memory: "
 expect_err "request latency not reported"
 expect_err "malformed line\(s\) ignored, the first: not a JSON object"
+# Issue 38, item 11: the first malformed line's ESC and BEL are escaped, never echoed raw to a terminal.
+expect_err 'the first: not a JSON object: this is not json \\x1b\[2J\\x07$'
+! grep -q $'[\x1b\x07]' <<<"$ERR" || fail "a control character of the report reached stderr raw"
 # Reports nothing: the same, said plainly.
 run profile "${FAST[@]}" -- "$CLIENT" --mode silent
 expect_rc 0

@@ -128,9 +128,9 @@ expect_usage_error "'deploy_with' 'kubevirt' is not a consumer; accepted: gpupac
 # Pools on the same nodes: the NVIDIA plugin sets one config per node, and a node runs one device plugin.
 printf 'fleet:\n  - {model: H100-80GB, count: 1, deploy_with: nvidia-device-plugin}\n  - {model: L4, count: 1, mig: off}\nworkloads:\n  - {name: a, memory: 1GiB, compute: 0.1}\n' >"$WORK/shared-node.yaml"
 run plan "$WORK/shared-node.yaml" --deploy-with nvidia-device-plugin
-expect_usage_error "fleet entries 1 \(H100-SXM5-80GB\) and 2 \(L4-24GB\) share nodes node-\* deployed with nvidia-device-plugin"
+expect_usage_error "fleet entries 1 \(H100-SXM5-80GB\) and 2 \(L4-24GB\) share node node-0 deployed with nvidia-device-plugin"
 run plan "$WORK/shared-node.yaml"
-expect_usage_error "share nodes node-\* but deploy with nvidia-device-plugin and gpupack-agent; a node runs one device plugin"
+expect_usage_error "share node node-0 but deploy with nvidia-device-plugin and gpupack-agent; a node runs one device plugin"
 
 # node-labels.sh checks GPU feature discovery's GPU count before labelling (a fake kubectl here).
 bin="$WORK/bin"

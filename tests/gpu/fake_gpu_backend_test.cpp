@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "fakes/memory_filesystem.hpp"
 
 namespace gpupack {
 namespace {
@@ -108,6 +109,52 @@ TEST(FakeGpuBackend, MalformedMachinesAreInputErrorsNamingTheField) {
   }
   EXPECT_THROW(FakeGpuBackend(json{{"devices", json::array({json{{"name", "n"}}})}}), InputError);
   EXPECT_THROW(FakeGpuBackend::from_file(PosixFilesystem{}, "/nonexistent.json"), InputError);
+}
+
+// Issue 38, items 8 and 14: the fake machine under the rules of every input file, with its reproducers.
+std::string error_of_file(const std::string& text) {
+  testing::MemoryFilesystem mem;
+  mem.write_file("/m.json", text);
+  try {
+    FakeGpuBackend::from_file(mem, "/m.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+std::string device_with(const std::string& fields) {
+  return R"({"devices": [{"uuid": "GPU-1", "name": "NVIDIA H100 80GB HBM3")" + fields + "}]}";
+}
+
+TEST(FakeGpuBackend, TheMachineFileFollowsTheInputFileRules) {
+  // 1e999 was exit 70 (nlohmann's out_of_range escaped); now the strict reader's exit 2 naming the file.
+  EXPECT_NE(error_of_file(device_with(R"(, "memory_total_bytes": 1e999)")).find("fake GPU machine '/m.json': JSON value out of range"),
+            std::string::npos);
+  EXPECT_NE(error_of_file(R"({"devices": [], "devices": []})").find("key \"devices\" given twice"), std::string::npos);
+  // /dev/zero was read without bound: a file over 4 MiB is refused after reading 4 MiB.
+  EXPECT_NE(error_of_file(std::string(5 << 20, ' ')).find("larger than 4MiB"), std::string::npos);
+  // A negative memory wrapped to 2^64-5; a float is not a byte count; 1e30 does not fit.
+  for (const char* bad : {R"(, "memory_total_bytes": -5)", R"(, "memory_used_bytes": 1.5)", R"(, "memory_total_bytes": 1e30)"}) {
+    EXPECT_NE(error_of_file(device_with(bad)).find("devices[0].memory_"), std::string::npos) << bad;
+  }
+  EXPECT_NE(error_of_file(device_with(R"(, "memory_used_samples": [1e9, -1])")).find("memory_used_samples must be byte counts"),
+            std::string::npos);
+  EXPECT_NE(error_of_file(device_with(R"(, "utilization_gpu": 7)")).find("utilization_gpu must be a ratio"), std::string::npos);
+  EXPECT_NE(error_of_file(device_with(R"(, "processes": [{"pid": -1}])")).find("processes.pid"), std::string::npos);
+  EXPECT_EQ(error_of_file(device_with(R"(, "memory_total_bytes": 85520809984, "memory_used_samples": [1e9])")), "accepted");
+}
+
+TEST(FakeGpuBackend, DeviceAndMigUuidsCannotEscapeAPath) {
+  // The UUID names <mps_root>/<uuid>/pipe: "../" escaped mps_root.
+  for (const char* uuid : {"../../etc", "GPU-1/pipe", "GPU-1\n", ".", "GPU 1"}) {
+    const std::string machine = R"({"devices": [{"uuid": )" + nlohmann::json(uuid).dump() + R"(, "name": "n"}]})";
+    EXPECT_NE(error_of_file(machine).find("devices[0].uuid must be a GPU or MIG UUID"), std::string::npos) << uuid;
+  }
+  EXPECT_NE(error_of_file(device_with(R"(, "mig_instances": [{"uuid": "MIG-../x"}])")).find("mig_instances.uuid must be"),
+            std::string::npos);
+  const std::string long_uuid = R"({"devices": [{"uuid": "GPU-)" + std::string(92, 'a') + R"(", "name": "n"}]})";
+  EXPECT_NE(error_of_file(long_uuid).find("uuid must be"), std::string::npos);  // 96 bytes: over NVML's buffer
 }
 
 TEST(GpuBackend, FindsDevicesByUuidOrIndex) {

@@ -113,7 +113,7 @@ TEST(ScenarioYaml, FleetIsOptional) {
 TEST(ScenarioYaml, ErrorsNameLineColumnAndTheFix) {
   EXPECT_EQ(error_of("workloads:\n  - name: a\n    memory: 1GiB\n    compute: 0.1\n    replica: 2\n"),
             "in.yaml:5:5: unknown key 'replica' in a workload; did you mean 'replicas'? accepted: name, replicas, "
-            "memory, compute, latency_slo_ms, p99_alone_ms, slo_margin, tenant, isolation, pattern, group, profile");
+            "memory, compute, latency_slo_ms, p99_alone_ms, slo_margin, tenant, isolation, pattern, group, profile, deploy");
   EXPECT_EQ(error_of("workloads:\n  - name: a\n    memory: 9TiB\n    compute: 0.1\n"),
             "in.yaml:3:13: 'memory' of 9TiB is absurd: at most 1TiB");
   EXPECT_NE(error_of("workloads: [{name: a, memory: 0GiB, compute: 0.1}]").find("must be positive"), std::string::npos);

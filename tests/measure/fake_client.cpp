@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     return 3;
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(startup_ms));
-  if (how == "garbage") line("this is not json\n{\"event\":\"request\",\"t\":\"soon\"}\n{\"event\":");
+  if (how == "garbage") line("this is not json \x1b[2J\x07\n{\"event\":\"request\",\"t\":\"soon\"}\n{\"event\":");
   else line("{\"v\":1,\"event\":\"ready\",\"t\":" + std::to_string(now()) + "}");
   const char* go = std::getenv("GPUPACK_GO");
   while (go && access(go, F_OK) != 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));

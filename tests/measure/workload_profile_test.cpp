@@ -100,6 +100,56 @@ TEST(WorkloadProfile, ReaderNamesWhatIsWrong) {
   EXPECT_FALSE(back.compute_demand.p99_limit);
 }
 
+// Issue 38, item 7: each value out of its range is refused naming the field (they made plans from
+// nonsense; under UBSan 1e30 into uint64 was undefined behaviour), through the reader the CLI runs.
+TEST(WorkloadProfile, ValuesOutOfRangeAreRefusedNamingTheField) {
+  const std::string good = profile_to_json(sample()).dump();
+  auto error_with = [&](const std::string& pointer, const std::string& value) -> std::string {
+    auto j = nlohmann::json::parse(good);
+    j[nlohmann::json::json_pointer(pointer)] = nlohmann::json::parse(value);
+    try {
+      read_workload_profile(j.dump(), "p.json");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/memory/peak_bytes", "-1"},           {"/memory/with_headroom_bytes", "1e30"},
+      {"/memory/with_headroom_bytes", "1.5"}, {"/memory/with_headroom_bytes", "1099511627777"},
+      {"/activity/sm_active", "-0.5"},        {"/activity/sm_active", "2"},
+      {"/activity/utilization", "1.01"},      {"/activity/samples", "-3"},
+      {"/requests/req_per_s", "-1"},          {"/requests/p99_ms", "-2.5"},
+      {"/requests/count", "1e30"},            {"/host_cpu_cores", "-1"},
+      {"/window/seconds", "-1"},              {"/report/malformed_lines", "-1"},
+      {"/sm_share_curve/0/pct", "0"},         {"/sm_share_curve/0/pct", "1e30"},
+      {"/sm_share_curve/0/p99_ms", "-1"},     {"/sm_share_curve/0/runs/0/req_per_s", "-1"},
+      {"/compute_demand/share", "1.5"},       {"/compute_demand/p99_limit", "-1"},
+      {"/requests/req_per_s", "true"},  // nlohmann's get<double> took true as 1
+  };
+  for (const auto& [pointer, value] : cases) {
+    std::string field = pointer.substr(1);
+    for (char& c : field) c = c == '/' ? '.' : c;
+    if (pointer.rfind("/sm_share_curve", 0) == 0) field = pointer.find("runs") != std::string::npos ? "sm_share_curve[].runs[]" : "sm_share_curve[]";
+    if (pointer.rfind("/host_cpu_cores", 0) == 0) field = "profile.host_cpu_cores";
+    const std::string error = error_with(pointer, value);
+    EXPECT_NE(error.find(field), std::string::npos) << pointer << " = " << value << ": " << error;
+    EXPECT_NE(error.find(" must be "), std::string::npos) << pointer << " = " << value << ": " << error;
+  }
+  EXPECT_NE(error_with("/schema_version", "1.5").find("schema_version 1.5"), std::string::npos);
+  EXPECT_NE(error_with("/schema_version", "true").find("schema_version true"), std::string::npos);
+  // A duplicated key, which nlohmann::json::parse (the CLI's reader before) kept the last of silently.
+  std::string duplicated = good;
+  duplicated.replace(duplicated.find("\"name\""), 6, R"("name": "shadow", "name")");
+  try {
+    read_workload_profile(duplicated, "p.json");
+    ADD_FAILURE() << "accepted a duplicated key";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("p.json: key \"name\" given twice"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(profile_to_json(read_workload_profile(good, "p.json")).dump(), good);
+}
+
 TEST(WorkloadProfile, PlanEntrySaysHowComputeWasMeasured) {
   const auto y = plan_entry_yaml(sample());
   EXPECT_NE(y.find("workloads:\n  - name: resnet18-b1\n    memory: 880MiB\n    compute: 0.12  # smallest MPS thread share"), std::string::npos) << y;

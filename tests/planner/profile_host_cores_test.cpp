@@ -31,7 +31,9 @@ TEST(ProfileHostCores, AClientUsesItsCoreAtItsPredictedRate) {
   for (const ClientPrediction& p : copies(w, 6, 16)) {
     ASSERT_TRUE(p.host_cores && p.req_per_s);
     EXPECT_LT(*p.req_per_s, 400);  // slowed by its neighbours
-    EXPECT_NEAR(*p.host_cores, *p.req_per_s / 400, 1e-12);
+    // Its cores at its rate before the MPS launch path's wait, spent in its own CUDA calls (issue 37): here
+    // no SM contention, so its core alone.
+    EXPECT_NEAR(*p.host_cores, 1.0, 1e-12);
   }
 }
 

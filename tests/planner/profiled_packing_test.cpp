@@ -105,13 +105,14 @@ Scenario on_cores(Scenario s, double cores) {
   return s;
 }
 
-// One core each alone (400 req/s); beside others each slows by the MPS launch path, 1 + 0.09 (N - 1), and
-// makes that many fewer requests: N clients use N / (1 + 0.09 (N - 1)) cores, 3.68 at 5 and 4.14 at 6. So 4
-// cores drive 5 (their cores alone would have stopped at 4), and the SLO (50x) is not what binds.
+// One core each alone (400 req/s); beside others each slows by the MPS launch path, but that wait is spent in
+// its own CUDA calls and frees no core (issue 37: until then N clients counted N / (1 + 0.09 (N - 1)) cores
+// and 4 cores drove 5). Without SM contention each counts its core: 4 cores drive 4, and the SLO (50x) is
+// not what binds.
 TEST(ProfiledPacking, HostCoresCountAtThePredictedRate) {
   const Plan p = plan_checked(on_cores(one_h100({profiled(40, 100.0, 1.0)}), 4));
-  EXPECT_EQ(placed(p), 5);
-  ASSERT_EQ(p.unplaced.size(), 35u);
+  EXPECT_EQ(placed(p), 4);
+  ASSERT_EQ(p.unplaced.size(), 36u);
   for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "no_host_cores") << u.reason;  // the GPU had room
 }
 

@@ -1,0 +1,136 @@
+#include "planner/node_cores.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace gpupack {
+
+namespace {
+
+constexpr double kCoreEpsilon = 1e-9;
+
+std::string fixed(double v, const char* format = "%.2f") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+const WorkloadDemand& demand_of(const PlanContext& ctx, const ReplicaRef& r) {
+  return ctx.demands().workloads[static_cast<size_t>(r.workload)];
+}
+
+// The slice again without one replica (client `client`, its last member), its other replicas added in the
+// order they joined, so that group members merge into the same processes as before.
+SliceState without(const PlanContext& ctx, const SliceState& s, size_t client) {
+  SliceState out(s.spec(), &ctx.policy(), &ctx.calibration());
+  for (size_t i = 0; i < s.members().size(); ++i) {
+    const auto& m = s.members()[i];
+    const size_t keep = i == client ? m.size() - 1 : m.size();
+    for (size_t j = 0; j < keep; ++j) out.add(demand_of(ctx, m[j]), m[j].replica);
+  }
+  return out;
+}
+
+// Which client of a slice gives up a replica: the one whose replicas use most host cores alone.
+size_t heaviest_client(const SliceState& s) {
+  size_t best = 0;
+  for (size_t i = 1; i < s.loads().size(); ++i) {
+    const auto per = [&](size_t k) { return s.loads()[k].host_cpu / std::max(1, s.loads()[k].replicas); };
+    if (per(i) > per(best)) best = i;
+  }
+  return best;
+}
+
+}  // namespace
+
+double slice_host_cores(const PlanContext& ctx, const SliceState& slice) {
+  if (slice.empty()) return 0;
+  const auto e = evaluate_slice(slice.spec(), slice.loads(), ctx.policy(), ctx.calibration());
+  if (e && e->host_cores) return *e->host_cores;
+  double alone = 0;
+  for (const auto& c : slice.loads()) alone += c.host_cpu;
+  return alone;
+}
+
+std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector<GpuBuild>& builds,
+                                             size_t first_trimmed) {
+  // The slices of each node with stated cores: (build, slice) positions.
+  std::map<std::string, std::vector<std::pair<size_t, size_t>>> nodes;
+  for (size_t b = 0; b < builds.size(); ++b) {
+    if (!ctx.entry(builds[b].gpu).cpu_cores) continue;
+    const std::string node = ctx.node_of(builds[b].gpu);
+    for (size_t s = 0; s < builds[b].slices.size(); ++s) nodes[node].push_back({b, s});
+  }
+  std::vector<CoreBoundReplica> out;
+  for (const auto& [node, slices] : nodes) {
+    const double cores = *ctx.entry(builds[slices.front().first].gpu).cpu_cores;
+    std::vector<double> used;
+    for (auto [b, s] : slices) used.push_back(slice_host_cores(ctx, builds[b].slices[s]));
+    double total = 0;
+    for (double u : used) total += u;
+    while (total > cores + kCoreEpsilon) {
+      // The slice using most cores gives up a replica of its heaviest client; its use is predicted again
+      // (fewer neighbours: the others may make more requests).
+      size_t i = used.size();
+      for (size_t k = 0; k < used.size(); ++k) {
+        if (slices[k].first >= first_trimmed && (i == used.size() || used[k] > used[i])) i = k;
+      }
+      if (i == used.size()) break;  // only committed GPUs on this node: they fit when committed
+      SliceState& s = builds[slices[i].first].slices[slices[i].second];
+      if (s.empty()) break;  // nothing left to take off
+      const size_t client = heaviest_client(s);
+      out.push_back({s.members()[client].back(), node});
+      s = without(ctx, s, client);
+      total -= used[i];
+      used[i] = slice_host_cores(ctx, s);
+      total += used[i];
+    }
+  }
+  return out;
+}
+
+std::string node_without_cores_for(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
+                                   const ReplicaRef& replica) {
+  const double need = demand_of(ctx, replica).host_cpu;
+  if (need <= 0) return "";
+  std::map<std::string, double> used;
+  std::map<std::string, double> cores;
+  for (const GpuBuild& b : builds) {
+    if (!ctx.entry(b.gpu).cpu_cores) continue;
+    const std::string node = ctx.node_of(b.gpu);
+    cores[node] = *ctx.entry(b.gpu).cpu_cores;
+    for (const SliceState& s : b.slices) used[node] += slice_host_cores(ctx, s);
+  }
+  for (const auto& [node, u] : used) {
+    if (u + need > cores[node] + kCoreEpsilon) return node;
+  }
+  return "";
+}
+
+Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
+                             const CoreBoundReplica& r) {
+  const Workload& w = ctx.scenario().workloads[static_cast<size_t>(r.replica.workload)];
+  double cores = 0;
+  int placed = 0;
+  double used = 0;
+  for (const GpuBuild& b : builds) {
+    if (ctx.node_of(b.gpu) != r.node) continue;
+    cores = ctx.entry(b.gpu).cpu_cores.value_or(0);
+    for (const SliceState& s : b.slices) {
+      used += slice_host_cores(ctx, s);
+      for (const auto& m : s.members()) {
+        for (const ReplicaRef& x : m) placed += x.workload == r.replica.workload ? 1 : 0;
+      }
+    }
+  }
+  const double alone = demand_of(ctx, r.replica).host_cpu;
+  return {r.replica, "no_host_cores",
+          "bound by " + fixed(cores, "%.3g") + " host cores of " + r.node + " (cpu_cores), not by its GPUs: at most " +
+              std::to_string(placed) + " of " + w.name + " there (" + fixed(used) +
+              " cores used by the replicas placed at their predicted request rates, summed over the node's "
+              "GPUs and MIG instances; one of " + w.name + " used " + fixed(alone) +
+              " cores alone in its profile); state the node's cores if it has more, or add nodes"};
+}
+
+}  // namespace gpupack
