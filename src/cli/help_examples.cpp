@@ -19,7 +19,8 @@ const std::map<std::string, std::string>& examples() {
       {"mig validate", "gpupack mig validate A100-80GB 3g.40gb 2g.20gb 2x1g.10gb"},
       {"mig layouts", "gpupack mig layouts H100-80GB --maximal --format mig-parted > mig-parted.yaml"},
       {"mig capacity", "gpupack mig capacity A100-80GB 7x1g.10gb --time-slicing 4"},
-      {"plan", "gpupack plan examples/mixed-fleet.yaml --explain\n  gpupack plan examples/mixed-fleet.yaml -o plan.json --render out/"},
+      {"plan", "gpupack plan examples/mixed-fleet.yaml --explain\n  gpupack plan examples/mixed-fleet.yaml -o plan.json --render out/\n"
+               "  gpupack plan examples/mixed-fleet.yaml --deploy-with nvidia-device-plugin"},
       {"render", "gpupack render plan.json --target mps,k8s-workloads -o out/ --force"},
       {"verify", "gpupack verify plan.json --scenario my.yaml --run resnet=\"python3 examples/clients/resnet18_b1.py\""},
       {"bench", "gpupack bench --json bench.json --report bench.html"},

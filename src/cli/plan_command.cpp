@@ -19,6 +19,7 @@
 #include "io/calibration_json.hpp"
 #include "io/default_scenario.hpp"
 #include "io/scenario_yaml.hpp"
+#include "planner/consumer_search.hpp"
 #include "planner/planner.hpp"
 #include "planner/profile_prediction.hpp"
 
@@ -39,7 +40,14 @@ struct PlanArgs {
   std::string render_targets = "all";
   bool force = false;
   bool format_given = false;  // --format on the command line (else -o FILE's extension decides)
+  std::string deploy_with = "gpupack-agent";  // the consumer of pools whose entry names none
 };
+
+Consumer consumer_option(const std::string& option, const std::string& text) {
+  const std::optional<Consumer> c = parse_consumer(text);
+  if (!c) throw InputError(option + " '" + text + "' is not a consumer; accepted: " + std::string(kConsumerNames));
+  return *c;
+}
 
 // `-o plan.json` writes JSON without --format (issue 32: it silently wrote a table); .yaml/.yml write YAML.
 // Any other name needs --format, and a .json/.yaml name with another --format is refused: a file named
@@ -83,6 +91,7 @@ Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCata
     throw InputError((args.file.empty() ? std::string("the scenario") : args.file) +
                      " has no 'fleet'; add one or pass --gpu MODEL");
   }
+  assign_consumers(s, consumer_option("--deploy-with", args.deploy_with));
   attach_profiles(fs, s, args.file, args.profiles, catalog);
   return s;
 }
@@ -92,18 +101,25 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   const GpuCatalog& catalog = ctx.catalog;
   const OutputFormat format = output_format(args);
   if (!args.output.empty()) check_output_file(ctx.env.fs, "-o", args.output);
-  const Scenario scenario = load_scenario(args, ctx.env.fs, catalog);
+  const Scenario loaded = load_scenario(args, ctx.env.fs, catalog);
   PlanOptions options;
   if (!args.calibration.empty()) {
     options.calibration = parse_calibration_json(read_input_file(ctx.env.fs, args.calibration), args.calibration);
   }
+  // Pools the NVIDIA plugin serves get their one config first: the plan and its comparison use it.
+  const Scenario scenario = needs_plugin_configs(loaded) ? with_plugin_configs(loaded, options) : loaded;
   PlanProgress progress(std::cerr, ctx.env.clock, ::isatty(2) != 0);
   options.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
   Plan plan = make_plan(scenario, options);
   add_predictions(scenario, plan);
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
+  const std::vector<ConsumerOutcome> consumers = compare_consumers(scenario, options, &plan);
   progress.finish();
   PlanDocument document = plan_document(scenario, plan, comparison, options.calibration);
+  document.deploy_with = consumer_option("--deploy-with", args.deploy_with);
+  for (const ConsumerOutcome& c : consumers) {
+    document.consumers.push_back({c.consumer, c.gpus_used, c.placed, c.unplaced, c.gpus_needed, c.cost_per_hour});
+  }
   if (!args.render_dir.empty()) {
     // Rendered first: a plan whose names cannot be rendered fails before any output is written.
     check_plan_document(document, catalog);
@@ -123,6 +139,7 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
     std::ostringstream table;
     if (!plan.unplaced.empty()) table << unplaced_headline(scenario, plan);
     print_plan_table(table, scenario, plan, comparison, args.explain);
+    print_consumer_table(table, scenario, document);
     text = std::move(table).str();
   }
   if (args.output.empty()) {
@@ -147,6 +164,10 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   add_format_option(*cmd, args->format, {"table", "json", "yaml"});
   cmd->add_option("-o,--output", args->output, "Write the output to this file (atomically) instead of stdout; .json writes JSON, .yaml YAML, other names need --format");
   cmd->add_flag("--explain", args->explain, "Per GPU: what each rejected mode would break, and every client");
+  cmd->add_option("--deploy-with", args->deploy_with,
+                  "What serves the GPUs to pods: gpupack-agent (default), nvidia-device-plugin or dra; the plan keeps "
+                  "to what it can express (a fleet entry's deploy_with: overrides it; docs/consumers.md)")
+      ->default_str("gpupack-agent");
   cmd->add_option("--calibration", args->calibration,
                   "JSON from `gpupack bench --json FILE`: replaces the performance model's constants");
   cmd->add_option("--profiles", args->profiles,

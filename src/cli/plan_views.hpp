@@ -22,5 +22,7 @@ PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std
 std::string json_to_yaml(const Json& value);
 void print_plan_table(std::ostream& out, const Scenario& scenario, const Plan& plan,
                       const std::vector<ModeOutcome>& comparison, bool explain);
+// What each consumer (--deploy-with) places of the same scenario ($.consumers[]), after the plan's table.
+void print_consumer_table(std::ostream& out, const Scenario& scenario, const PlanDocument& plan);
 
 }  // namespace gpupack

@@ -2,6 +2,7 @@
 #include "cli/render_command.hpp"
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <ostream>
 
@@ -28,6 +29,7 @@ struct RenderArgs {
   std::string targets = "all";
   std::string output;
   bool force = false;
+  std::string deploy_with;  // empty: the consumer the plan was made for ($.deploy_with)
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -35,26 +37,40 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 // The plan: read from a plan file, or planned on the fly from a workloads YAML; checked either way.
-PlanDocument plan_from_input(const Filesystem& fs, const std::string& path, const GpuCatalog& catalog) {
+PlanDocument plan_from_input(const Filesystem& fs, const std::string& path, const GpuCatalog& catalog,
+                             std::optional<Consumer> consumer) {
   const std::string text = read_input_file(fs, path);
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
     Scenario scenario = parse_scenario_yaml(text, path, catalog);
+    assign_consumers(scenario, consumer.value_or(Consumer::gpupack_agent));
     attach_profiles(fs, scenario, path, "", catalog);  // entries that name a profile (docs/workloads.md)
     const PlanOptions options;
     Plan plan = make_plan(scenario, options);
     add_predictions(scenario, plan);
     PlanDocument document = plan_document(scenario, plan, {}, options.calibration);
+    document.deploy_with = consumer.value_or(Consumer::gpupack_agent);
     check_plan_document(document, catalog);
     return document;
   }
-  return read_plan_json(parse_json_document(text, "'" + path + "' is not a plan",
-                                            "give the output of `gpupack plan --format json`, or a workloads .yaml"),
-                        catalog);
+  PlanDocument document =
+      read_plan_json(parse_json_document(text, "'" + path + "' is not a plan",
+                                         "give the output of `gpupack plan --format json`, or a workloads .yaml"),
+                     catalog);
+  // Another consumer than the plan's: the targets refuse what it cannot express, naming the node.
+  if (consumer) document.deploy_with = *consumer;
+  return document;
 }
 
 int run_render(const CommandContext& ctx, const RenderArgs& a) {
-  return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a.input, ctx.catalog), a.targets, a.output, a.force,
-                            ctx.out, {a.input});
+  std::optional<Consumer> consumer;
+  if (!a.deploy_with.empty()) {
+    consumer = parse_consumer(a.deploy_with);
+    if (!consumer) {
+      throw InputError("--deploy-with '" + a.deploy_with + "' is not a consumer; accepted: " + std::string(kConsumerNames));
+    }
+  }
+  return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a.input, ctx.catalog, consumer), a.targets, a.output,
+                            a.force, ctx.out, {a.input});
 }
 
 }  // namespace
@@ -62,7 +78,7 @@ int run_render(const CommandContext& ctx, const RenderArgs& a) {
 int render_plan_to_dir(const CommandContext& ctx, const PlanDocument& plan, const std::string& targets,
                        const std::string& dir, bool force, std::ostream& out, const std::vector<std::string>& inputs) {
   const std::vector<RenderTarget> selected = parse_render_targets(targets);
-  const FileTree files = render_targets(plan, selected, ctx.catalog);
+  const FileTree files = render_targets(plan, selected, ctx.catalog, plan.deploy_with);
   write_tree_atomically(ctx.env.fs, {dir, force, inputs}, files);
   out << "rendered " << files.size() << " files into " << dir << " (targets:";
   for (RenderTarget t : selected) out << ' ' << to_string(t);
@@ -82,6 +98,9 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
       ->default_str("all");
   cmd->add_option("-o,--output", args->output, "Output directory (written atomically)")->required();
   cmd->add_flag("--force", args->force, "Replace an existing output directory that an earlier render wrote");
+  cmd->add_option("--deploy-with", args->deploy_with,
+                  "gpupack-agent, nvidia-device-plugin or dra: what serves the GPUs to the pods (default: the "
+                  "consumer the plan was made for, $.deploy_with)");
   cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_render(ctx, *args); }; });
 }
 

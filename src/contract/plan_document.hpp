@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/consumer.hpp"
 #include "core/plan.hpp"
 #include "core/workload.hpp"
 
@@ -147,6 +148,17 @@ struct DocModeRow {
   bool operator==(const DocModeRow&) const = default;
 };
 
+// What one consumer places of the same scenario ($.consumers[]): every pool deployed with it.
+struct DocConsumerRow {
+  Consumer consumer = Consumer::gpupack_agent;
+  int gpus_used = 0;
+  int placed = 0;
+  int unplaced = 0;
+  std::optional<int> gpus_needed;  // on as many GPUs of the first model as needed
+  std::optional<double> cost_per_hour;
+  bool operator==(const DocConsumerRow&) const = default;
+};
+
 struct DocGpuTypeChoice {
   std::string workload;
   std::string model;
@@ -181,12 +193,14 @@ struct DocWorkloadDeploy {
 };
 
 struct PlanDocument {
+  Consumer deploy_with = Consumer::gpupack_agent;  // the consumer it was planned for ($.deploy_with)
   std::vector<DocGpu> gpus;
   std::vector<DocWorkloadDeploy> workloads;  // only workloads with deploy fields; others take the defaults
   std::vector<std::string> nodes;  // in order of first appearance; derived, not in the JSON
   std::vector<DocUnplaced> unplaced;
   DocSummary summary;
   std::vector<DocModeRow> comparison;
+  std::vector<DocConsumerRow> consumers;
   std::vector<DocGpuTypeChoice> gpu_types;
   DocModel model;
   bool operator==(const PlanDocument&) const = default;

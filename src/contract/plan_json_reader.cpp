@@ -237,6 +237,26 @@ DocModeRow read_mode_row(const json& m, const std::string& path) {
   return row;
 }
 
+Consumer consumer_field(const json& obj, const std::string& path, const char* key) {
+  const std::optional<std::string> text = optional_string(obj, path, key);
+  if (!text) return Consumer::gpupack_agent;  // plans written before $.deploy_with: the agent's
+  const std::optional<Consumer> c = parse_consumer(*text);
+  if (!c) bad(path + "." + key, "one of " + std::string(kConsumerNames) + " ('" + quote_input(*text) + "' is not one)");
+  return *c;
+}
+
+DocConsumerRow read_consumer_row(const json& m, const std::string& path) {
+  DocConsumerRow row;
+  if (!optional_string(m, path, "consumer")) bad(path + ".consumer", "one of " + std::string(kConsumerNames));
+  row.consumer = consumer_field(m, path, "consumer");
+  row.gpus_used = static_cast<int>(optional_int(m, path, "gpus_used", 0, kMaxCount).value_or(0));
+  row.placed = static_cast<int>(optional_int(m, path, "placed", 0, kMaxCount).value_or(0));
+  row.unplaced = static_cast<int>(optional_int(m, path, "unplaced", 0, kMaxCount).value_or(0));
+  if (const auto n = optional_int(m, path, "gpus_needed", 0, kMaxCount)) row.gpus_needed = static_cast<int>(*n);
+  row.cost_per_hour = optional_number(m, path, "cost_per_hour");
+  return row;
+}
+
 // A curve of $.model: {"25": 1.045, ...} in the order written.
 std::vector<std::pair<std::string, double>> read_curve(const json& model, const char* key) {
   std::vector<std::pair<std::string, double>> out;
@@ -301,6 +321,9 @@ PlanDocument read_plan_json(const json& plan, const GpuCatalog& catalog) {
   if (const json* summary = optional_field(plan, "$", "summary")) read_summary(*summary, out.summary);
   const json& comparison = optional_array(plan, "$", "comparison");
   for (size_t i = 0; i < comparison.size(); ++i) out.comparison.push_back(read_mode_row(comparison[i], at("$.comparison", i)));
+  const json& consumers = optional_array(plan, "$", "consumers");
+  for (size_t i = 0; i < consumers.size(); ++i) out.consumers.push_back(read_consumer_row(consumers[i], at("$.consumers", i)));
+  out.deploy_with = consumer_field(plan, "$", "deploy_with");
   const json& gpu_types = optional_array(plan, "$", "gpu_types");
   for (size_t i = 0; i < gpu_types.size(); ++i) {
     const std::string path = at("$.gpu_types", i);

@@ -158,6 +158,7 @@ std::string plan_json_text(const PlanDocument& plan) {
   JsonTextWriter w(out);
   w.begin_object();
   w.key("schema_version").integer(kPlanSchemaVersion);
+  w.key("deploy_with").string(std::string(to_string(plan.deploy_with)));
   w.key("gpus").begin_array();
   for (const DocGpu& g : plan.gpus) write_gpu(w, g);
   w.end_array();
@@ -180,6 +181,13 @@ std::string plan_json_text(const PlanDocument& plan) {
   write_summary(w, plan.summary);
   w.key("comparison").begin_array();
   for (const DocModeRow& m : plan.comparison) write_mode_row(w, m);
+  w.end_array();
+  w.key("consumers").begin_array();
+  for (const DocConsumerRow& c : plan.consumers) {
+    w.begin_object().key("consumer").string(std::string(to_string(c.consumer))).key("gpus_used").integer(c.gpus_used);
+    w.key("placed").integer(c.placed).key("unplaced").integer(c.unplaced).key("gpus_needed").optional_integer(c.gpus_needed);
+    w.key("cost_per_hour").optional_number(c.cost_per_hour).end_object();
+  }
   w.end_array();
   w.key("gpu_types").begin_array();
   for (const DocGpuTypeChoice& c : plan.gpu_types) {

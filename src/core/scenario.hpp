@@ -1,13 +1,16 @@
 #pragma once
 // What the planner is asked: a fleet of GPUs and the workloads to place on it.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/consumer.hpp"
 #include "core/cuda_version.hpp"
 #include "core/gpu_model.hpp"
 #include "core/mig_layout.hpp"
+#include "core/plan.hpp"
 #include "core/workload.hpp"
 
 namespace gpupack {
@@ -16,6 +19,17 @@ namespace gpupack {
 // are they not in MIG mode (off), or are they already configured as one layout, to be used exactly (fixed:
 // its operators will not reconfigure them)?
 enum class FleetMig { allowed, off, fixed };
+
+// The one sharing config NVIDIA's device plugin applies to every GPU of a pool (its nodes are labelled with
+// one named config): none (one pod per device), time-slicing, or MPS with `replicas` per device (each MPS replica gets 100/replicas %
+// of the threads and memory/replicas), on whole GPUs or on MIG instances (time-slicing only: the plugin
+// refuses MPS on MIG). The planner chooses it (planner/consumer_search.hpp).
+struct PluginSharing {
+  Sharing sharing = Sharing::time_slicing;  // exclusive (not shared), time_slicing or mps
+  bool mig = false;                         // every GPU of the pool in MIG, or none
+  int replicas = 0;                         // MPS only: replicas per GPU
+  bool operator==(const PluginSharing&) const = default;
+};
 
 struct FleetEntry {
   GpuModel model;
@@ -32,6 +46,14 @@ struct FleetEntry {
   // The Kubernetes node names of this pool's nodes, in order (`node_names:`): node i holds GPUs
   // [i * gpus_per_node, (i + 1) * gpus_per_node). Empty: <node_prefix>-<i>.
   std::vector<std::string> node_names;
+  // What serves the pool's GPUs to pods (`deploy_with:`, or `plan --deploy-with`): the plan keeps to what it
+  // can express (docs/consumers.md).
+  Consumer deploy_with = Consumer::gpupack_agent;
+  bool deploy_with_given = false;  // the entry names it (`plan --deploy-with` sets the others)
+  std::optional<PluginSharing> plugin_sharing;  // with nvidia_device_plugin: the pool's config, once chosen
+  // With a shared plugin config: the one tenant each node serves (node name -> tenant), where the planner
+  // found tenants sharing a node: the plugin gives any pod of a node any replica of its devices.
+  std::map<std::string, std::string> plugin_node_tenants;
 };
 
 // The node of a fleet entry's GPU number `gpu_index` (gpus_per_node GPUs a node): its `node_names` entry
@@ -59,6 +81,11 @@ std::string host_cores_arithmetic(const FleetEntry& entry);
 // GPU's cores (not its SMs' share: the cores do not grow with the number of instances, issue 37), the
 // node's sum is bounded by planner/node_cores.hpp.
 SliceCapacity slice_capacity_on(const FleetEntry& entry, int mig_profile = -1);
+
+// Sets `consumer` on the fleet entries that do not name one (`plan --deploy-with`), then refuses pools
+// that share a node (node_name) unless one consumer that sets no per-node config serves them: a node runs
+// one device plugin, and NVIDIA's plugin applies one sharing config to a whole node.
+void assign_consumers(Scenario& scenario, Consumer consumer);
 
 // The reference GPU of `compute` fractions: the fleet's first model.
 const GpuModel& reference_model(const Scenario& scenario);

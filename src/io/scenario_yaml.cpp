@@ -25,7 +25,7 @@ namespace {
 
 const std::vector<std::string> kTopKeys{"cuda", "context_overhead", "fleet", "workloads"};
 const std::vector<std::string> kFleetKeys{"model", "count", "node_prefix", "gpus_per_node", "cost_per_hour",
-                                          "cpu_cores", "mig", "node_names"};
+                                          "cpu_cores", "mig", "node_names", "deploy_with"};
 const std::vector<std::string> kWorkloadKeys{"name",   "replicas",  "memory",       "compute", "latency_slo_ms",
                                              "p99_alone_ms", "slo_margin", "tenant", "isolation", "pattern", "group", "profile", "deploy"};
 const std::vector<std::string> kDeployKeys{"image", "namespace", "kind", "schedule", "cpu", "memory"};
@@ -219,6 +219,16 @@ void parse_node_names(const Reader& r, const YAML::Node& n, bool as_needed, Flee
   }
 }
 
+// `deploy_with: gpupack-agent | nvidia-device-plugin | dra` (docs/consumers.md): what serves the pool's
+// GPUs to pods, so the plan keeps to what it can express.
+void parse_fleet_deploy_with(const Reader& r, const YAML::Node& n, FleetEntry& f) {
+  const std::string text = r.scalar(n, "deploy_with");
+  const std::optional<Consumer> c = parse_consumer(text);
+  if (!c) r.fail(n, "'deploy_with' '" + quote_input(text) + "' is not a consumer; accepted: " + std::string(kConsumerNames));
+  f.deploy_with = *c;
+  f.deploy_with_given = true;
+}
+
 // One fleet entry; `as_needed` is set when its count is `auto` (as many GPUs of it as the plan needs).
 FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCatalog& catalog, bool& as_needed) {
   if (!n.IsMap()) r.fail(n, "each fleet entry must be a map with 'model' and 'count'");
@@ -247,6 +257,7 @@ FleetEntry parse_fleet_entry(const Reader& r, const YAML::Node& n, const GpuCata
   if (n["cpu_cores"]) f.cpu_cores = r.number(n["cpu_cores"], "cpu_cores", 0, 4096);
   if (n["mig"]) parse_fleet_mig(r, n["mig"], f);
   if (n["node_names"]) parse_node_names(r, n["node_names"], as_needed, f);
+  if (n["deploy_with"]) parse_fleet_deploy_with(r, n["deploy_with"], f);
   return f;
 }
 

@@ -216,11 +216,13 @@ void explain_gpu(const PlanContext& ctx, PlanGpu& gpu) {
   } else {
     gpu.why = slice_reason(gpu.slices.front(), c);
   }
+  const FleetEntry& entry = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)];
+  if (const std::string consumer = consumer_config_text(entry); !consumer.empty()) gpu.why += " (" + consumer + ")";
   for (GpuMode m : {GpuMode::exclusive, GpuMode::time_slicing, GpuMode::mps, GpuMode::mig, GpuMode::mig_mps,
                     GpuMode::mig_time_slicing}) {
     if (m == gpu.mode) continue;
     const std::string b = breaks_under(m, ctx, gpu, c);
-    if (!b.empty()) gpu.rejected.push_back({m, b});
+    if (!b.empty()) gpu.rejected.push_back({m, consumer_cannot(entry, m) + b});
   }
 }
 

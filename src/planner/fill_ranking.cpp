@@ -11,7 +11,8 @@ InstanceFill FillRanking::fill(const Table& t, std::size_t c, const std::vector<
 
 FillRanking::Table& FillRanking::table(int gpu, int profile, const std::vector<int>& left) {
   const int entry = filler_.ctx().gpus()[static_cast<std::size_t>(gpu)].entry;
-  auto [it, fresh] = tables_.try_emplace({entry, profile});
+  // A node the NVIDIA plugin's sharing gives to one tenant fills differently from the entry's others.
+  auto [it, fresh] = tables_.try_emplace({entry, filler_.ctx().node_tenant(gpu), profile});
   Table& t = it->second;
   if (fresh) {
     t.gpu = gpu;

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -45,7 +46,7 @@ class FillRanking {
     }
   };
   struct Table {
-    int gpu = 0;  // a GPU of the entry: fills depend on its model and its entry's host cores only
+    int gpu = 0;  // a GPU of the entry: fills depend on its model, its entry's host cores and its node's tenant
     int profile = kWholeGpu;
     std::vector<InstanceFill> fills;  // per candidate
     std::set<std::pair<double, std::size_t>, Order> ranked;
@@ -55,7 +56,7 @@ class FillRanking {
 
   const SliceFiller& filler_;
   const std::vector<Candidate>& candidates_;
-  std::map<std::pair<int, int>, Table> tables_;  // by (fleet entry, profile)
+  std::map<std::tuple<int, int, int>, Table> tables_;  // by (fleet entry, node's tenant or -1, profile)
 };
 
 }  // namespace gpupack::packer

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "planner/consumer_search.hpp"
+
 
 namespace gpupack {
 
@@ -39,12 +41,15 @@ PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibratio
 
 std::vector<MigLayout> fleet_mig_layouts(const FleetEntry& f, const ModePolicy& policy) {
   if (!policy.mig || !f.model.mig || f.mig == FleetMig::off) return {};
+  // The NVIDIA plugin's config puts every GPU of the pool in MIG, or none.
+  if (f.deploy_with == Consumer::nvidia_device_plugin && !(f.plugin_sharing && f.plugin_sharing->mig)) return {};
   if (f.mig == FleetMig::fixed) return {MigLayout{f.mig_layout, validate_layout(*f.model.mig, f.mig_layout).instances}};
   return enumerate_layouts(*f.model.mig, {false, true});
 }
 
 bool whole_gpu_allowed(const FleetEntry& f, const ModePolicy& policy) {
-  return policy.whole_gpu && f.mig != FleetMig::fixed;
+  const bool plugin_mig = f.deploy_with == Consumer::nvidia_device_plugin && f.plugin_sharing && f.plugin_sharing->mig;
+  return policy.whole_gpu && f.mig != FleetMig::fixed && !plugin_mig;
 }
 
 const FleetEntry& PlanContext::entry(int gpu) const {
@@ -59,15 +64,29 @@ const GpuModel& PlanContext::model(int gpu) const {
 
 SliceSpec PlanContext::whole(int gpu) const {
   SliceSpec s = whole_gpu_spec(model(gpu), scenario_->cuda, demands_.reference_sms, scenario_->context_overhead_bytes);
-  s.capacity = slice_capacity_on(scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)]);
+  s.capacity = slice_capacity_on(entry(gpu));
+  s.consumer = consumer_rules(entry(gpu), -1);
+  s.consumer.only_tenant = node_tenant(gpu);
   return s;
 }
 
 SliceSpec PlanContext::instance(int gpu, int profile) const {
   SliceSpec s = mig_instance_spec(model(gpu), profile, scenario_->cuda, demands_.reference_sms,
                                   scenario_->context_overhead_bytes);
-  s.capacity = slice_capacity_on(scenario_->fleet[static_cast<size_t>(gpus_[static_cast<size_t>(gpu)].entry)], profile);
+  s.capacity = slice_capacity_on(entry(gpu), profile);
+  s.consumer = consumer_rules(entry(gpu), profile);
+  s.consumer.only_tenant = node_tenant(gpu);
   return s;
+}
+
+int PlanContext::node_tenant(int gpu) const {
+  const auto& locks = entry(gpu).plugin_node_tenants;
+  if (locks.empty()) return -1;
+  const auto it = locks.find(node_name(entry(gpu), gpus_[static_cast<size_t>(gpu)].index_in_entry));
+  if (it == locks.end()) return -1;
+  const auto& tenants = demands_.tenants;
+  const auto t = std::find(tenants.begin(), tenants.end(), it->second);
+  return t == tenants.end() ? -1 : static_cast<int>(t - tenants.begin());
 }
 
 const std::vector<MigLayout>& PlanContext::layouts(int gpu) const {
@@ -118,6 +137,7 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
     if (!fleet_order) return a.gpu < b.gpu;
     return ctx.gpus()[static_cast<size_t>(a.gpu)].index < ctx.gpus()[static_cast<size_t>(b.gpu)].index;
   });
+  settle_plugin_replicas(ctx, builds);
   Plan plan;
   double memory_total = 0;
   double memory_used = 0;

@@ -59,6 +59,8 @@ class PlanContext {
   bool whole_allowed(int gpu) const;
   bool mig_allowed(int gpu) const { return !layouts(gpu).empty(); }
   const FleetEntry& entry(int gpu) const;
+  // The one tenant (Demands::tenants) the GPU's node serves under the NVIDIA plugin's sharing; -1: any.
+  int node_tenant(int gpu) const;
   // Memory (with one context) and compute of one replica, as fractions of a whole GPU `gpu`.
   double dominant_share(const WorkloadDemand& d, int gpu) const;
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "planner/consumer_search.hpp"
 #include "planner/exact_search.hpp"
 #include "planner/explain.hpp"
 #include "planner/greedy_packer.hpp"
@@ -105,6 +106,14 @@ Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanCon
 }  // namespace
 
 Plan make_plan(const Scenario& scenario, const PlanOptions& options) {
+  // A pool the NVIDIA plugin serves is planned with the one config its nodes will carry.
+  if (needs_plugin_configs(scenario, options.forced)) return plan_keeping_node_tenants(with_plugin_configs(scenario, options), options);
+  const bool plugin = std::any_of(scenario.fleet.begin(), scenario.fleet.end(),
+                                  [](const FleetEntry& f) { return f.deploy_with == Consumer::nvidia_device_plugin; });
+  return plugin ? plan_keeping_node_tenants(scenario, options) : make_plan_as_configured(scenario, options);
+}
+
+Plan make_plan_as_configured(const Scenario& scenario, const PlanOptions& options) {
   if (chooses_gpu_types(scenario)) return make_priced_plan(scenario, options);
   Plan fewest = plan_on_fleet(scenario, options, PlanContext::GpuOrder::largest_first);
   if (!prices_differ(scenario)) return fewest;

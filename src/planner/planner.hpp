@@ -27,6 +27,8 @@ struct PlanOptions {
 };
 
 Plan make_plan(const Scenario& scenario, const PlanOptions& options);
+// make_plan with the NVIDIA plugin configs the pools have (planner/consumer_search.hpp chooses them).
+Plan make_plan_as_configured(const Scenario& scenario, const PlanOptions& options);
 
 // What one mode alone does with the scenario, for the comparison `gpupack plan` prints.
 struct ModeOutcome {

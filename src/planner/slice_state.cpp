@@ -43,6 +43,7 @@ std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& 
     const double pct = 100.0 * slice_fraction(spec, c.compute);
     caps.push_back(ceil_to_5(c.max_p99_inflation && !tight ? 2 * pct : pct));
   }
+  consumer_mps_caps(spec.consumer, caps);
   return caps;
 }
 
@@ -208,6 +209,16 @@ bool fits_host_cores(const SliceSpec& spec, const std::vector<ClientLoad>& clien
   return used <= spec.capacity.host_cores + kComputeEpsilon;
 }
 
+// Whether the consumer can give these MPS clients what they need (planner/consumer_rules.hpp).
+bool fits_consumer(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
+  thread_local std::vector<ClientNeed> needs;
+  needs.clear();
+  for (const auto& c : clients) {
+    needs.push_back({c.memory_bytes + spec.context_overhead, 100.0 * slice_fraction(spec, c.compute)});
+  }
+  return fits_consumer_mps(spec.consumer, spec.memory_bytes, needs);
+}
+
 // evaluate_slice, and with `predict` false the same verdict without the predictions where they cannot
 // change it: a slice none of whose clients has an SLO keeps every SLO under any sharing. (The packers
 // ask hundreds of thousands of times per plan whether a replica may join; the predictions were most of
@@ -215,6 +226,15 @@ bool fits_host_cores(const SliceSpec& spec, const std::vector<ClientLoad>& clien
 std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
                                               const ModePolicy& policy, const Calibration& calibration,
                                               Fit* why, bool predict) {
+  // The NVIDIA plugin's MPS replica: one client alone gets the same share as its neighbours would.
+  if (clients.size() == 1 && plugin_mps_replicas(spec.consumer) > 0) {
+    if (!fits_consumer(spec, clients) || !fits_host_cores(spec, clients, nullptr)) {
+      if (why) *why = fits_consumer(spec, clients) ? Fit::host_cpu : Fit::memory;
+      return std::nullopt;
+    }
+    if (!predict) return SliceEvaluation{Sharing::mps, {}, {}, 1.0, {}};
+    return predict_with(Sharing::mps, spec, clients, calibration);
+  }
   if (clients.size() == 1) {
     const Sharing alone = clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive;
     if (!fits_host_cores(spec, clients, nullptr)) {
@@ -233,15 +253,17 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
     needs_cap = needs_cap || c.needs_memory_cap;
   }
   const bool mps_ok = policy.mps && static_cast<int>(clients.size()) <= spec.mps_client_limit &&
-                      (!needs_cap || spec.mps_isolates_memory);
+                      (!needs_cap || spec.mps_isolates_memory) && consumer_allows(spec.consumer, Sharing::mps) &&
+                      fits_consumer(spec, clients);
   double compute = 0;
   for (const auto& c : clients) compute += c.compute;
   // Clients summing past the slice's SMs (profiled ones only, SliceState::check) share them under MPS only:
   // time-slicing would give each a fraction of the time it needs.
   const bool oversubscribed = compute > spec.compute_share + kComputeEpsilon;
   // Steady work time-slices only when a mode is forced: the framework keeps it for intermittent work.
-  const bool ts_ok =
-      policy.time_slicing && !needs_cap && (all_intermittent || policy.forced) && !oversubscribed;
+  const bool ts_ok = policy.time_slicing && !needs_cap && consumer_allows(spec.consumer, Sharing::time_slicing) &&
+                     (all_intermittent || policy.forced || consumer_fixes_time_slicing(spec.consumer)) &&
+                     !oversubscribed;
   // Intermittent work (notebooks, dev) time-slices: idle contexts cost nothing and no daemon is needed.
   const bool time_slicing_first = all_intermittent && !needs_cap;
   const std::array<Sharing, 2> order{time_slicing_first ? Sharing::time_slicing : Sharing::mps,
@@ -272,7 +294,9 @@ std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::
 }
 
 int SliceState::joinable_client(const WorkloadDemand& d) const {
-  if (d.group < 0 || !policy_->streams || needs_own_slice(d.isolation)) return -1;
+  if (d.group < 0 || !policy_->streams || needs_own_slice(d.isolation) ||
+      !consumer_allows(spec_.consumer, Sharing::streams))
+    return -1;
   for (size_t i = 0; i < clients_.size(); ++i) {
     if (clients_[i].group == d.group) return static_cast<int>(i);
   }
@@ -290,6 +314,8 @@ bool SliceState::has_room(std::uint64_t memory, double compute) const {
 }
 
 Fit SliceState::check(const WorkloadDemand& d) const {
+  if (needs_own_slice(d.isolation) && consumer_refuses_own_slice(spec_.consumer)) return Fit::isolation;
+  if (spec_.consumer.only_tenant >= 0 && d.tenant != spec_.consumer.only_tenant) return Fit::tenant;
   const int join = joinable_client(d);
   const std::uint64_t memory = d.memory_bytes + (join < 0 ? spec_.context_overhead : 0);
   if (memory_used_ + memory > spec_.memory_bytes) return Fit::memory;
@@ -304,6 +330,9 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     // One replica alone uses its profile's host cores (choose_sharing judges them beside others).
     if (spec_.capacity.host_cores > 0 && d.host_cpu > spec_.capacity.host_cores + kComputeEpsilon)
       return Fit::host_cpu;
+    // An NVIDIA plugin MPS replica gets its equal share even alone.
+    if (plugin_mps_replicas(spec_.consumer) > 0 && !choose_sharing(spec_, {new_client(d, compute)}, *policy_, *calibration_, nullptr, false))
+      return Fit::memory;
     return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
   }
   if (tenant_ != d.tenant) return Fit::tenant;
@@ -348,13 +377,19 @@ PlanSlice SliceState::finish(const std::vector<std::string>& tenants) const {
   s.compute_share = spec_.compute_share;
   if (tenant_ >= 0) s.tenant = tenants[static_cast<size_t>(tenant_)];
   const std::optional<SliceEvaluation> e = evaluate_slice(spec_, clients_, *policy_, *calibration_);
-  const SliceEvaluation eval = e ? *e : predict_with(Sharing::exclusive, spec_, clients_, *calibration_);
+  // Without a sharing that keeps every SLO (the NVIDIA plugin's shares grown to its node's replicas,
+  // set_plugin_replicas) the predictions say what the consumer's own sharing does.
+  const Sharing fallback = plugin_mps_replicas(spec_.consumer) > 0 ? Sharing::mps : Sharing::exclusive;
+  const SliceEvaluation eval = e ? *e : predict_with(fallback, spec_, clients_, *calibration_);
   s.sharing = eval.sharing;
   s.predicted_throughput = eval.throughput;
+  std::vector<std::uint64_t> limits;
+  for (const auto& c : clients_) limits.push_back(c.memory_bytes + spec_.context_overhead);
+  if (eval.sharing == Sharing::mps) consumer_memory_limits(spec_.consumer, spec_.memory_bytes, limits);
   for (size_t i = 0; i < clients_.size(); ++i) {
     PlanClient c;
     c.replicas = members_[i];
-    c.memory_limit_bytes = clients_[i].memory_bytes + spec_.context_overhead;
+    c.memory_limit_bytes = limits[i];
     c.compute = clients_[i].compute;
     if (!eval.mps_caps.empty()) c.mps_active_thread_percentage = eval.mps_caps[i];
     c.predicted_p99_inflation = eval.inflation[i];

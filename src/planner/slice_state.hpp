@@ -9,6 +9,7 @@
 #include "core/gpu_model.hpp"
 #include "core/plan.hpp"
 #include "planner/calibration.hpp"
+#include "planner/consumer_rules.hpp"
 #include "planner/demand.hpp"
 #include "planner/policy.hpp"
 
@@ -23,6 +24,7 @@ struct SliceSpec {
   double compute_scale = 1.0;       // reference-GPU fraction -> this GPU's fraction
   std::uint64_t context_overhead = 0;
   SliceCapacity capacity;  // its SMs, DRAM bandwidth and host cores (the profile model reads them)
+  ConsumerRules consumer;  // what the consumer serving its GPU can express (planner/consumer_rules.hpp)
 };
 
 // Usable memory of a whole GPU: the full-size MIG profile's memory where the catalog has one (what the
@@ -97,6 +99,11 @@ class SliceState {
   const std::vector<std::vector<ReplicaRef>>& members() const { return members_; }
   // The finished slice for the plan (sharing, limits, caps, predictions).
   PlanSlice finish(const std::vector<std::string>& tenants) const;
+  // The NVIDIA plugin's MPS replicas of its node (planner/consumer_search.hpp): fewer than the pool's when
+  // no GPU of the node has as many clients; the shares grow to match.
+  void set_plugin_replicas(int replicas) {
+    if (spec_.consumer.plugin) spec_.consumer.plugin->replicas = replicas;
+  }
 
  private:
   int joinable_client(const WorkloadDemand& d) const;

@@ -77,6 +77,7 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
     const Demands demands = make_demands(s);
     SliceSpec whole = whole_gpu_spec(f.model, s.cuda, demands.reference_sms, s.context_overhead_bytes);
     whole.capacity = slice_capacity_on(f);
+    whole.consumer = consumer_rules(f, -1);
     const std::vector<MigLayout> layouts = fleet_mig_layouts(f, policy);
     const bool whole_allowed = whole_gpu_allowed(f, policy);
     std::set<int> profiles;
@@ -98,6 +99,7 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
       for (int p : profiles) {
         SliceSpec inst = mig_instance_spec(f.model, p, s.cuda, demands.reference_sms, s.context_overhead_bytes);
         inst.capacity = slice_capacity_on(f, p);
+        inst.consumer = consumer_rules(f, p);
         per_profile[static_cast<size_t>(p)] = fill_alone(inst, d, policy, calibration, whole_allowed ? nullptr : &why);
       }
       for (const MigLayout& l : layouts) {

@@ -12,8 +12,9 @@
 #include <map>
 #include <set>
 
-#include "render/node_labels.hpp"
 #include "contract/resource_names.hpp"
+#include "core/consumer.hpp"
+#include "render/node_labels.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -38,6 +39,7 @@ struct NodeSharing {
   bool mig = false;
   std::map<std::string, int> replicas;  // resource -> replicas per device (1 = not shared)
   std::vector<std::string> problems;    // what the plugin cannot express
+  std::map<std::string, std::pair<int, int>> idle_replicas;  // resource -> (advertised, planned) where more
 };
 
 void add_problem(NodeSharing& ns, std::string p) {
@@ -53,9 +55,7 @@ std::string device_label(const PluginDeviceView& d) {
 // "Volta" check compares with 7.5, so a V100 at 7.0 gets 16).
 int plugin_mps_max_replicas(const DocGpu& gpu, const GpuCatalog& catalog) {
   const GpuModel* model = catalog.find(gpu.model);
-  if (!model) return 16;  // unknown model: the stricter limit
-  const ComputeCapability cc = model->compute_capability;
-  return (cc.major > 7 || (cc.major == 7 && cc.minor >= 5)) ? 48 : 16;
+  return model ? nvidia_plugin_mps_max_replicas(*model) : 16;  // unknown model: the stricter limit
 }
 
 // What the plugin gives each of `replicas` MPS clients on this device, against what the plan wants.
@@ -109,19 +109,25 @@ NodeSharing node_sharing(const PlanDocument& plan, const GpuCatalog& catalog, co
     }
     ns.replicas[resource] = replicas;
     if (replicas < 2) continue;
-    // The plugin shares every device of the resource on the node alike.
+    // The plugin shares every device of the resource on the node alike: a device planned for fewer clients
+    // advertises free replicas (README.txt says how many), which is what the plan means only where those
+    // clients get the same sharing and limits as the fullest device's.
     int planned = 0;
     for (const auto& d : devices) planned += d.clients();
     const int advertised = replicas * static_cast<int>(devices.size());
+    if (advertised > planned) ns.idle_replicas[resource] = {advertised, planned};
+    const bool mps = std::any_of(devices.begin(), devices.end(),
+                                 [](const PluginDeviceView& d) { return d.shared() && d.slice->sharing == Sharing::mps; });
     for (const auto& d : devices) {
-      if (d.clients() != replicas || !d.shared()) {
+      const bool alike = d.slice && d.clients() > 0 && (d.slice->sharing == Sharing::mps) == mps;
+      if (!alike) {
         add_problem(ns, fmt::format("the plugin shares every device of {} on a node alike: {} is planned for {} "
                                     "client(s){}, not {} shared ones, so the node would advertise {} {} for {} planned",
                                     resource, device_label(d), d.clients(),
                                     d.slice ? " (" + std::string(to_string(d.slice->sharing)) + ")" : std::string(" (no slice)"), replicas,
                                     advertised, resource, planned));
       }
-      if (d.shared() && d.slice->sharing == Sharing::mps) check_mps_limits(ns, d, replicas, catalog);
+      if (alike && mps) check_mps_limits(ns, d, replicas, catalog);
     }
   }
   if (strategies.size() > 1) {
@@ -213,6 +219,11 @@ TargetOutput render_device_plugin_target(const PlanDocument& plan, const GpuCata
     }
     const std::string name = config_name(ns, node);
     configs.emplace(name, config_yaml(ns));
+    for (const auto& [resource, counts] : ns.idle_replicas) {
+      notes.push_back(fmt::format("node {} advertises {} {} for {} planned pods: its less shared devices keep {} free "
+                                  "replica(s) with the same limits, which the plugin may give any pod on the node",
+                                  node, counts.first, resource, counts.second, counts.first - counts.second));
+    }
     labels.push_back({node, "nvidia.com/device-plugin.config", name});
     // The plan lists only the GPUs it uses; the plugin would share any other GPU of the node too.
     guards.push_back({node, "nvidia.com/gpu.count", std::to_string(gpus)});

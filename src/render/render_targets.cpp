@@ -88,6 +88,15 @@ std::optional<RenderedFile> kustomization(const PlanDocument& plan, const FileTr
   return RenderedFile{"kustomization.yaml", kustomization_yaml(resources, nodes, {}), 0644};
 }
 
+// For NVIDIA's plugin or DRA driver: the version whose behaviour gpupack's rules were checked against, and
+// the consumer the plan was made for (render --deploy-with may name another: its targets refuse what it
+// cannot express).
+std::string consumer_note(const PlanDocument& plan, Consumer consumer) {
+  if (consumer == Consumer::gpupack_agent && plan.deploy_with == consumer) return "";
+  return " (what it can express checked against " + std::string(checked_version(consumer)) + ";\nthe plan was made for the " +
+         std::string(to_string(plan.deploy_with)) + ")";
+}
+
 }  // namespace
 
 FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget>& targets, const GpuCatalog& catalog,
@@ -95,7 +104,7 @@ FileTree render_targets(const PlanDocument& plan, const std::vector<RenderTarget
   FileTree files;
   std::string readme =
       "Files rendered by gpupack from a plan, for pods served by the " + std::string(to_string(consumer)) +
-      ". Sections are in the order to apply them.\n"
+      consumer_note(plan, consumer) + ". Sections are in the order to apply them.\n"
       "The plan's node names are the Kubernetes node names the files select (set them with the fleet's\n"
       "node_names; docs/workloads.md). On a cluster, `kubectl apply -k <this directory>` applies\n"
       "kustomization.yaml: the device plugin side and the workloads, in one step.\n";

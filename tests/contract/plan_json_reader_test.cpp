@@ -157,3 +157,25 @@ TEST(PlanJsonReader, QuotesBackAtMost200BytesOfAHugeName) {
 }
 
 }  // namespace gpupack
+
+namespace gpupack {
+
+// Issue 34: the consumer a plan was made for, and what each consumer places, survive a round trip.
+TEST(PlanJsonReader, ReadsTheConsumerThePlanWasMadeForAndTheComparisonOfConsumers) {
+  EXPECT_EQ(read_plan_json(minimal(), builtin_catalog()).deploy_with, Consumer::gpupack_agent);  // older plans
+  json p = minimal();
+  p["deploy_with"] = "nvidia-device-plugin";
+  p["consumers"] = json::parse(R"([{"consumer":"dra","gpus_used":2,"placed":38,"unplaced":2,"gpus_needed":3,
+                                    "cost_per_hour":null}])");
+  const PlanDocument plan = read_plan_json(p, builtin_catalog());
+  EXPECT_EQ(plan.deploy_with, Consumer::nvidia_device_plugin);
+  ASSERT_EQ(plan.consumers.size(), 1u);
+  EXPECT_EQ(plan.consumers[0], (DocConsumerRow{Consumer::dra, 2, 38, 2, 3, std::nullopt}));
+  EXPECT_EQ(read_plan_json(json::parse(plan_json_text(plan)), builtin_catalog()), plan);
+  p["deploy_with"] = "kubevirt";
+  EXPECT_NE(error_of(p).find("$.deploy_with: expected one of gpupack-agent, nvidia-device-plugin, dra ('kubevirt' is not one)"),
+            std::string::npos)
+      << error_of(p);
+}
+
+}  // namespace gpupack

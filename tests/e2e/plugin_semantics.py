@@ -2,8 +2,8 @@
 """What NVIDIA's device plugin will do with rendered configs, against the plan (issue 17).
 
 Usage: plugin_semantics.py PLAN.json RENDERED_DIR. For every config that node-labels.sh gives a node:
-the replicas per resource times the node's devices of that resource (what the plugin advertises) must
-equal the planned clients, and under MPS the limits the plugin derives for each replica (100/replicas %
+the replicas per resource must be the clients of the node's most shared device of that resource (the
+plugin advertises them on every device; the others keep free replicas), and under MPS the limits the plugin derives for each replica (100/replicas %
 of the threads, memory/replicas MiB: NVIDIA/k8s-device-plugin cmd/mps-control-daemon/mps/daemon.go)
 must equal each planned client's. The node's nvidia.com/gpu.count guard must name its planned GPUs.
 Prints "N plugin configs checked"; exits 1 with one line per mismatch."""
@@ -55,7 +55,10 @@ for node, name in node_config.items():
         r = replicas.get(res, 1)
         # A streams slice is one process, whatever its replicas.
         planned = sum(1 if s["sharing"] == "streams" else max(1, len(clients.get((s["gpu"], s["id"]), []))) for s in devs)
-        if r * len(devs) != planned:
+        # Every device gets r replicas: r must be what the most shared device holds (devices planned for fewer
+        # keep free replicas, with the same limits, which README.txt names).
+        most = max(1 if s["sharing"] == "streams" else max(1, len(clients.get((s["gpu"], s["id"]), []))) for s in devs)
+        if r != most or r * len(devs) < planned:
             errors.append(f"{node}: {res}: the plugin advertises {r} x {len(devs)} = {r * len(devs)}, the plan has {planned}")
         if strategy != "mps" or r < 2:
             continue

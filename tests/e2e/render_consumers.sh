@@ -54,6 +54,84 @@ python3 "$CHECK" "$WORK/equal.json" "$WORK/broken" >"$WORK/broken.check" 2>&1 &&
 grep -q "advertises 4 x 1 = 4, the plan has 2" "$WORK/broken.check" || fail "checker: $(cat "$WORK/broken.check")"
 grep -q "plugin gives 25% and 4096M, plan 50% and 8192M" "$WORK/broken.check" || fail "checker: $(cat "$WORK/broken.check")"
 
+# Issue 34: every example and the embedded scenario planned for each consumer (--deploy-with) renders
+# files that consumer accepts: the NVIDIA plugin target gives every node a config (none refused) whose
+# derived limits equal the plan's, the DRA target finds no claim it cannot express and its objects
+# validate, and README.txt names the consumer and the version its facts were checked against.
+VALIDATE="$ROOT/tests/k8s-validate/validate.mjs"
+can_validate=1
+if ! command -v node >/dev/null || [ ! -d "$ROOT/tests/k8s-validate/node_modules" ]; then
+  echo "SKIP DRA schema validation: node or tests/k8s-validate/node_modules missing (scripts/setup-deps.sh installs them)"
+  can_validate=0
+fi
+plugin_nodes=0
+for example in "$ROOT"/examples/*.yaml default; do
+  name=$(basename "$example" .yaml)
+  for consumer in gpupack-agent nvidia-device-plugin dra; do
+    if [ "$example" = default ]; then run plan --deploy-with "$consumer" --format json; else run plan "$example" --deploy-with "$consumer" --format json; fi
+    [ "$RC" -eq 2 ] && [ "$name" = no-fleet ] && continue  # needs --gpu
+    [ "$RC" -eq 0 ] || [ "$RC" -eq 4 ] || { fail "$name for $consumer: exit $RC"; continue; }
+    plan="$WORK/$name-$consumer.json"
+    printf '%s\n' "$OUT" >"$plan"
+    expect_json ".deploy_with == \"$consumer\" and ([.consumers[].consumer] == [\"gpupack-agent\", \"nvidia-device-plugin\", \"dra\"])"
+    # The row of the consumer planned for is the plan itself.
+    # shellcheck disable=SC2016 # jq variables, not the shell's
+    expect_json '. as $p | .consumers[] | select(.consumer == $p.deploy_with) | .gpus_used == $p.summary.gpus_used and .placed == $p.summary.placed'
+    out="$WORK/$name-$consumer"
+    run render "$plan" --target all -o "$out"
+    expect_rc 0
+    if [ "$consumer" = gpupack-agent ]; then
+      grep -q "for pods served by the gpupack-agent\. " "$out/README.txt" || fail "$name: README.txt does not name the agent"
+    else
+      grep -Eq "for pods served by the $consumer \(what it can express checked against [^;]*v[0-9]+\.[0-9]+\.[0-9]+" "$out/README.txt" ||
+        fail "$name: README.txt does not name $consumer and its version"
+    fi
+    case "$consumer" in
+      nvidia-device-plugin)
+        grep -q "not expressible with the NVIDIA device plugin" "$out/README.txt" &&
+          fail "$name: the plugin target refused a node planned for it: $(grep -A3 'not expressible' "$out/README.txt")"
+        python3 "$CHECK" "$plan" "$out" >"$out.check" 2>&1 || fail "$name for the plugin: $(cat "$out.check")"
+        planned=$(jq '[.gpus[].node] | unique | length' "$plan")
+        labelled=$(grep -c "nvidia.com/device-plugin.config=" "$out/k8s-device-plugin/node-labels.sh" || true)
+        [ "$planned" -eq 0 ] || [ "$labelled" -eq "$planned" ] || fail "$name: $labelled of $planned nodes get a plugin config"
+        plugin_nodes=$((plugin_nodes + labelled))
+        # The plugin gives a pod any replica of its node: a node with shared devices serves one tenant.
+        jq -e '[.gpus | group_by(.node)[] | select(any(.[].slices[]; .sharing != "exclusive" and .sharing != "streams"))
+                | [.[].slices[].tenant] | unique | length] | all(. <= 1)' "$plan" >/dev/null ||
+          fail "$name: tenants share a node whose devices the plugin shares"
+        # Its pods ask for NVIDIA's names only.
+        grep -Eq "gpupack\.io/[a-z0-9.-]+: \"?[0-9]" "$out/k8s-workloads/deployments.yaml" && fail "$name: a pod requests a gpupack.io resource"
+        ;;
+      dra)
+        grep -q "different limits" "$out/README.txt" && fail "$name: a DRA claim the driver cannot express"
+        if [ "$can_validate" -eq 1 ] && [ -s "$out/dra/resourceclaims.yaml" ]; then
+          node "$VALIDATE" "$out/dra/resourceclaims.yaml" "$out/dra/deployments.yaml" >"$out.k8s" 2>&1 ||
+            fail "$name: DRA objects do not validate: $(cat "$out.k8s")"
+        fi
+        ;;
+    esac
+  done
+done
+[ "$plugin_nodes" -ge 4 ] || fail "only $plugin_nodes nodes got an NVIDIA plugin config"
+# The agent's plan of the embedded scenario is not one the plugin can deploy: render says which node.
+run render "$WORK/default-gpupack-agent.json" --deploy-with nvidia-device-plugin --target k8s-workloads -o "$WORK/refused"
+expect_usage_error "node gpu-node-0 cannot be served by the NVIDIA device plugin"
+# Bad consumers: exit 2, one line naming the input and what is accepted.
+run plan --deploy-with kubevirt
+expect_usage_error "--deploy-with 'kubevirt' is not a consumer; accepted: gpupack-agent, nvidia-device-plugin, dra"
+run render "$WORK/default-dra.json" --deploy-with vgpu -o "$WORK/bad-consumer"
+expect_usage_error "--deploy-with 'vgpu' is not a consumer; accepted: gpupack-agent, nvidia-device-plugin, dra"
+[ ! -e "$WORK/bad-consumer" ] || fail "render wrote files for an unknown consumer"
+printf 'fleet:\n  - {model: L4, deploy_with: kubevirt}\nworkloads:\n  - {name: a, memory: 1GiB, compute: 0.1}\n' >"$WORK/bad-pool.yaml"
+run plan "$WORK/bad-pool.yaml"
+expect_usage_error "'deploy_with' 'kubevirt' is not a consumer; accepted: gpupack-agent, nvidia-device-plugin, dra"
+# Pools on the same nodes: the NVIDIA plugin sets one config per node, and a node runs one device plugin.
+printf 'fleet:\n  - {model: H100-80GB, count: 1, deploy_with: nvidia-device-plugin}\n  - {model: L4, count: 1, mig: off}\nworkloads:\n  - {name: a, memory: 1GiB, compute: 0.1}\n' >"$WORK/shared-node.yaml"
+run plan "$WORK/shared-node.yaml" --deploy-with nvidia-device-plugin
+expect_usage_error "fleet entries 1 \(H100-SXM5-80GB\) and 2 \(L4-24GB\) share node node-0 deployed with nvidia-device-plugin"
+run plan "$WORK/shared-node.yaml"
+expect_usage_error "share node node-0 but deploy with nvidia-device-plugin and gpupack-agent; a node runs one device plugin"
+
 # node-labels.sh checks GPU feature discovery's GPU count before labelling (a fake kubectl here).
 bin="$WORK/bin"
 mkdir -p "$bin"

@@ -241,4 +241,18 @@ TEST(ScenarioYaml, GpusPerNodeDefaultsToTheCountUpToEight) {
             "cpu_cores 16 per node / 8 GPUs per node (gpus_per_node) = 2 cores per GPU");
 }
 
+// Issue 34: a fleet entry names the consumer that serves its GPUs to pods (`deploy_with:`).
+TEST(ScenarioYaml, FleetDeployWithNamesAConsumer) {
+  const std::string head = "workloads: [{name: a, memory: 1GiB, compute: 0.1}]\nfleet:\n";
+  const Scenario plain = parse(head + "  - {model: L4}\n");
+  EXPECT_EQ(plain.fleet[0].deploy_with, Consumer::gpupack_agent);
+  EXPECT_FALSE(plain.fleet[0].deploy_with_given);
+  const Scenario nv = parse(head + "  - {model: L4, deploy_with: nvidia-device-plugin}\n  - {model: H100-80GB, node_prefix: h}\n");
+  EXPECT_EQ(nv.fleet[0].deploy_with, Consumer::nvidia_device_plugin);
+  EXPECT_TRUE(nv.fleet[0].deploy_with_given);
+  EXPECT_FALSE(nv.fleet[1].deploy_with_given);
+  EXPECT_EQ(error_of(head + "  - {model: L4, deploy_with: kubevirt}\n"),
+            "in.yaml:3:30: 'deploy_with' 'kubevirt' is not a consumer; accepted: gpupack-agent, nvidia-device-plugin, dra");
+}
+
 }  // namespace gpupack
