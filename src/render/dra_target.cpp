@@ -15,7 +15,10 @@
 
 #include "core/errors.hpp"
 #include "contract/names.hpp"
+#include "contract/node_serving.hpp"
+#include "core/units.hpp"
 #include "render/node_labels.hpp"
+#include "render/pod_workload.hpp"
 #include "render/targets.hpp"
 
 namespace gpupack {
@@ -38,6 +41,7 @@ std::string cel_string(std::string_view s) {
 
 struct SliceClaim {
   std::string name;     // the ResourceClaim
+  std::string namespace_;  // its pods' (a claim is shared only within its namespace); empty: none given
   const DocGpu* gpu = nullptr;
   const DocSlice* slice = nullptr;
   const GpuModel* model = nullptr;
@@ -61,6 +65,37 @@ void check_profile(const DocGpu& gpu, const DocSlice& slice, const GpuModel& mod
   }
 }
 
+// The memory the slice's processes are planned to use: one limit per process (a streams group is one
+// process: its replicas share one context and one limit), not one per replica.
+std::uint64_t slice_memory_need(const DocSlice& s) {
+  std::uint64_t need = 0;
+  if (!s.processes.empty()) {
+    for (const auto& p : s.processes) need += p.memory_limit_bytes;
+  } else if (s.sharing == Sharing::streams) {
+    for (const auto& cl : s.clients) need = std::max(need, cl.memory_limit_bytes);
+  } else {
+    for (const auto& cl : s.clients) need += cl.memory_limit_bytes;
+  }
+  return need;
+}
+
+// The memory the driver publishes for the device, from the catalog: the MIG profile's or the GPU's.
+std::uint64_t device_memory(const GpuModel& model, const DocSlice& s) {
+  double gib = model.memory_gib;
+  if (s.profile && model.mig) {
+    const int p = model.mig->find_profile(*s.profile);
+    if (p >= 0) gib = model.mig->profiles[static_cast<size_t>(p)].memory_gib;
+  }
+  return static_cast<std::uint64_t>(gib * 1024.0 * 1024.0 * 1024.0);
+}
+
+// The namespace the slice's pods (and so its claim) live in; empty with none given; "?" when they differ.
+std::string slice_namespace(const PlanDocument& plan, const DocSlice& s) {
+  std::set<std::string> namespaces;
+  for (const auto& cl : s.clients) namespaces.insert(deploy_of(plan, cl.workload).namespace_.value_or(""));
+  return namespaces.size() == 1 ? *namespaces.begin() : std::string("?");
+}
+
 // The selector expressions: the product (any of the NVML names of the model), the MIG profile, and at
 // least the memory the slice's clients are planned to use.
 std::vector<std::string> selectors(const SliceClaim& c) {
@@ -74,8 +109,7 @@ std::vector<std::string> selectors(const SliceClaim& c) {
     out.push_back(attrs + ".productName in [" + names + "]");
   }
   if (c.slice->profile) out.push_back(attrs + ".profile == " + cel_string(*c.slice->profile));
-  std::uint64_t need = 0;
-  for (const auto& cl : c.slice->clients) need += cl.memory_limit_bytes;
+  const std::uint64_t need = slice_memory_need(*c.slice);
   if (need > 0) {
     out.push_back(fmt::format("device.capacity[{}].memory.compareTo(quantity('{}Mi')) >= 0", cel_string(kDriver),
                               (need + kMiB - 1) / kMiB));
@@ -133,6 +167,7 @@ std::string claim_yaml(const SliceClaim& c) {
   y << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "resource.k8s.io/v1";
   y << YAML::Key << "kind" << YAML::Value << "ResourceClaim";
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name;
+  if (!c.namespace_.empty()) y << YAML::Key << "namespace" << YAML::Value << c.namespace_;
   y << YAML::Key << "labels" << YAML::Value << YAML::BeginMap << YAML::Key << "app.kubernetes.io/managed-by"
     << YAML::Value << "gpupack" << YAML::Key << kPlannedNodeLabel << YAML::Value << c.gpu->node << YAML::EndMap << YAML::EndMap;
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "devices" << YAML::Value << YAML::BeginMap;
@@ -148,42 +183,6 @@ std::string claim_yaml(const SliceClaim& c) {
   y << YAML::EndSeq << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
   emit_config(y, c);
   y << YAML::EndMap << YAML::EndMap << YAML::EndMap;
-  return "---\n" + std::string(y.c_str()) + "\n";
-}
-
-std::string deployment_yaml(const std::string& name, const std::string& workload, const std::string& tenant, int replicas,
-                            const SliceClaim& c, bool host_ipc) {
-  YAML::Emitter y;
-  auto labels = [&] {
-    y << YAML::BeginMap << YAML::Key << "app.kubernetes.io/name" << YAML::Value << workload;
-    y << YAML::Key << "app.kubernetes.io/instance" << YAML::Value << name;
-    y << YAML::Key << "app.kubernetes.io/managed-by" << YAML::Value << "gpupack";
-    y << YAML::Key << "gpupack.io/tenant" << YAML::Value << tenant << YAML::EndMap;
-  };
-  y << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "apps/v1" << YAML::Key << "kind" << YAML::Value
-    << "Deployment";
-  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name;
-  y << YAML::Key << "labels" << YAML::Value;
-  labels();
-  y << YAML::EndMap;
-  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap << YAML::Key << "replicas" << YAML::Value << replicas;
-  y << YAML::Key << "selector" << YAML::Value << YAML::BeginMap << YAML::Key << "matchLabels" << YAML::Value
-    << YAML::BeginMap << YAML::Key << "app.kubernetes.io/instance" << YAML::Value << name << YAML::EndMap << YAML::EndMap;
-  y << YAML::Key << "template" << YAML::Value << YAML::BeginMap << YAML::Key << "metadata" << YAML::Value
-    << YAML::BeginMap << YAML::Key << "labels" << YAML::Value;
-  labels();
-  y << YAML::EndMap << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << kPlannedNodeLabel << YAML::Value
-    << c.gpu->node << YAML::EndMap;
-  if (host_ipc) y << YAML::Key << "hostIPC" << YAML::Value << true;
-  y << YAML::Key << "resourceClaims" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name"
-    << YAML::Value << "gpu" << YAML::Key << "resourceClaimName" << YAML::Value << c.name << YAML::EndMap << YAML::EndSeq;
-  y << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-  y << YAML::Key << "name" << YAML::Value << workload << YAML::Key << "image" << YAML::Value << workload + ":latest";
-  y << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "claims" << YAML::Value
-    << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "gpu" << YAML::EndMap << YAML::EndSeq
-    << YAML::EndMap;
-  y << YAML::EndMap << YAML::EndSeq << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
   return "---\n" + std::string(y.c_str()) + "\n";
 }
 
@@ -207,6 +206,10 @@ TargetOutput render_dra_target(const PlanDocument& plan, const GpuCatalog& catal
     const GpuModel& model = model_of(gpu, catalog);
     for (const auto& slice : gpu.slices) check_profile(gpu, slice, model);
   }
+  std::vector<ServedPod> serving_pods;  // the plan's processes, one pod each (contract/node_serving.hpp)
+  for (NodeServing& node : gpupack_agent_serving(plan)) {
+    for (ServedPod& pod : node.pods) serving_pods.push_back(std::move(pod));
+  }
   for (const auto& gpu : plan.gpus) {
     const GpuModel& model = model_of(gpu, catalog);
     for (const auto& slice : gpu.slices) {
@@ -219,26 +222,47 @@ TargetOutput render_dra_target(const PlanDocument& plan, const GpuCatalog& catal
                                     gpu.node, where, why));
         continue;
       }
+      const std::string ns = slice_namespace(plan, slice);
+      if (ns == "?") {
+        notes.push_back(fmt::format("  - node {}, {}: not rendered: its workloads are in different namespaces, and a "
+                                    "ResourceClaim is shared only by pods of its own namespace.",
+                                    gpu.node, where));
+        continue;
+      }
+      if (const std::uint64_t need = slice_memory_need(slice), has = device_memory(model, slice); need > has) {
+        notes.push_back(fmt::format("  - node {}, {}: not rendered: its processes are planned to use {} of memory, more "
+                                    "than the {} the device has ({}), so no device would match the claim.",
+                                    gpu.node, where, format_size(need), format_size(has), model.name));
+        continue;
+      }
       SliceClaim c{unique_name(to_dns1123_label(gpu.node + "-" + gpu.id + (slice.profile ? "-" + slice.id : "")),
                                claim_names),
-                   &gpu, &slice, &model};
+                   ns, &gpu, &slice, &model};
       claims += claim_yaml(c);
       ++claim_count;
       nodes_used.insert(gpu.node);
       uses_mps = uses_mps || (slice.sharing == Sharing::mps && slice.clients.size() > 1);
       uses_time_slicing = uses_time_slicing || (slice.sharing == Sharing::time_slicing && slice.clients.size() > 1);
-      // One Deployment per workload on the slice: all its replicas there reference this one claim.
-      std::map<std::string, std::pair<std::string, int>> per_workload;  // workload -> tenant, replicas
-      for (const auto& cl : slice.clients) {
-        auto& [tenant, n] = per_workload[cl.workload];
-        tenant = cl.tenant;
+      // One Deployment (or Job, CronJob) per workload and process size on the slice: all its pods there
+      // reference this one claim; a streams group is one pod.
+      std::map<std::pair<std::string, int>, std::pair<std::string, int>> per_workload;  // (workload, streams) -> tenant, pods
+      for (const ServedPod& pod : serving_pods) {
+        if (pod.gpu_id != gpu.id || pod.slice_id != slice.id) continue;
+        auto& [tenant, n] = per_workload[{pod.workload, pod.replicas}];
+        tenant = pod.tenant;
         ++n;
       }
       const bool host_ipc = slice.sharing == Sharing::mps && !is_volta_or_newer(model.arch);
-      for (const auto& [workload, info] : per_workload) {
-        require_label_value("tenant of workload " + workload, info.first);
-        const std::string name = unique_name(to_dns1123_label(workload + "-" + c.name), deployment_names);
-        deployments += deployment_yaml(name, workload, info.first, info.second, c, host_ipc);
+      for (const auto& [key, info] : per_workload) {
+        require_label_value("tenant of workload " + key.first, info.first);
+        PodWorkload w = pod_workload_of(
+            plan,
+            unique_name(to_dns1123_label(key.first + "-" + c.name + (key.second > 1 ? "-x" + std::to_string(key.second) : "")),
+                        deployment_names),
+            key.first, info.first, gpu.node, info.second, key.second);
+        w.claim = c.name;
+        w.host_ipc = host_ipc;
+        deployments += pod_workload_yaml(w);
         ++deployment_count;
       }
       if (slice.sharing == Sharing::streams && slice.clients.size() > 1) {
@@ -265,8 +289,9 @@ TargetOutput render_dra_target(const PlanDocument& plan, const GpuCatalog& catal
       "DeviceClass (gpu.nvidia.com, or mig.nvidia.com for a MIG instance) chosen by CEL on productName,\n"
       "profile and memory, with the slice's GpuConfig/MigDeviceConfig (MPS limits, or time-slicing).\n"
       "deployments.yaml holds {} Deployment(s) whose replicas on one slice all reference that slice's claim.\n"
-      "Install the driver{}; run node-labels.sh\n"
-      "({}=<node>), then apply resourceclaims.yaml and deployments.yaml. MIG layouts come from mig-parted/\n"
+      "Install the driver{}, then apply resourceclaims.yaml and deployments.yaml (`kubectl apply -k` with\n"
+      "--deploy-with dra); pods select their nodes by name (node-labels.sh, optional, sets {}=<node>). Claims\n"
+      "ask for the memory of the slice's processes (a streams group once). MIG layouts come from mig-parted/\n"
       "(the driver publishes the instances that exist). Use this target or k8s-device-plugin/ +\n"
       "k8s-workloads/, not both.",
       claim_count, deployment_count,

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <regex>
 
 namespace gpupack {
 
@@ -75,6 +76,19 @@ YAML::Node pod_template(const PodWorkload& w) {
 
 }  // namespace
 
+PodWorkload pod_workload_of(const PlanDocument& plan, std::string name, const std::string& workload, std::string tenant,
+                            std::string node, int pods, int streams) {
+  PodWorkload w;
+  w.name = std::move(name);
+  w.workload = workload;
+  w.tenant = std::move(tenant);
+  w.node = std::move(node);
+  w.pods = pods;
+  w.deploy = deploy_of(plan, workload);
+  w.streams = streams;
+  return w;
+}
+
 std::string workload_image(const DocWorkloadDeploy& deploy) { return deploy.image.value_or(deploy.workload); }
 
 std::string pod_workload_yaml(const PodWorkload& w) {
@@ -118,7 +132,10 @@ std::string pod_workload_yaml(const PodWorkload& w) {
   o["spec"] = spec;
   YAML::Emitter y;
   y << o;
-  return "---\n" + std::string(y.c_str()) + "\n";
+  // An environment variable's value is a string to Kubernetes, but yaml-cpp writes "6" plain (an integer to
+  // a YAML reader) and keeps no quoting style on nodes: quote the one numeric value the objects carry.
+  static const std::regex numeric_env_value(R"((\n\s+value: )(\d+)(\n))");
+  return "---\n" + std::regex_replace(std::string(y.c_str()) + "\n", numeric_env_value, "$1\"$2\"$3");
 }
 
 }  // namespace gpupack

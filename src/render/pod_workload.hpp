@@ -23,6 +23,11 @@ struct PodWorkload {
   std::string sharing_taint_value;      // "": the node is not tainted
 };
 
+// The pods of `workload` (its deploy fields from the plan) on `node`: `pods` of them, each one process
+// serving `streams` replicas; the GPU (resource or claim) and node details are set by the caller.
+PodWorkload pod_workload_of(const PlanDocument& plan, std::string name, const std::string& workload, std::string tenant,
+                            std::string node, int pods, int streams);
+
 // One YAML document, starting with "---".
 std::string pod_workload_yaml(const PodWorkload& w);
 

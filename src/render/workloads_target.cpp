@@ -102,16 +102,9 @@ TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog&
     }
     for (int n = 2; names.count(name); ++n) name = to_dns1123_label(name.substr(0, 58) + "-" + std::to_string(n));
     names.insert(name);
-    PodWorkload w;
-    w.name = name;
-    w.workload = key.workload;
-    w.tenant = info.tenant;
-    w.node = key.node;
-    w.pods = info.pods;
-    w.deploy = deploy_of(plan, key.workload);
+    PodWorkload w = pod_workload_of(plan, name, key.workload, info.tenant, key.node, info.pods, key.streams);
     w.resource = key.resource;
     w.host_ipc = info.host_ipc;
-    w.streams = key.streams;
     w.sharing_taint_value = node_sharing_value(plan, key.node);
     yaml += pod_workload_yaml(w);
   }

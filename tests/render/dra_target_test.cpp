@@ -134,7 +134,9 @@ TEST(DraTarget, ReplicasOnOneSliceShareItsClaim) {
   EXPECT_EQ(replicas_per_claim.at("node-1-gpu2"), 3);         // dev x3, time-sliced
   EXPECT_EQ(replicas_per_claim.at("node-0-gpu1-mig0"), 2);    // embed x2 under MPS
   EXPECT_EQ(replicas_per_claim.at("node-0-gpu1-mig1"), 1);    // secure, exclusive
-  EXPECT_EQ(deployments.at("dev-node-1-gpu2")["spec"]["template"]["spec"]["nodeSelector"]["gpupack.io/node"].as<std::string>(),
+  EXPECT_EQ(deployments.at("dev-node-1-gpu2")["spec"]["template"]["spec"]["affinity"]["nodeAffinity"]
+                       ["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0]["matchFields"][0]["values"][0]
+                           .as<std::string>(),
             "node-1");
   EXPECT_TRUE(deployments.at("legacy-node-2-gpu3")["spec"]["template"]["spec"]["hostIPC"].as<bool>()) << "MPS on a P100";
 }
@@ -153,6 +155,51 @@ TEST(DraTarget, BadPlansAreInputErrors) {
               std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace
+}  // namespace gpupack
+
+namespace gpupack {
+namespace {
+
+// Issue 31, item 5: a streams group is one process, so its claim asks for its memory once, not once per
+// replica (6 replicas of 1.5 GiB on an L4 asked for 9 GiB x 6 before, and no L4 matched); a slice whose
+// processes need more than the catalog says the device has is not rendered, with the reason.
+PlanDocument one_slice_plan(Sharing sharing, int replicas, std::uint64_t memory_each) {
+  PlanDocument p;
+  DocGpu g;
+  g.id = "gpu0";
+  g.node = "node-0";
+  g.model = "L4-24GB";
+  g.mode = sharing == Sharing::streams ? GpuMode::exclusive : GpuMode::mps;
+  DocSlice s;
+  s.id = "s0";
+  s.sharing = sharing;
+  s.memory_bytes = 22ULL << 30;
+  for (int r = 0; r < replicas; ++r) s.clients.push_back({"embed", r, "search", memory_each, std::nullopt});
+  g.slices.push_back(s);
+  p.gpus.push_back(g);
+  check_plan_document(p, builtin_catalog());
+  return p;
+}
+
+TEST(DraTargetMemory, AStreamsGroupAsksForItsMemoryOnce) {
+  const TargetOutput o = render_dra_target(one_slice_plan(Sharing::streams, 6, 1536ULL << 20), builtin_catalog());
+  const std::string claims = find_file(o.files, "dra/resourceclaims.yaml")->content;
+  EXPECT_NE(claims.find("quantity('1536Mi')"), std::string::npos) << claims;
+  const YAML::Node d = YAML::LoadAll(find_file(o.files, "dra/deployments.yaml")->content)[0];
+  EXPECT_EQ(d["spec"]["replicas"].as<int>(), 1);  // one process: one pod, serving 6 replicas
+  EXPECT_EQ(d["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"].Tag(), "!");  // quoted: a string
+  EXPECT_EQ(d["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"].as<std::string>(), "6");
+}
+
+TEST(DraTargetMemory, AClaimNoDeviceCouldMatchIsNotRendered) {
+  // 4 MPS clients of 8 GiB on a 24 GB L4: 32 GiB, more than the device has.
+  const TargetOutput o = render_dra_target(one_slice_plan(Sharing::mps, 4, 8ULL << 30), builtin_catalog());
+  EXPECT_EQ(find_file(o.files, "dra/resourceclaims.yaml"), nullptr);
+  ASSERT_FALSE(o.readme.empty());
+  EXPECT_NE(o.readme.front().find("more than the"), std::string::npos) << o.readme.front();
 }
 
 }  // namespace
