@@ -27,7 +27,7 @@ Isolation parse_isolation(std::string_view text);
 UsagePattern parse_usage_pattern(std::string_view text);
 
 // A profiled workload's default slo_margin. At the density edge of the profile model (28-30 resnet18-b1
-// clients on one H100, runs 22-24 in docs/results) the worst replica's mean p99 ran 3-9% above the
+// clients on one H100, runs 22-24 in results/) the worst replica's mean p99 ran 3-9% above the
 // prediction and its worst window 13-15% above; docs/decisions.md, "SLO margin", says how 12% was chosen.
 inline constexpr double kProfiledSloMargin = 0.12;
 

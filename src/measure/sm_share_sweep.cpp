@@ -132,7 +132,7 @@ ComputeDemand judge_sweep(std::vector<SmSharePoint>& curve, const DemandRule& ru
   curve.front().verdict = ShareVerdict{true, true, "the reference (" + std::to_string(top_runs) + (top_runs == 1 ? " run)" : " runs)")};
   // The demand is the smallest share that passes. A larger share that failed while a smaller one passes is
   // reported, not trusted: on an H100 one process's req/s and p50 vary 10-15% between starts (see
-  // docs/results/README.md), more than the tolerance, so such a failure is far more often noise than a
+  // results/README.md), more than the tolerance, so such a failure is far more often noise than a
   // program that runs better on fewer SMs. Its verdict says so; --repeat-all re-measures every share.
   int smallest = curve.front().pct;
   bool larger_failed = false;

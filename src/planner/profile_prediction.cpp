@@ -181,8 +181,8 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
 // distributor, so with N clients each launch also waits behind the others' (iGniter's t_sched, which grows
 // with the number of co-located models). A client spends the share of its time no kernel of it runs there.
 // 1 + 0.10 x (N - 1) x (1 - exposed share), fitted with the pressure above and the DRAM queueing below on
-// every slice `gpupack verify` measured on H100s (docs/results/verify-profiled-h100/run1-6,
-// verify-issue15-h100, verify-h100) and the MPS grids of docs/results/grid-h100 (docs/decisions.md gives
+// every slice `gpupack verify` measured on H100s (results/verify-profiled-h100/run1-6,
+// verify-issue15-h100, verify-h100) and the MPS grids of results/grid-h100 (docs/decisions.md gives
 // the errors). A profile with an MPS co-location grid gives its own coefficient.
 constexpr double kMpsLaunchCostPerClient = 0.10;
 constexpr double kDramQueueing = 0.4;

@@ -34,7 +34,7 @@ Activity activity(const PredictionInput& c, SliceCapacity slice);
 // 55% of the SMs (it kept 100% of its capped req/s), while 2 MLP clients (0.77) cost a GEMM at 40% a fifth.
 double pressure(const std::vector<Activity>& acts, size_t i);
 
-// Bursts of wider neighbours (measured on an H100, docs/results/verify-profiled-h100/run13, the DRAM
+// Bursts of wider neighbours (measured on an H100, results/verify-profiled-h100/run13, the DRAM
 // sweep): 4 resnet18-b1 lost 10%, 20% and 23% of their predicted req/s beside 2, 3 and 4 mlp-b8 at 80%,
 // and 10% beside the same 4 MLPs capped at 20%, which kept their req/s and drew the same DRAM bandwidth
 // (GPM 0.77 against 0.74; never above 0.79 in the sweep), while a GEMM job capped at 30-55%, whose kernels

@@ -1,6 +1,6 @@
 #pragma once
 // Shared stalls (pure): moments when several clients of one slice are slow together, found in the request
-// lines of one run. Measured on an H100 (docs/results/tail-probe-h100): beside the 8192^3 GEMM job capped at
+// lines of one run. Measured on an H100 (results/tail-probe-h100): beside the 8192^3 GEMM job capped at
 // 25% of the SMs, every other client of the slice (resnet18-b1, mlp-b8) now and then waited for one whole
 // GEMM product, ~10 times a second, each request starting and ending with one of the GEMM's. A client's p99
 // is then its normal latency plus the neighbour's request whenever more than 1% of its requests meet a

@@ -73,7 +73,7 @@ TEST(ProfilePlan, Issue15SixResnetsAndGemmShareOneH100) {
       EXPECT_LT(*c.prediction->p99_ms, *w.latency_slo_ms);
       EXPECT_FALSE(c.prediction->extrapolated);  // its cap lies inside the measured curve (12-100%)
       // `gpupack verify` of this plan on H100s: 352-394 req/s per replica, mean 373.9, on 2026-11-23
-      // (docs/results/verify-issue15-h100); 299-361, mean 321.3, on 2026-11-24 (docs/results/
+      // (results/verify-issue15-h100); 299-361, mean 321.3, on 2026-11-24 (results/
       // verify-profiled-h100/run1). The curve at 15% says 460, at 100% 532.3 where the steady window
       // alone measured 507.8 (the curve is scaled to it); the pressure on its SMs (0.98: the GEMM's 0.55
       // counts in full beside its narrow kernels) stays below 1; the MPS launch path among 7 clients on
@@ -281,7 +281,7 @@ TEST(ProfilePlan, ProfilesDirFillsMemoryAndComputeOfAnEntryMatchedByName) {
   }
 }
 
-// The mixed slice of docs/results/verify-h100.json (3 x resnet at 20% threads + an MLP at 30%, measured by
+// The mixed slice of results/verify-h100.json (3 x resnet at 20% threads + an MLP at 30%, measured by
 // `gpupack verify` on an H100 the same day as these profiles): req/s within 20% and the MLP's p99 within 25%
 // of what was measured (resnet 428-464 req/s, p99 5.78-6.32 ms; mlp 5876 req/s, p99 0.319 ms). The resnets'
 // p99 that day was 2.6-2.9x their mean request time, the long-tail mode the model leaves to verify's shared
@@ -312,7 +312,7 @@ TEST(ProfilePlan, ThreeResnetsAndAnMlpWithinTheTargetsOfTheH100Run) {
             preds[0].notes.end());
 }
 
-// Bursts of wider neighbours (docs/results/verify-profiled-h100/run13, the DRAM sweep): 4 resnet18-b1
+// Bursts of wider neighbours (results/verify-profiled-h100/run13, the DRAM sweep): 4 resnet18-b1
 // beside 3 mlp-b8 at 80% measured 218-229 req/s, beside 4 at 80% 178-179, beside 4 capped at 20% 262-266.
 // The resnets wait for the MLPs' bursts at 80%, not at 20% (their kernels then run all the time on their
 // share), nor beside a GEMM capped at 30%; the MLPs and the GEMM never wait for a wider neighbour.

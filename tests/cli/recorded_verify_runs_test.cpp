@@ -1,4 +1,4 @@
-// The profile model against every slice `gpupack verify` measured on H100s (docs/results): the recorded
+// The profile model against every slice `gpupack verify` measured on H100s (results/): the recorded
 // plans' slices are predicted again from the recorded profiles (tests/planner/data/profiles-h100-2026-11-23)
 // and compared with what verify measured there, replica by replica. A change to the model that fits these
 // runs worse fails here; docs/decisions.md ("Measured error") quotes the table this prints.
@@ -23,7 +23,7 @@ const std::string kScenarioDir = GPUPACK_PLANNER_TEST_DATA;
 const std::string kResults = GPUPACK_RESULTS_DIR;
 
 struct Run {
-  std::string dir;       // under docs/results
+  std::string dir;       // under results/
   std::string scenario;  // tests/planner/data/<scenario>.yaml, the scenario the run planned
 };
 
@@ -233,7 +233,7 @@ struct Worst {
 // Whether a replica's p99 is its own, the tail the model predicts: verify would not name shared stalls
 // beside it (verify::stalls_worth_naming on the run's stall_hit_fraction and p99_without_stalls_ms, where
 // the run recorded them) and p99 under 2x its mean request time. In the tail probe
-// (docs/results/tail-probe-h100) every slice with GEMM-aligned stalls had p99 2.4-3.1x the mean and every
+// (results/tail-probe-h100) every slice with GEMM-aligned stalls had p99 2.4-3.1x the mean and every
 // quiet one 1.1-1.8x; on machine c and in runs 2 and 3 the long tail was everywhere (docs/decisions.md,
 // "Tail").
 bool stall_free(const nlohmann::json& r) {
@@ -354,7 +354,7 @@ TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
 }
 
 // Issue 15's targets (every replica's p99 within 25% and req/s within 15%), with the current model, on the
-// mixed scenarios of the quiet machines where they were met (docs/results/README.md, the targets table):
+// mixed scenarios of the quiet machines where they were met (results/README.md, the targets table):
 // h (run 12), j (14), k (15), l (16), m (17), o (19) and q (21). A model change that takes one of them out of
 // its targets fails here; the long-tail machines (shared stalls, not predicted) are not in this list.
 const std::vector<Run> kQuietRuns = {

@@ -2,7 +2,7 @@
 # GPU test (label gpu): is the aggregate req/s of a `gpupack bench --client-cmd` grid cell what the same
 # program gives when its copies are started by hand (issue 14: "within 10%")? grid_real.sh compares one
 # start of each at K=1 and at the largest K; at K=4 the two agreed within 1.4%, at K=1 they differed by
-# 14-18% (docs/results/README.md), while one process alone varies by up to +-15% from start to start.
+# 14-18% (results/README.md), while one process alone varies by up to +-15% from start to start.
 # One start per side cannot tell gpupack's error from that variation, so here each side is started
 # COMPARE_ROUNDS times, interleaved (hand then grid in odd rounds, grid then hand in even ones, so a drift
 # of the machine hits both), and the check is on the means: within 10%. Every start's figures, each

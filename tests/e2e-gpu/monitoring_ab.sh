@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Does our own monitoring lengthen the clients' tails? One scenario's plan verified once per configuration
-# on the GPU machine (not a ctest test: the driver of docs/results/verify-profiled-h100/run27). Usage:
+# on the GPU machine (not a ctest test: the driver of results/verify-profiled-h100/run27). Usage:
 #   AB_CONFIGS="tag:dmon:sample[:query] ..." [AB_SCENARIO=density-r40-h100] [AB_BUDGET=540] \
 #     bash tests/e2e-gpu/monitoring_ab.sh path/to/gpupack
 # dmon: 1 runs `nvidia-smi dmon` beside verify, 0 not; sample: verify's --sample-interval; query=1 also runs

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Several verify_profiled.sh scenarios in one go on the GPU machine (not a ctest test: the driver of the
-# recorded runs under docs/results). Usage:
+# recorded runs under results/). Usage:
 #   VERIFY_BATCH="tag:scenario[:VAR=VALUE,VAR=VALUE] ..." [VERIFY_WINDOW=8] bash tests/e2e-gpu/verify_batch.sh path/to/gpupack
 # e.g. VERIFY_BATCH="mixed:mixed-h100:VERIFY_MEASURE_ALONE=1 one:issue15-one-h100:VERIFY_EXPECT_PLACED=7".
 # Each scenario's files (scenario.yaml, plan.json, verify.json, verify.txt, verify.html, summary.txt and the

@@ -44,12 +44,12 @@ check_refs() {
 TAGGED='ghcr\.io/gpupack/[A-Za-z0-9._/-]+:[0-9][A-Za-z0-9._-]*'     # a tagged reference, anywhere
 IMAGE_LINE='image: *"?[^ "]*gpupack[^ "]*'                           # an object's image: naming gpupack
 
-# The repository's own files: the Dockerfile, deploy/, docs/, scripts/ and the README (docs/results are
-# measurements of past versions and keep the tags they ran). deploy/base names the image by kustomize:
+# The repository's own files: the Dockerfile, deploy/, docs/, scripts/ and the README (not results/: the
+# measurements of past versions keep the tags they ran). deploy/base names the image by kustomize:
 # `image: gpupack` in the DaemonSet, newName and newTag in kustomization.yaml.
 while IFS= read -r f; do
   check_refs "$f" "$ROOT/$f" "$TAGGED"
-done < <(git -C "$ROOT" ls-files -co --exclude-standard Dockerfile deploy docs scripts README.md | grep -v '^docs/results/')
+done < <(git -C "$ROOT" ls-files -co --exclude-standard Dockerfile deploy docs scripts README.md)
 [ "$REFS" -ge 1 ] || { LAST="repository files"; fail "found no reference to $IMAGE"; }
 LAST="deploy/base/kustomization.yaml"
 grep -A2 -- '- name: gpupack$' "$ROOT/deploy/base/kustomization.yaml" >"$WORK/images.txt"

@@ -69,8 +69,8 @@ expect_json '.summary.gpus_available == null and .gpus[0].model == "H200-SXM-141
 run plan --calibration "$ROOT/examples/bench-calibration.json" --format json
 expect_rc 0
 expect_json '.model.timeslicing_p99_inflation == 6.2 and .model.mps_p99_inflation == 1.9 and .model.mps_slowdown["8"] == 1.1'
-# ... including the whole JSON of a real `gpupack bench` run (H200, docs/results/).
-run plan --calibration "$ROOT/docs/results/bench-h200.json" --format json
+# ... including the whole JSON of a real `gpupack bench` run (H200, results/).
+run plan --calibration "$ROOT/results/bench-h200.json" --format json
 expect_rc 4  # the H200's measured MPS inflation leaves some of the 40 unplaced on the one A100 (docs/cli.md)
 expect_json '.model.mps_p99_inflation > 10 and .model.timeslicing_slowdown["8"] > 8'
 

@@ -36,11 +36,11 @@ TEST(SmShareSweep, DemandIsTheSmallestShareThatKeepsUpWithTheLargest) {
 // Runs as measured on an H100 (2026-11-23, examples/clients, gpupack profile --sweep): req/s, p50 ms, p99 ms.
 SweepRun run(double rps, double p50, double p99) { return {rps, p50, p99}; }
 
-// resnet18-b1: a 6 s sweep, and a 10 s one (docs/results/profile-h100/resnet18-b1.json).
+// resnet18-b1: a 6 s sweep, and a 10 s one (results/profile-h100/resnet18-b1.json).
 const SweepRun kResnet6s100 = run(532, 1.73, 3.22), kResnet6s50 = run(492, 1.72, 5.02), kResnet6s25 = run(484, 1.74, 4.98);
 const SweepRun kResnet10s100 = run(328.4, 2.767, 7.734), kResnet10s50 = run(420.0, 2.298, 4.330),
                kResnet10s25 = run(371.5, 2.598, 6.136), kResnet10s12 = run(375.9, 2.575, 6.544);
-// mlp-b8 (batch 8): a 6 s sweep, and a 10 s one (docs/results/profile-h100/mlp-b8.json).
+// mlp-b8 (batch 8): a 6 s sweep, and a 10 s one (results/profile-h100/mlp-b8.json).
 const SweepRun kMlp6s100 = run(7094, 0.125, 0.191), kMlp6s50 = run(6218, 0.145, 0.371), kMlp6s25 = run(6666, 0.131, 0.236),
                kMlp6s12 = run(4066, 0.225, 0.37);
 const SweepRun kMlp10s100 = run(7286.9, 0.11947, 0.24352);

@@ -1,6 +1,6 @@
 #pragma once
 // Synthetic request traces for the shared-stall tests, shaped like the H100 probe
-// (docs/results/tail-probe-h100): a GEMM job whose 6 ms requests run back to back, a small-kernel MLP
+// (results/tail-probe-h100): a GEMM job whose 6 ms requests run back to back, a small-kernel MLP
 // (0.2 ms requests) and launch-bound CNNs (3 ms requests). Every `every`-th GEMM request stalls the others:
 // the MLP request that starts with it ends with it, and a CNN request that overlaps it takes that much
 // longer.
