@@ -2,7 +2,6 @@
 // [--repeat R] [--scenario FILE] [--search WORKLOAD] [--format json] [--json FILE] [--report FILE.html]`: runs one node's
 // placements of a plan on this machine as rendered and compares with the plan's predictions (docs/verify.md).
 #include <algorithm>
-#include <cmath>
 #include <iostream>
 #include <set>
 #include <sstream>
