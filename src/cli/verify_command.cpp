@@ -1,8 +1,7 @@
-// `gpupack verify plan.json --run WORKLOAD=COMMAND ... [--node N] [--duration S] [--warmup S] [--tolerance F]
+// `gpupack verify plan.json --run WORKLOAD=COMMAND ... [--node N] [--duration S] [--warmup S] [--tolerance F] [--strict]
 // [--repeat R] [--scenario FILE] [--search WORKLOAD] [--format json] [--json FILE] [--report FILE.html]`: runs one node's
 // placements of a plan on this machine as rendered and compares with the plan's predictions (docs/verify.md).
 #include <algorithm>
-#include <cmath>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -29,6 +28,7 @@
 #include "os/scratch_dir.hpp"
 #include "verify/verify_driver.hpp"
 #include "verify/verify_html.hpp"
+#include "verify/verify_verdict.hpp"
 
 namespace gpupack {
 
@@ -43,6 +43,7 @@ struct VerifyArgs {
   int repeat = 2, search_max = 16, search_step = 1;
   bool solo = true;
   bool measure_alone = false;
+  bool strict = false;
   OutputFormat format = OutputFormat::table;
 };
 
@@ -165,8 +166,9 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   for (const auto& v : r.replicas) {
     plain = plain || !v.reports;
     std::string slo = v.slo_ms ? fmt::format("{:.1f} {}", *v.slo_ms, v.slo_met == true ? "met" : v.slo_met == false ? "BROKEN" : "?") : "-";
-    std::string verdict = v.problems.empty() && v.slo_met != false ? "ok" : "FAIL";
-    for (const auto& p : v.problems) verdict += "; " + p;
+    const Verdict rv = replica_verdict(v);
+    std::string verdict = rv == Verdict::fail ? "FAIL" : rv == Verdict::warn ? "WARN" : "ok";
+    for (const auto& p : v.problems()) verdict += "; " + p;
     if (!v.reports) {
       verdict += " (no client report: memory, crashes, GPU activity only";
       verdict += v.gpu_seen ? ")" : "; never seen on the GPU)";
@@ -210,31 +212,7 @@ void print_table(std::ostream& out, const VerifyReport& r) {
       out << fmt::format("  {} replica(s): {}{}\n", st.replicas, st.fits ? "fits" : "does not fit: ", st.why);
     }
   }
-  if (r.ok()) {
-    out << "verify: every SLO met and every prediction within the tolerance\n";
-    return;
-  }
-  // What failed, counted: an SLO broken is the plan's failure; a prediction off, a crash or memory over its
-  // limit the verdicts name one by one.
-  size_t broken = 0, with_problems = 0, with_slo = 0, p99_misses = 0, quiet_within = 0;
-  for (const auto& v : r.replicas) {
-    with_slo += v.slo_met.has_value();
-    broken += v.slo_met == false;
-    with_problems += !v.problems.empty();
-    if (v.p99_error && std::fabs(*v.p99_error) > r.tolerance) {
-      ++p99_misses;
-      quiet_within += v.p99_error_without_stalls && std::fabs(*v.p99_error_without_stalls) <= r.tolerance;
-    }
-  }
-  // A p99 miss that is within the tolerance once the shared stalls' requests are left out is the machine's
-  // stalls, not the model's error (docs/verify.md): the count tells the user which failure this was.
-  const std::string stalls =
-      quiet_within > 0 ? fmt::format("; {} of the {} p99 misses within the tolerance without the requests shared stalls met",
-                                     quiet_within, p99_misses)
-                       : "";
-  out << fmt::format("verify: FAILED: {} of {} replicas with an SLO broke it; {} of {} replicas failed a check (an error over "
-                     "the tolerance, a crash, memory over its limit: see the verdicts above){}\n",
-                     broken, with_slo, with_problems, r.replicas.size(), stalls);
+  out << "verify: " << verdict_text(r) << '\n';
 }
 
 int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
@@ -287,6 +265,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
     o.search_max = a.search_max;
     o.search_step = a.search_step;
     o.tolerance = a.tolerance;
+    o.strict = a.strict;
     o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
     SessionDeps deps{os.runner, os.fs, os.clock, os.proc, &gpu,
                      [&os](const std::string& path) { return std::make_unique<measure::FileReportSource>(os.fs, path); }};
@@ -308,7 +287,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
     } else {
       print_table(out, report);
     }
-    return report.ok() ? exit_code::ok : exit_code::negative;
+    return verify_exit_code(report);
   });
 }
 
@@ -329,6 +308,9 @@ void register_verify_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(0.1, 3600.0))
       ->capture_default_str();
   cmd->add_option("--tolerance", a->tolerance, "Largest accepted |prediction error| (fraction)")->check(CLI::Range(0.0, 100.0))->capture_default_str();
+  cmd->add_flag("--strict", a->strict,
+                "Exit 1 also when a prediction error is over --tolerance (by default a warning: exit 1 is for a broken SLO, "
+                "a crash, memory over its limit)");
   cmd->add_option("--repeat", a->repeat, "Runs of each configuration (the spread is reported)")->check(CLI::Range(1, 100))->capture_default_str();
   // Two plain flags rather than CLI11's "--solo,!--no-solo", whose help shows "--solo,--no-solo{false}".
   cmd->add_flag_callback("--no-solo", [a] { a->solo = false; }, "Skip measuring each workload alone first (by default its p99 and req/s alone are measured)");

@@ -189,6 +189,7 @@ VerifyReport run_verify(const VerifySetup& setup, const DriverOptions& options, 
   report.warmup_s = options.session.warmup_s;
   report.sample_interval_s = options.session.sample_s;
   report.duration_s = options.session.duration_s;
+  report.strict = options.strict;
   if (options.search) report.search = density_search(setup, options, runs);
   return report;
 }

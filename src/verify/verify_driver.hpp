@@ -25,6 +25,7 @@ struct DriverOptions {
   int search_max = 16;                // at most this many replicas of it on the slice
   int search_step = 1;                // replicas added per step up; a break is then bisected to one replica
   double tolerance = 0.25;
+  bool strict = false;  // a prediction error over the tolerance fails the run (VerifyReport::strict)
   std::function<void(const std::string&)> progress;  // one line per run started (stderr)
 };
 

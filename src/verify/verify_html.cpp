@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "bench/svg_chart.hpp"
+#include "verify/verify_verdict.hpp"
 
 namespace gpupack::verify {
 
@@ -24,14 +25,14 @@ std::string render_verify_html(const VerifyReport& report, const std::string& pl
   std::string html = fmt::format(R"(<!doctype html>
 <html><head><meta charset="utf-8"><title>gpupack verify: {plan}</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}
-td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{background:#dfd}}</style></head><body>
+td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.warn{{background:#ffd}}.good{{background:#dfd}}</style></head><body>
 <h1>gpupack verify: {plan}</h1>
 <p>Node {node}: window {dur:.1f} s after a {warm:.1f} s warm-up, {repeat} repeat(s), tolerance {tol:.0f}%. Verdict: <b>{verdict}</b>.</p>
 )",
                                  fmt::arg("plan", escape_xml(plan_path)), fmt::arg("node", escape_xml(report.node)),
                                  fmt::arg("dur", report.duration_s), fmt::arg("warm", report.warmup_s),
                                  fmt::arg("repeat", report.repeat), fmt::arg("tol", report.tolerance * 100),
-                                 fmt::arg("verdict", report.ok() ? "every SLO met, predictions within tolerance" : "FAILED"));
+                                 fmt::arg("verdict", escape_xml(verdict_text(report))));
   for (const auto& n : report.notes) html += "<p>Note: " + escape_xml(n) + "</p>\n";
   html += "<h2>Replicas</h2>\n<table><tr><th>replica</th><th>slice</th><th>p99 predicted (ms)</th><th>p99 measured (ms)</th>"
           "<th>error</th><th>spread</th><th>req/s predicted</th><th>req/s measured</th><th>error</th><th>spread</th>"
@@ -40,13 +41,13 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.good{{ba
   bench::BarChart rps{"throughput per replica", "req/s", {}, {{"predicted", {}}, {"measured", {}}}, std::nullopt, false};
   for (const auto& r : report.replicas) {
     const std::string name = r.workload + "-" + std::to_string(r.replica);
-    const bool bad = !r.problems.empty() || r.slo_met == false;
+    const Verdict verdict = replica_verdict(r);
     std::string problems;
-    for (const auto& p : r.problems) problems += (problems.empty() ? "" : "; ") + p;
+    for (const auto& p : r.problems()) problems += (problems.empty() ? "" : "; ") + p;
     if (!r.reports) problems += std::string(problems.empty() ? "" : "; ") + "no client report: memory, crashes and GPU activity only";
     html += fmt::format("<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
                         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        bad ? "bad" : "good", escape_xml(name), escape_xml(r.slice), cell(r.predicted_p99_ms), cell(r.p99_ms.mean()),
+                        verdict == Verdict::fail ? "bad" : verdict == Verdict::warn ? "warn" : "good", escape_xml(name), escape_xml(r.slice), cell(r.predicted_p99_ms), cell(r.p99_ms.mean()),
                         percent(r.p99_error), spread(r.p99_ms), cell(r.predicted_req_per_s, "{:.1f}"), cell(r.req_per_s.mean(), "{:.1f}"),
                         percent(r.throughput_error), spread(r.req_per_s),
                         r.slo_ms ? fmt::format("{:.2f} ({})", *r.slo_ms, r.slo_met == true ? "met" : r.slo_met == false ? "BROKEN" : "-") : "-",

@@ -60,15 +60,6 @@ std::optional<std::string> ended_problem(const ReplicaRun& r) {
   return what;
 }
 
-template <typename T>
-nlohmann::ordered_json opt(const std::optional<T>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-}
-
-nlohmann::ordered_json measured_json(const Measured& m) {
-  return {{"mean", opt(m.mean())}, {"spread", opt(m.spread())}, {"runs", m.runs}};
-}
-
 // The slice's shared stalls in each run, and their sum over the runs.
 std::vector<SharedStalls> stalls_per_run(const std::vector<SessionRun>& runs, size_t slice, SliceStalls& sum) {
   std::vector<SharedStalls> out;
@@ -164,9 +155,15 @@ std::string SliceVerdict::activity_text() const {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::vector<std::string> ReplicaVerdict::problems() const {
+  std::vector<std::string> all = failures;
+  all.insert(all.end(), warnings.begin(), warnings.end());
+  return all;
+}
+
 bool VerifyReport::ok() const {
   for (const auto& r : replicas) {
-    if (!r.problems.empty() || r.slo_met == false) return false;
+    if (!r.failures.empty() || !r.warnings.empty() || r.slo_met == false) return false;
   }
   return true;
 }
@@ -220,13 +217,13 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
         if (r.figures && r.figures->requests > 0) v.req_per_s.runs.push_back(r.figures->req_per_s);
         if (r.peak_memory_bytes) v.peak_memory_bytes = std::max(v.peak_memory_bytes.value_or(0), *r.peak_memory_bytes);
         v.gpu_seen = v.gpu_seen || r.gpu_seen;
-        if (const auto p = ended_problem(r)) v.problems.push_back(*p);
+        if (const auto p = ended_problem(r)) v.failures.push_back(*p);
         if (setup_r.reports && r.reported && !(r.figures && r.figures->requests > 0)) {
-          v.problems.push_back("reported no request in the window");
+          v.failures.push_back("reported no request in the window");
         }
       }
       if (v.peak_memory_bytes && v.memory_limit_bytes > 0 && *v.peak_memory_bytes > v.memory_limit_bytes) {
-        v.problems.push_back(fmt::format("used {:.0f} MiB of GPU memory, over its limit of {:.0f} MiB",
+        v.failures.push_back(fmt::format("used {:.0f} MiB of GPU memory, over its limit of {:.0f} MiB",
                                          static_cast<double>(*v.peak_memory_bytes) / 1048576.0,
                                          static_cast<double>(v.memory_limit_bytes) / 1048576.0));
       }
@@ -242,11 +239,11 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
         v.rebased_throughput_error = rebased_error(v.req_per_s.mean(), v.predicted_req_per_s, a->req_per_s_drift());
       }
       if (v.p99_error && std::fabs(*v.p99_error) > tolerance) {
-        v.problems.push_back(fmt::format("p99 {:+.0f}% off the prediction (tolerance {:.0f}%){}", *v.p99_error * 100, tolerance * 100,
+        v.warnings.push_back(fmt::format("p99 {:+.0f}% off the prediction (tolerance {:.0f}%){}", *v.p99_error * 100, tolerance * 100,
                                          stall_note(v, sv.stalls)));
       }
       if (v.throughput_error && std::fabs(*v.throughput_error) > tolerance) {
-        v.problems.push_back(fmt::format("throughput {:+.0f}% off the prediction (tolerance {:.0f}%)",
+        v.warnings.push_back(fmt::format("throughput {:+.0f}% off the prediction (tolerance {:.0f}%)",
                                          *v.throughput_error * 100, tolerance * 100));
       }
       // The SLO must hold in every repeat: the worst one decides.
@@ -295,97 +292,6 @@ bool run_fits(const std::vector<SliceSetup>& slices, const SessionRun& run, std:
     }
   }
   return true;
-}
-
-nlohmann::ordered_json to_json(const VerifyReport& report) {
-  nlohmann::ordered_json j;
-  j["verify_version"] = kVerifyJsonVersion;
-  j["node"] = report.node;
-  j["warmup_s"] = report.warmup_s;
-  j["duration_s"] = report.duration_s;
-  j["repeat"] = report.repeat;
-  j["tolerance"] = report.tolerance;
-  j["sample_interval_s"] = report.sample_interval_s;
-  j["ok"] = report.ok();
-  j["notes"] = report.notes;
-  j["alone"] = nlohmann::ordered_json::array();
-  for (const auto& a : report.alone) {
-    j["alone"].push_back({{"workload", a.workload}, {"source", a.source}, {"p99_ms", measured_json(a.p99_ms)},
-                          {"req_per_s", measured_json(a.req_per_s)}, {"profile_p99_ms", opt(a.profile_p99_ms)},
-                          {"profile_req_per_s", opt(a.profile_req_per_s)},
-                          {"profile_scaled_from", opt(a.profile_scaled_from.empty() ? std::nullopt : std::optional(a.profile_scaled_from))},
-                          {"p99_drift", opt(a.p99_drift())}, {"req_per_s_drift", opt(a.req_per_s_drift())}});
-  }
-  j["replicas"] = nlohmann::ordered_json::array();
-  for (const auto& r : report.replicas) {
-    j["replicas"].push_back({{"workload", r.workload},
-                             {"replica", r.replica},
-                             {"slice", r.slice},
-                             {"reports", r.reports},
-                             {"predicted_p99_ms", opt(r.predicted_p99_ms)},
-                             {"prediction_source", r.prediction_source},
-                             {"extrapolated", r.extrapolated},
-                             {"p99_ms", measured_json(r.p99_ms)},
-                             {"p99_error", opt(r.p99_error)},
-                             {"predicted_req_per_s", opt(r.predicted_req_per_s)},
-                             {"req_per_s", measured_json(r.req_per_s)},
-                             {"throughput_error", opt(r.throughput_error)},
-                             {"rebased_p99_error", opt(r.rebased_p99_error)},
-                             {"rebased_throughput_error", opt(r.rebased_throughput_error)},
-                             {"slo_ms", opt(r.slo_ms)},
-                             {"slo_met", opt(r.slo_met)},
-                             {"peak_memory_bytes", opt(r.peak_memory_bytes)},
-                             {"memory_limit_bytes", r.memory_limit_bytes},
-                             {"gpu_seen", r.gpu_seen},
-                             {"problems", r.problems},
-                             {"stall_hit_fraction", measured_json(r.stall_hit_fraction)},
-                             {"p99_without_stalls_ms", measured_json(r.p99_without_stalls_ms)},
-                             {"stalls_named", stalls_worth_naming(r)},
-                             {"p99_error_without_stalls", opt(r.p99_error_without_stalls)}});
-  }
-  j["slices"] = nlohmann::ordered_json::array();
-  for (const auto& s : report.slices) {
-    j["slices"].push_back({{"slice", s.slice},
-                           {"sharing", s.sharing},
-                           {"predicted_req_per_s", opt(s.predicted_req_per_s)},
-                           {"req_per_s", opt(s.measured_req_per_s)},
-                           {"throughput_error", opt(s.throughput_error)},
-                           {"predicted_worst_p99_ms", opt(s.predicted_worst_p99_ms)},
-                           {"worst_p99_ms", opt(s.measured_worst_p99_ms)},
-                           {"p99_error", opt(s.p99_error)},
-                           {"slo_met", opt(s.slo_met)},
-                           {"gpu_activity", s.has_activity() ? nlohmann::ordered_json{{"sm_active", measured_json(s.sm_active)},
-                                                                                       {"dram_bw", measured_json(s.dram_bw)},
-                                                                                       {"tensor_active", measured_json(s.tensor_active)}}
-                                                             : nlohmann::ordered_json(nullptr)},
-                           {"shared_stalls",
-                            {{"events", s.stalls.events},
-                             {"seconds", s.stalls.seconds},
-                             {"mean_ms", s.stalls.mean_ms},
-                             {"max_ms", s.stalls.max_ms},
-                             {"aligned_with", opt(s.stalls.aligned_with)}}}});
-  }
-  if (report.search) {
-    const SearchResult& s = *report.search;
-    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
-    for (const auto& st : s.steps) {
-      steps.push_back({{"replicas", st.replicas}, {"fits", st.fits}, {"worst_p99_ms", opt(st.worst_p99_ms)}, {"why", st.why}});
-    }
-    j["search"] = {{"workload", s.workload}, {"slice", s.slice},     {"planned", s.planned},
-                   {"most_that_fit", s.most_that_fit}, {"capped", s.capped}, {"planned_share", opt(s.planned_share())},
-                   {"steps", steps}};
-    j["search"]["unplaced"] = s.unplaced == 0 ? nlohmann::ordered_json(nullptr)
-                                              : nlohmann::ordered_json{{"count", s.unplaced}, {"code", s.unplaced_code},
-                                                                       {"reason", s.unplaced_reason}};
-  } else {
-    j["search"] = nullptr;
-  }
-  j["slo_margins"] = nlohmann::ordered_json::array();
-  for (const MarginCheck& m : report.margins) {
-    j["slo_margins"].push_back({{"workload", m.workload}, {"kept", m.kept}, {"needed", m.needed}, {"replica", m.replica},
-                                {"worst_p99_ms", m.worst_p99_ms}, {"predicted_p99_ms", m.predicted_p99_ms}});
-  }
-  return j;
 }
 
 }  // namespace gpupack::verify

@@ -57,7 +57,13 @@ struct ReplicaVerdict {
   std::optional<std::uint64_t> peak_memory_bytes;
   std::uint64_t memory_limit_bytes = 0;
   bool gpu_seen = false;
-  std::vector<std::string> problems;  // crashes, memory over its limit, errors over the tolerance
+  // What fails the plan on this machine: a crash, memory over its limit, no request reported (with a
+  // broken SLO, slo_met, these make its verdict "fail"; verify/verify_verdict.hpp).
+  std::vector<std::string> failures;
+  // A prediction error over the tolerance: the model's miss, not the plan's; a warning unless --strict.
+  std::vector<std::string> warnings;
+  // The JSON's "problems" as before the split: the failures, then the warnings.
+  std::vector<std::string> problems() const;
   // Per run, from its request lines (verify/shared_stalls.hpp): the share of its requests that met a
   // shared stall, and its p99 over the others.
   Measured stall_hit_fraction, p99_without_stalls_ms;
@@ -152,6 +158,8 @@ struct VerifyReport {
   std::vector<SliceVerdict> slices;
   std::optional<SearchResult> search;
   std::vector<MarginCheck> margins;  // per workload with an SLO and a predicted p99
+  // --strict: a prediction error over the tolerance fails the run too (verify/verify_verdict.hpp).
+  bool strict = false;
   bool ok() const;  // every SLO met, every error within the tolerance, no crash, no memory over its limit
 };
 

@@ -40,6 +40,7 @@ run verify "$R/plan.json" --scenario "$R/scenario.yaml" --run "decode-b1=${clien
   --json "$R/verify.json" --search decode-b1 --search-max 40 --search-step 4
 echo "$OUT" >"$R/verify.txt"
 echo "$ERR" >"$R/verify.log"
+# 0: every SLO held (prediction errors are warnings); 1: an SLO broke, a crash, memory over its limit.
 [ "$RC" -le 1 ] || fail "verify exit code $RC"
 broken=$(jq '[.replicas[] | select(.slo_met == false)] | length' "$R/verify.json" 2>/dev/null || echo "?")
 density=$(jq -r '.search | "most that fit \(.most_that_fit) (capped: \(.capped)), planned / most = \(.planned_share)"' "$R/verify.json" 2>/dev/null)

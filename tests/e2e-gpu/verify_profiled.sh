@@ -67,13 +67,18 @@ run verify "$RESULTS/plan.json" --scenario "$RESULTS/scenario.yaml" "${RUNS[@]}"
   --warmup 3 --repeat "$REPEAT" --json "$RESULTS/verify.json" --report "$RESULTS/verify.html" "${SEARCH[@]}"
 echo "$OUT" >"$RESULTS/verify.txt"
 echo "$ERR" >"$RESULTS/verify.stderr"
+# 0: every SLO held, no crash, no memory over its limit (predictions off by more than the tolerance are
+# warnings); 1: an SLO broke, a replica crashed or used more memory than its limit. Both are results.
 [ "$RC" -eq 0 ] || [ "$RC" -eq 1 ] || fail "verify did not run to its end (exit $RC)"
 # The checks below read the JSON report of the same run; the table people read is verify.txt.
 OUT=$(cat "$RESULTS/verify.json" 2>/dev/null || true)
+# The exit code answers the JSON's verdict (no --strict here): 0 exactly when the plan held.
+expect_json "(.passed == ($RC == 0)) and (.verdict == \"fail\") == ($RC == 1) and .strict == false"
 expect_json "(.replicas | length) == $placed"
 expect_json "[.replicas[] | .p99_ms.runs | length == $REPEAT] | all"
 {
   echo "plan: $placed replicas placed; verify exit $RC"
+  jq -r '"verdict \(.verdict): passed \(.passed), \(.warnings) replica(s) off the prediction beyond the tolerance"' <<<"$OUT"
   jq -r '.replicas[] | "\(.workload)-\(.replica): p99 \(.p99_ms.mean) ms vs predicted \(.predicted_p99_ms) (error \(.p99_error), spread \(.p99_ms.spread)); req/s \(.req_per_s.mean) vs \(.predicted_req_per_s) (error \(.throughput_error)); SLO met \(.slo_met)"' <<<"$OUT"
   jq -r '.alone[] | select(.p99_drift != null) | "alone here: \(.workload): p99 \(.p99_ms.mean) ms, \(.req_per_s.mean) req/s; profile \(.profile_p99_ms) ms, \(.profile_req_per_s) req/s; drift p99 \(.p99_drift), req/s \(.req_per_s_drift)"' <<<"$OUT"
   jq -r '.replicas[] | select(.rebased_p99_error != null) | "rebased \(.workload)-\(.replica): p99 error \(.rebased_p99_error), req/s error \(.rebased_throughput_error)"' <<<"$OUT"

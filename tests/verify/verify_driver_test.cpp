@@ -77,7 +77,7 @@ TEST_F(VerifyDriverTest, SoloRunsThenRepeatsOfThePlanPredictFromWhatEachWorkload
   EXPECT_DOUBLE_EQ(*fast.p99_ms.mean(), 2);  // two clients running
   EXPECT_NEAR(*fast.p99_error, 1.0 / 3, 1e-9);
   EXPECT_EQ(fast.slo_met, true);
-  EXPECT_EQ(fast.problems.size(), 1u);  // +33% p99 is over the 25% tolerance
+  EXPECT_EQ(fast.warnings.size(), 1u);  // +33% p99 is over the 25% tolerance
   EXPECT_FALSE(r.ok());
   // Each run in its own directory under the scratch directory.
   EXPECT_NE(world_.spawned.back().env.at("GPUPACK_REPORT").find(dir_.path() + "/run-6/"), std::string::npos);
@@ -106,7 +106,7 @@ TEST_F(VerifyDriverTest, ProfilePredictionsAreTheReplicasPredictionsAndSkipTheSo
   EXPECT_DOUBLE_EQ(*f.p99_ms.mean(), 4);
   EXPECT_NEAR(*f.p99_error, -0.2 / 4.2, 1e-9);
   EXPECT_EQ(f.slo_met, true);
-  EXPECT_TRUE(f.problems.empty()) << f.problems.front();
+  EXPECT_TRUE(f.problems().empty()) << f.problems().front();
   // batch has no profile: inflation x its solo p99 (2 ms alone, inflation 1).
   const ReplicaVerdict& b = r.replicas[1];
   EXPECT_EQ(b.prediction_source, "inflation x solo");

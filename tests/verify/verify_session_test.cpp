@@ -145,8 +145,8 @@ TEST_F(VerifySessionTest, ACrashInTheWindowIsRecordedAndReportedAsAProblem) {
   EXPECT_TRUE(r.slices[0][1].ended_early);
   const VerifyReport report = compare({"n", s, {}, {}, {}, {}}, {r}, {}, 0.25);
   EXPECT_FALSE(report.ok());
-  ASSERT_FALSE(report.replicas[1].problems.empty());
-  EXPECT_NE(report.replicas[1].problems[0].find("crashed (exit code 4)"), std::string::npos);
+  ASSERT_FALSE(report.replicas[1].failures.empty());
+  EXPECT_NE(report.replicas[1].failures[0].find("crashed (exit code 4)"), std::string::npos);
   std::string why;
   EXPECT_FALSE(run_fits(s, r, why));
   EXPECT_NE(why.find("w-1"), std::string::npos);
@@ -178,9 +178,9 @@ TEST_F(VerifySessionTest, PlainProgramsDoNotHoldTheReleaseAndAreCheckedForMemory
   EXPECT_EQ(r.slices[0][1].peak_memory_bytes, 3ull << 30);
   EXPECT_EQ(world_.spawned[1].env.count("GPUPACK_REPORT"), 0u);
   const VerifyReport report = compare({"n", s, {}, {}, {}, {}}, {r}, {}, 0.25);
-  ASSERT_EQ(report.replicas[1].problems.size(), 1u);
-  EXPECT_NE(report.replicas[1].problems[0].find("used 3072 MiB of GPU memory, over its limit of 1024 MiB"), std::string::npos);
-  EXPECT_TRUE(report.replicas[0].problems.empty());
+  ASSERT_EQ(report.replicas[1].failures.size(), 1u);
+  EXPECT_NE(report.replicas[1].failures[0].find("used 3072 MiB of GPU memory, over its limit of 1024 MiB"), std::string::npos);
+  EXPECT_TRUE(report.replicas[0].problems().empty());
 }
 
 }  // namespace
