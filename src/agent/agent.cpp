@@ -1,5 +1,7 @@
 #include "agent/agent.hpp"
 
+#include "os/logger.hpp"
+
 #include <signal.h>
 
 #include <algorithm>
@@ -20,7 +22,11 @@ Agent::Agent(AgentDeps deps, std::string config_path, std::string version)
 
 Agent::~Agent() { stop(); }
 
-void Agent::log(const std::string& line) const { std::cerr << "gpupack agent: " << line << std::endl; }
+void Agent::log(const std::string& line, LogLevel level) const {
+  // The level as a word the agent command's log redirect reads back (os/logger.hpp); info goes unmarked.
+  std::cerr << "gpupack agent: " << (level == LogLevel::info ? std::string() : std::string(to_string(level)) + ": ") << line
+            << std::endl;
+}
 
 void Agent::start_supervisors() {
   for (auto& t : mps_targets(config_, deps_.gpu.devices(), deps_.fs.effective_uid())) {
@@ -124,8 +130,8 @@ void Agent::refresh() {
     const bool was_up = sup->status().daemon_up;
     sup->check();
     const MpsStatus st = sup->status();
-    if (was_up && !st.daemon_up) log("MPS daemon for " + target + " is down; restarting with backoff");
-    if (!st.last_error.empty()) log("MPS " + target + ": " + st.last_error);
+    if (was_up && !st.daemon_up) log("MPS daemon for " + target + " is down; restarting with backoff", LogLevel::warning);
+    if (!st.last_error.empty()) log("MPS " + target + ": " + st.last_error, LogLevel::warning);
   }
   std::string text;
   HealthReport h;
@@ -136,7 +142,7 @@ void Agent::refresh() {
     if (device_plugins_) device_plugins_->update_health(devices, xids);
     for (const auto& x : xids) {
       ++xid_errors_[x.uuid];
-      log("XID " + std::to_string(x.xid) + " on " + x.uuid);
+      log("XID " + std::to_string(x.xid) + " on " + x.uuid, LogLevel::warning);
     }
     refresh_pod_allocations();
     text = render_node_metrics(build_snapshot(devices), deps_.catalog);
@@ -145,7 +151,7 @@ void Agent::refresh() {
   } catch (const std::exception& e) {
     h.healthy = false;
     h.text += std::string("gpus: ") + e.what() + "\n";
-    log(std::string("reading the GPUs failed: ") + e.what());
+    log(std::string("reading the GPUs failed: ") + e.what(), LogLevel::error);
   }
   for (const auto& [target, sup] : supervisors_) {
     const MpsStatus st = sup->status();
@@ -172,10 +178,10 @@ bool Agent::reload() {
     secure_mps_root(deps_.fs, next);
   } catch (const std::exception& e) {
     ++reload_failures_;
-    log(std::string("reload refused, the old config stays in force: ") + e.what());
+    log(std::string("reload refused, the old config stays in force: ") + e.what(), LogLevel::error);
     return false;
   }
-  if (next.metrics_address != config_.metrics_address) log("metrics_address changes take effect at the next restart");
+  if (next.metrics_address != config_.metrics_address) log("metrics_address changes take effect at the next restart", LogLevel::warning);
   const auto targets = mps_targets(next, deps_.gpu.devices(), deps_.fs.effective_uid());
   std::map<std::string, const MpsTarget*> wanted;
   for (const auto& t : targets) wanted[t.target_uuid] = &t;
@@ -202,7 +208,7 @@ bool Agent::reload() {
       s->start();
       log("MPS daemon up for " + t.target_uuid);
     } catch (const MpsError& e) {
-      log("MPS daemon for " + t.target_uuid + " did not start: " + e.what());
+      log("MPS daemon for " + t.target_uuid + " did not start: " + e.what(), LogLevel::error);
     }
     supervisors_[t.target_uuid] = std::move(s);
   }
@@ -215,7 +221,7 @@ void Agent::prepare_slots() {
   try {
     prepare_admission_slots(deps_.fs, config_, deps_.gpu.devices());
   } catch (const std::runtime_error& e) {
-    log(std::string("admission slots not laid out (gpupack run creates them if it can): ") + e.what());
+    log(std::string("admission slots not laid out (gpupack run creates them if it can): ") + e.what(), LogLevel::warning);
   }
 }
 
@@ -226,7 +232,7 @@ void Agent::stop() {
     if (sup->stop()) {
       log("MPS daemon for " + target + " quit");
     } else {
-      log("MPS daemon for " + target + " did not quit in time");
+      log("MPS daemon for " + target + " did not quit in time", LogLevel::warning);
     }
   }
   supervisors_.clear();

@@ -13,6 +13,7 @@
 #include "k8s/pod_resources.hpp"
 #include "metrics/http_endpoint.hpp"
 #include "metrics/node_snapshot.hpp"
+#include "os/logger.hpp"
 #include "mps/mps_supervisor.hpp"
 #include "os/clock.hpp"
 #include "os/filesystem.hpp"
@@ -76,7 +77,7 @@ class Agent {
   // the device plugins run); on failure logs the error once and names no pods.
   void refresh_pod_allocations();
   NodeSnapshot build_snapshot(const std::vector<GpuDeviceInfo>& devices) const;
-  void log(const std::string& line) const;
+  void log(const std::string& line, LogLevel level = LogLevel::info) const;
 
   AgentDeps deps_;
   std::string config_path_;

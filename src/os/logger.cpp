@@ -108,9 +108,18 @@ class LogRedirect::LineBuffer : public std::streambuf {
     emit(p.line);
     p.line.clear();
   }
+  // "warning: " or "error: " after the prefix is the line's level (Agent::log writes them); else info.
   void emit(std::string_view text) {
     if (text.substr(0, strip_.size()) == strip_) text.remove_prefix(strip_.size());
-    logger_.log_at(LogLevel::info, std::string(text));
+    LogLevel level = LogLevel::info;
+    for (LogLevel l : {LogLevel::warning, LogLevel::error}) {
+      const std::string marker = std::string(to_string(l)) + ": ";
+      if (text.substr(0, marker.size()) == marker) {
+        level = l;
+        text.remove_prefix(marker.size());
+      }
+    }
+    logger_.log_at(level, std::string(text));
   }
 
   Logger& logger_;

@@ -98,6 +98,22 @@ TEST(LogRedirect, EveryLineGoesThroughTheLoggerWithoutThePrefix) {
 }
 
 // std::cerr, as the agent uses it: the standard streams are the ones threads may write to at once.
+// The agent marks warnings and errors after its prefix (Agent::log); the redirect gives them their level.
+TEST(LogRedirect, AWarningOrErrorMarkerIsTheLinesLevel) {
+  std::ostringstream stream;
+  LevelRecorder recorder;
+  {
+    LogRedirect redirect(stream, recorder, "gpupack agent: ");
+    stream << "gpupack agent: error: reload refused, the old config stays in force: bad\n";
+    stream << "gpupack agent: warning: XID 79 on GPU-1\n";
+    stream << "gpupack agent: config reloaded\n";
+  }
+  ASSERT_EQ(recorder.lines.size(), 3u);
+  EXPECT_EQ(recorder.lines[0], std::make_pair(LogLevel::error, std::string("reload refused, the old config stays in force: bad")));
+  EXPECT_EQ(recorder.lines[1], std::make_pair(LogLevel::warning, std::string("XID 79 on GPU-1")));
+  EXPECT_EQ(recorder.lines[2], std::make_pair(LogLevel::info, std::string("config reloaded")));
+}
+
 TEST(LogRedirect, ThreadsWritingPiecesNeverMixTheirLines) {
   std::ostream& stream = std::cerr;
   LevelRecorder recorder;
