@@ -42,7 +42,7 @@ PluginDevice base_device(const ShareTarget& t, std::string id) {
 
 void add_mps(Builder& b, const ShareTarget& t) {
   std::vector<MpsSliceSize> slices = t.mps_slices;
-  if (slices.empty()) slices.push_back({t.sm_percent.value_or(100), t.memory_bytes, t.clients});
+  if (slices.empty()) slices.push_back({t.sm_percent.value_or(100), t.memory_bytes, t.clients, std::nullopt});
   int total = 0;
   for (const auto& s : slices) total += s.count;
   if (total > t.clients) {

@@ -119,7 +119,9 @@ long allocate_everything(const PlanDocument& document, const GpuCatalog& catalog
   for (const auto& [node, resources] : free) {
     for (const auto& [name, left] : resources) {
       // Whole GPUs and MIG instances without a slice stay advertised (nvidia.com/*); MPS slices never idle.
-      if (name.rfind("gpupack.io/", 0) == 0) EXPECT_TRUE(left.empty()) << node << " advertises " << left.size() << " unused " << name;
+      if (name.rfind("gpupack.io/", 0) == 0) {
+        EXPECT_TRUE(left.empty()) << node << " advertises " << left.size() << " unused " << name;
+      }
     }
   }
   return total;

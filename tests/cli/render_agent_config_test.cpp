@@ -27,7 +27,9 @@ TEST(RenderAgentConfig, AgentParsesEveryRenderedNodeConfig) {
   const TargetOutput o = render_agent_config_target(mixed_plan());
   ASSERT_EQ(o.files.size(), 4u);  // three nodes' node.yaml and agent.yaml
   for (const auto& f : o.files) {
-    if (f.path != "gpupack-agent/agent.yaml") EXPECT_NO_THROW(parse_node_config(f.content, f.path)) << f.content;
+    if (f.path != "gpupack-agent/agent.yaml") {
+      EXPECT_NO_THROW(parse_node_config(f.content, f.path)) << f.content;
+    }
   }
 
   const NodeConfig node0 = parse_node_config(file(o, "gpupack-agent/node-0/node.yaml").content, "node-0");

@@ -48,7 +48,7 @@ NodeConfig every_field() {
   d.gpupack_resources_only = true;
   d.features_file = "";
   d.cast_ai_labels = true;
-  d.mps_slices[whole.ref] = {{50, 40960 * kMiB, 1}, {25, std::nullopt, 2}};
+  d.mps_slices[whole.ref] = {{50, 40960 * kMiB, 1, std::nullopt}, {25, std::nullopt, 2, std::nullopt}};
   return c;
 }
 

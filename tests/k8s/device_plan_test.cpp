@@ -92,7 +92,7 @@ TEST(DevicePlan, SizedMpsSlicesMayNotOvercommitTheGpu) {
     for (const auto& d : r.devices) pinned += d.gpu_uuid == testing::kGpu2 ? d.memory_bytes : 0;
   }
   EXPECT_LE(pinned, 81559ull << 20);
-  targets[2].mps_slices = {{50, 60 * kGiB, 1}, {25, 30 * kGiB, 1}};  // 90 GiB on 80
+  targets[2].mps_slices = {{50, 60 * kGiB, 1, std::nullopt}, {25, 30 * kGiB, 1, std::nullopt}};  // 90 GiB on 80
   try {
     plan_resources(targets);
     FAIL() << "no error";
@@ -100,7 +100,7 @@ TEST(DevicePlan, SizedMpsSlicesMayNotOvercommitTheGpu) {
     EXPECT_NE(std::string(e.what()).find("pin 90GiB"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(testing::kGpu2), std::string::npos) << e.what();
   }
-  targets[2].mps_slices = {{50, 40 * kGiB, 2}, {25, std::nullopt, 1}};  // nothing left for the unsized one
+  targets[2].mps_slices = {{50, 40 * kGiB, 2, std::nullopt}, {25, std::nullopt, 1, std::nullopt}};  // nothing left for the unsized one
   EXPECT_THROW(plan_resources(targets), InputError);
 }
 

@@ -43,7 +43,7 @@ inline std::vector<k8s::ShareTarget> sample_targets() {
   out.push_back(gpu(kGpu0, 0, Sharing::exclusive, 1));
   out.push_back(gpu(kGpu1, 1, Sharing::time_slicing, 3));
   auto mps = gpu(kGpu2, 2, Sharing::mps, 4);
-  mps.mps_slices = {{50, 40 * kGiB, 1}, {25, std::nullopt, 2}};
+  mps.mps_slices = {{50, 40 * kGiB, 1, std::nullopt}, {25, std::nullopt, 2, std::nullopt}};
   out.push_back(mps);
   out.push_back(mig(kMigA, "3g.40gb", 40 * kGiB, Sharing::exclusive, 1));
   out.push_back(mig(kMigB, "2g.20gb", 20 * kGiB, Sharing::time_slicing, 2));

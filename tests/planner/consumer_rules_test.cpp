@@ -163,7 +163,9 @@ TEST(ConsumerRules, NvidiaPluginKeepsAReplicaThatNeedsItsOwnGpuOutOfSharedPools)
   for (const auto& g : p.gpus) {
     for (const auto& sl : g.slices) {
       for (const auto& c : sl.clients) {
-        if (c.replicas[0].workload == 0) EXPECT_EQ(sl.sharing, Sharing::exclusive);
+        if (c.replicas[0].workload == 0) {
+          EXPECT_EQ(sl.sharing, Sharing::exclusive);
+        }
       }
       if (sl.sharing == Sharing::exclusive) continue;
       for (const auto& other : p.gpus) {  // a shared config on the node would let any pod take a replica

@@ -177,7 +177,7 @@ PlanDocument one_slice_plan(Sharing sharing, int replicas, std::uint64_t memory_
   s.id = "s0";
   s.sharing = sharing;
   s.memory_bytes = 22ULL << 30;
-  for (int r = 0; r < replicas; ++r) s.clients.push_back({"embed", r, "search", memory_each, std::nullopt});
+  for (int r = 0; r < replicas; ++r) s.clients.push_back({"embed", r, "search", memory_each, std::nullopt, 1.0, std::nullopt, std::nullopt, "synthetic", false});
   g.slices.push_back(s);
   p.gpus.push_back(g);
   check_plan_document(p, builtin_catalog());

@@ -43,7 +43,7 @@ class TreeWriterTest : public ::testing::Test {
 
 TEST_F(TreeWriterTest, WritesFilesWithModes) {
   const FileTree tree{{"README.txt", "hello\n", 0644}, {"mps/node-a/start.sh", "#!/bin/sh\n", 0755}};
-  write_tree_atomically(files_, {(root / "out").string(), false}, tree);
+  write_tree_atomically(files_, {(root / "out").string(), false, {}}, tree);
   EXPECT_EQ(read(root / "out/README.txt"), "hello\n");
   struct stat st {};
   ASSERT_EQ(::stat((root / "out/mps/node-a/start.sh").c_str(), &st), 0);
@@ -54,10 +54,10 @@ TEST_F(TreeWriterTest, WritesFilesWithModes) {
 }
 
 TEST_F(TreeWriterTest, RefusesExistingDirectoryWithoutForce) {
-  write_tree_atomically(files_, {(root / "out").string(), false}, {{"keep", "rendered", 0644}});
-  EXPECT_THROW(write_tree_atomically(files_, {(root / "out").string(), false}, {{"a", "new", 0644}}), InputError);
+  write_tree_atomically(files_, {(root / "out").string(), false, {}}, {{"keep", "rendered", 0644}});
+  EXPECT_THROW(write_tree_atomically(files_, {(root / "out").string(), false, {}}, {{"a", "new", 0644}}), InputError);
   EXPECT_EQ(read(root / "out/keep"), "rendered");
-  write_tree_atomically(files_, {(root / "out").string(), true}, {{"a", "new", 0644}});
+  write_tree_atomically(files_, {(root / "out").string(), true, {}}, {{"a", "new", 0644}});
   EXPECT_FALSE(fs::exists(root / "out/keep"));
   EXPECT_EQ(read(root / "out/a"), "new");
   EXPECT_TRUE(fs::exists(root / "out" / kRenderMarkerFile));
@@ -70,13 +70,13 @@ TEST_F(TreeWriterTest, ForceNeverReplacesADirectoryNoRenderWrote) {
   fs::create_directories(root / "mine/sub");
   std::ofstream(root / "mine/sub/precious") << "precious";
   try {
-    write_tree_atomically(files_, {(root / "mine").string(), true}, {{"a", "new", 0644}});
+    write_tree_atomically(files_, {(root / "mine").string(), true, {}}, {{"a", "new", 0644}});
     ADD_FAILURE() << "replaced a directory without the marker";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("was not written by gpupack render"), std::string::npos) << e.what();
   }
   std::ofstream(root / "plain-file") << "a file";
-  EXPECT_THROW(write_tree_atomically(files_, {(root / "plain-file").string(), true}, {{"a", "new", 0644}}), InputError);
+  EXPECT_THROW(write_tree_atomically(files_, {(root / "plain-file").string(), true, {}}, {{"a", "new", 0644}}), InputError);
   EXPECT_EQ(read(root / "mine/sub/precious"), "precious");
   EXPECT_EQ(read(root / "plain-file"), "a file");
   EXPECT_EQ(entries(), 2u) << "no temporary directory left behind";
@@ -86,7 +86,7 @@ TEST_F(TreeWriterTest, ForceNeverReplacesADirectoryNoRenderWrote) {
 // InputError naming it, and nothing is left behind.
 TEST_F(TreeWriterTest, AnUnwritableDirectoryIsAnInputErrorNamingIt) {
   try {
-    write_tree_atomically(files_, {"/proc/gpupack-render-test", false}, {{"a", "x", 0644}});
+    write_tree_atomically(files_, {"/proc/gpupack-render-test", false, {}}, {{"a", "x", 0644}});
     ADD_FAILURE() << "wrote under /proc";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot write output directory '/proc/gpupack-render-test': "), std::string::npos)
@@ -96,7 +96,7 @@ TEST_F(TreeWriterTest, AnUnwritableDirectoryIsAnInputErrorNamingIt) {
 
 TEST_F(TreeWriterTest, RejectsUnsafePathsAndWritesNothing) {
   for (const char* bad : {"../escape", "/abs", "a/../../b", "", "a//b/./c"}) {
-    EXPECT_THROW(write_tree_atomically(files_, {(root / "out").string(), false}, {{"ok", "x", 0644}, {bad, "x", 0644}}),
+    EXPECT_THROW(write_tree_atomically(files_, {(root / "out").string(), false, {}}, {{"ok", "x", 0644}, {bad, "x", 0644}}),
                  InputError)
         << bad;
     EXPECT_FALSE(fs::exists(root / "out"));
@@ -107,13 +107,13 @@ TEST_F(TreeWriterTest, RejectsUnsafePathsAndWritesNothing) {
 TEST_F(TreeWriterTest, FailureMidWayLeavesNothing) {
   // A file and a directory with the same name cannot both be written: the second write fails.
   const FileTree tree{{"a", "file", 0644}, {"a/b", "under a file", 0644}};
-  EXPECT_ANY_THROW(write_tree_atomically(files_, {(root / "out").string(), false}, tree));
+  EXPECT_ANY_THROW(write_tree_atomically(files_, {(root / "out").string(), false, {}}, tree));
   EXPECT_FALSE(fs::exists(root / "out"));
   EXPECT_EQ(entries(), 0u);
 }
 
 TEST_F(TreeWriterTest, MissingParentIsAnInputError) {
-  EXPECT_THROW(write_tree_atomically(files_, {(root / "no/such/out").string(), false}, {{"a", "x", 0644}}), InputError);
+  EXPECT_THROW(write_tree_atomically(files_, {(root / "no/such/out").string(), false, {}}, {{"a", "x", 0644}}), InputError);
 }
 
 TEST(TreeWriterInMemory, ReplacesTheDirectoryWholeWithForce) {
@@ -122,7 +122,7 @@ TEST(TreeWriterInMemory, ReplacesTheDirectoryWholeWithForce) {
   mem.write_file("/work/out/keep", "old");
   mem.write_file(std::string("/work/out/") + kRenderMarkerFile, "an earlier render");
   mem.make_dirs("/work/out", 0755);
-  write_tree_atomically(mem, {"out", true}, {{"mps/start.sh", "#!/bin/sh\n", 0755}});  // relative to mem.cwd
+  write_tree_atomically(mem, {"out", true, {}}, {{"mps/start.sh", "#!/bin/sh\n", 0755}});  // relative to mem.cwd
   EXPECT_FALSE(mem.stat("/work/out/keep").exists);
   EXPECT_EQ(mem.read_file("/work/out/mps/start.sh"), "#!/bin/sh\n");
   EXPECT_EQ(mem.list_dir("/work"), std::vector<std::string>{"out"});  // no staging or old directory left
