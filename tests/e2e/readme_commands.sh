@@ -13,7 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 GPU_COMMANDS=" bench gpus profile verify agent run mps "
-RUN_COMMANDS=" plan render catalog mig labels "
+RUN_COMMANDS=" plan render catalog mig labels check "
 
 # The block: the first ```sh fence after the line that says "Some commands".
 block=$(awk '/Some commands/ {found = 1; next}
