@@ -189,17 +189,6 @@ std::vector<std::string> nvidia_plugin_problems(const PlanDocument& plan, const 
   return node_sharing(plan, catalog, node).problems;
 }
 
-std::string resource_name(const PlanDocument& plan, const GpuCatalog& catalog, const DocGpu& gpu,
-                          const DocSlice& slice, const DocPlacement& client) {
-  const std::string pct = std::to_string(client.active_thread_percentage.value_or(100));
-  if (slice.profile) {
-    return slice.sharing == Sharing::mps ? "gpupack.io/mig-" + mig_resource_part(*slice.profile) + "-mps-" + pct
-                                  : mig_resource_name(*slice.profile);
-  }
-  if (slice.sharing == Sharing::mps && !nvidia_plugin_problems(plan, catalog, gpu.node).empty()) return "gpupack.io/mps-" + pct;
-  return "nvidia.com/gpu";
-}
-
 TargetOutput render_device_plugin_target(const PlanDocument& plan, const GpuCatalog& catalog) {
   TargetOutput out;
   std::map<std::string, std::string> configs;  // name -> YAML

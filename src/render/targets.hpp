@@ -35,11 +35,6 @@ std::vector<std::string> workload_namespaces(const PlanDocument& plan);
 // Empty when the NVIDIA device plugin can express every GPU of the node; otherwise what it cannot.
 std::vector<std::string> nvidia_plugin_problems(const PlanDocument& plan, const GpuCatalog& catalog,
                                                 const std::string& node);
-// The extended resource a client of this slice requests: nvidia.com/gpu, nvidia.com/mig-<profile> ('+'
-// as '.'), or gpupack.io/mps-<pct> / gpupack.io/mig-<profile>-mps-<pct> where only the gpupack agent can
-// serve it.
-std::string resource_name(const PlanDocument& plan, const GpuCatalog& catalog, const DocGpu& gpu,
-                          const DocSlice& slice, const DocPlacement& client);
 TargetOutput render_node_template_target(const PlanDocument& plan, const GpuCatalog& catalog);
 TargetOutput render_agent_config_target(const PlanDocument& plan);
 TargetOutput render_cdi_target(const PlanDocument& plan, const GpuCatalog& catalog);

@@ -86,8 +86,9 @@ TEST(NvidiaPluginMps, EqualSlicesWithOtherLimitsAreNotExpressible) {
                               "wants 20% and 4608M per client"),
             std::string::npos)
       << readme_of(o);
-  const DocPlacement& c = p.gpus[0].slices[0].clients[0];
-  EXPECT_EQ(resource_name(p, catalog(), p.gpus[0], p.gpus[0].slices[0], c), "gpupack.io/mps-20");
+  // The gpupack agent serves it: each pod asks for its own slice.
+  const TargetOutput w = render_workloads_target(p, catalog(), Consumer::gpupack_agent);
+  EXPECT_NE(find_file(w.files, "k8s-workloads/deployments.yaml")->content.find("gpupack.io/mps-20: 1"), std::string::npos);
 }
 
 TEST(NvidiaPluginReplication, AnUnplannedGpuOnTheNodeWouldBeSharedToo) {
@@ -144,8 +145,9 @@ TEST(ResourceNames, MigProfilesReplacePlusWithDotAsNvidiaDoes) {
   g.slices[0].profile = "1g.10gb+me";
   g.slices[0].mig_start = 0;
   const PlanDocument p = plan_of({g});
-  EXPECT_EQ(resource_name(p, catalog(), p.gpus[0], p.gpus[0].slices[0], p.gpus[0].slices[0].clients[0]),
-            "nvidia.com/mig-1g.10gb.me");
+  const TargetOutput w = render_workloads_target(p, catalog(), Consumer::nvidia_device_plugin);
+  EXPECT_NE(find_file(w.files, "k8s-workloads/deployments.yaml")->content.find("nvidia.com/mig-1g.10gb.me: 1"),
+            std::string::npos);
   const TargetOutput o = render_device_plugin_target(p, catalog());
   EXPECT_TRUE(config_of(o, "mig-mixed")) << readme_of(o);
 }
