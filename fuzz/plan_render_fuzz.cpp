@@ -130,16 +130,18 @@ void check_raw_value(int which, const std::string& value) {
   // YAML: the emitter quotes what it must; the agent config's comment line is escaped.
   if (!printable(value)) return;  // yaml-cpp's emitter is only asked to round-trip printable text
   for (const auto& f : render_agent_config_target(hostile).files) {
+    if (!ends_with(f.path, "node.yaml")) continue;  // agent.yaml: the DaemonSet, checked as YAML above
     const YAML::Node doc = YAML::Load(f.content);
     if (!doc["version"] || doc["version"].as<int>() != 1) fail("the comment line broke the document", f.path);
   }
   if (which == 5) {
     GpuCatalog catalog = builtin_catalog();
-    for (const auto& f : render_workloads_target(hostile, catalog).files) {
+    for (const auto& f : render_workloads_target(hostile, catalog, Consumer::gpupack_agent).files) {
       if (!ends_with(f.path, ".yaml")) continue;
       bool found = false;
       for (const auto& doc : YAML::LoadAll(f.content)) {
-        found = found || doc["metadata"]["labels"]["app.kubernetes.io/name"].as<std::string>() == value;
+        const YAML::Node name = doc["metadata"]["labels"]["app.kubernetes.io/name"];
+        found = found || (name && name.as<std::string>() == value);
       }
       if (!found) fail("the workload name did not round-trip", f.path);
     }
