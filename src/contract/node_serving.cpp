@@ -181,10 +181,9 @@ NodeServing serve_node(const PlanDocument& plan, const std::string& node) {
     if (t.mode == Sharing::mps) index = add_mps_classes(slices_key, slice, procs, classes);
     for (std::size_t i = 0; i < procs.size(); ++i) {
       const Process& p = procs[i];
-      ServedPod pod{p.workload, p.tenant, whole_resource_name(slice.profile), p.replicas, std::nullopt, p.memory, gpu.id, slice.id, slice.profile};
+      ServedPod pod{p.workload, p.tenant, whole_resource_name(slice.profile), p.replicas, std::nullopt, gpu.id, slice.id, slice.profile};
       if (t.mode == Sharing::mps) {
         pod.sm_percent = classes[index[i]].pct;
-        pod.memory_bytes = classes[index[i]].memory;
         pod_class.push_back(index[i]);
       } else {
         pod_class.push_back(std::nullopt);

@@ -29,7 +29,6 @@ struct ServedPod {
   std::string resource;  // the extended resource its container requests, one unit
   int replicas = 1;      // plan replicas the process serves (several for a streams group)
   std::optional<int> sm_percent;  // MPS: the slice's thread percentage
-  std::uint64_t memory_bytes = 0; // MPS: the slice's pinned memory (>= the plan's limit); else the plan's limit
   std::string gpu_id, slice_id;   // where the plan put it
   std::optional<std::string> mig_profile;  // of its slice
 };

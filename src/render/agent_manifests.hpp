@@ -18,10 +18,8 @@ std::string agent_node_config_path(const std::string& node);
 // reads /etc/gpupack/<node>.yaml from the ConfigMap. Node names must be DNS-1123 subdomains (checked).
 std::string agent_manifests_yaml(const std::vector<std::string>& nodes);
 
-// kustomization.yaml at the root of a render: `resources` as given (paths relative to the root), the
-// node-config ConfigMap generated from each node's node.yaml (when `nodes` is not empty), and an `images`
-// entry per image name still to be set (`kustomize edit set image NAME=...`).
-std::string kustomization_yaml(const std::vector<std::string>& resources, const std::vector<std::string>& nodes,
-                               const std::vector<std::string>& unset_images);
+// kustomization.yaml at the root of a render: `resources` as given (paths relative to the root) and the
+// node-config ConfigMap generated from each node's node.yaml (when `nodes` is not empty).
+std::string kustomization_yaml(const std::vector<std::string>& resources, const std::vector<std::string>& nodes);
 
 }  // namespace gpupack

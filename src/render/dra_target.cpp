@@ -206,9 +206,10 @@ TargetOutput render_dra_target(const PlanDocument& plan, const GpuCatalog& catal
     const GpuModel& model = model_of(gpu, catalog);
     for (const auto& slice : gpu.slices) check_profile(gpu, slice, model);
   }
-  std::vector<ServedPod> serving_pods;  // the plan's processes, one pod each (contract/node_serving.hpp)
+  // The plan's processes, one pod each (contract/node_serving.hpp), by (GPU, slice).
+  std::map<std::pair<std::string, std::string>, std::vector<ServedPod>> pods_by_slice;
   for (NodeServing& node : gpupack_agent_serving(plan)) {
-    for (ServedPod& pod : node.pods) serving_pods.push_back(std::move(pod));
+    for (ServedPod& pod : node.pods) pods_by_slice[{pod.gpu_id, pod.slice_id}].push_back(std::move(pod));
   }
   for (const auto& gpu : plan.gpus) {
     const GpuModel& model = model_of(gpu, catalog);
@@ -246,8 +247,7 @@ TargetOutput render_dra_target(const PlanDocument& plan, const GpuCatalog& catal
       // One Deployment (or Job, CronJob) per workload and process size on the slice: all its pods there
       // reference this one claim; a streams group is one pod.
       std::map<std::pair<std::string, int>, std::pair<std::string, int>> per_workload;  // (workload, streams) -> tenant, pods
-      for (const ServedPod& pod : serving_pods) {
-        if (pod.gpu_id != gpu.id || pod.slice_id != slice.id) continue;
+      for (const ServedPod& pod : pods_by_slice[{gpu.id, slice.id}]) {
         auto& [tenant, n] = per_workload[{pod.workload, pod.replicas}];
         tenant = pod.tenant;
         ++n;

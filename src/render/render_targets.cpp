@@ -85,7 +85,7 @@ std::optional<RenderedFile> kustomization(const PlanDocument& plan, const FileTr
     if (has_file(files, "k8s-workloads/deployments.yaml")) resources.push_back("k8s-workloads/deployments.yaml");
   }
   if (resources.empty()) return std::nullopt;
-  return RenderedFile{"kustomization.yaml", kustomization_yaml(resources, nodes, {}), 0644};
+  return RenderedFile{"kustomization.yaml", kustomization_yaml(resources, nodes), 0644};
 }
 
 // For NVIDIA's plugin or DRA driver: the version whose behaviour gpupack's rules were checked against, and

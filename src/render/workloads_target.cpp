@@ -46,13 +46,14 @@ std::string node_sharing_value(const PlanDocument& plan, const std::string& node
   return kinds.size() == 1 ? *kinds.begin() : "mixed";
 }
 
-bool pre_volta_mps(const PlanDocument& plan, const GpuCatalog& catalog, const ServedPod& pod) {
+// The ids of the plan's GPUs older than Volta, where MPS clients need hostIPC.
+std::set<std::string> pre_volta_gpus(const PlanDocument& plan, const GpuCatalog& catalog) {
+  std::set<std::string> out;
   for (const auto& gpu : plan.gpus) {
-    if (gpu.id != pod.gpu_id) continue;
     const GpuModel* model = catalog.find(gpu.model);
-    return pod.sm_percent && model && !is_volta_or_newer(model->arch);
+    if (model && !is_volta_or_newer(model->arch)) out.insert(gpu.id);
   }
-  return false;
+  return out;
 }
 
 }  // namespace
@@ -69,6 +70,7 @@ TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog&
   TargetOutput out;
   std::map<ObjectKey, ObjectInfo> objects;
   std::map<std::string, int> groups_per_workload;
+  const std::set<std::string> pre_volta = pre_volta_gpus(plan, catalog);
   for (const NodeServing& node : gpupack_agent_serving(plan)) {
     if (consumer == Consumer::nvidia_device_plugin) {
       if (const auto problems = nvidia_plugin_problems(plan, catalog, node.node); !problems.empty()) {
@@ -83,7 +85,7 @@ TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog&
       auto& o = objects[{pod.workload, node.node, resource, pod.replicas}];
       ++o.pods;
       o.tenant = pod.tenant;
-      o.host_ipc = o.host_ipc || pre_volta_mps(plan, catalog, pod);
+      o.host_ipc = o.host_ipc || (pod.sm_percent && pre_volta.count(pod.gpu_id));
     }
   }
   if (objects.empty()) return out;

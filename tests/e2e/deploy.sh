@@ -125,13 +125,8 @@ run plan "$WORK/twice.yaml"
 expect_usage_error "named twice"
 
 # kustomize builds the whole deploy step and every object passes the schemas.
-if ! command -v kubectl >/dev/null || ! command -v node >/dev/null || [ ! -d "$ROOT/tests/k8s-validate/node_modules" ]; then
-  echo "SKIP kustomize checks: kubectl, node or tests/k8s-validate/node_modules missing"
-else
-  LAST="kubectl kustomize out/"
-  kubectl kustomize "$WORK/rendered" >"$WORK/all.yaml" || fail "kustomize failed"
-  node "$ROOT/tests/k8s-validate/validate.mjs" "$WORK/all.yaml" >"$WORK/validate.out" 2>&1 ||
-    fail "schema validation: $(cat "$WORK/validate.out")"
+if kustomize_checks_possible "$ROOT"; then
+  kustomize_validated "$ROOT" "$WORK/rendered" "$WORK/all.yaml"
   grep -q ' 0 invalid' "$WORK/validate.out" || fail "invalid objects: $(cat "$WORK/validate.out")"
   grep -q '^kind: DaemonSet' "$WORK/all.yaml" || fail "no agent DaemonSet"
   grep -q '^kind: CronJob' "$WORK/all.yaml" || fail "no CronJob"

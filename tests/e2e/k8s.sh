@@ -101,26 +101,15 @@ grep -q "device plugin gpupack.io/mps-25 serving on" "$WORK/agent.log" || fail "
 
 # deploy/: kustomize builds, every object passes the Kubernetes schemas; the ServiceMonitor selects
 # the metrics Service; the agent accepts the ConfigMap's node config.
-if ! command -v kubectl >/dev/null || ! command -v node >/dev/null || [ ! -d "$ROOT/tests/k8s-validate/node_modules" ]; then
-  echo "SKIP deploy/ checks: kubectl, node or tests/k8s-validate/node_modules missing (scripts/setup-deps.sh installs node's)"
-else
-  LAST="kubectl kustomize deploy/base"
-  kubectl kustomize "$ROOT/deploy/base" >"$WORK/base.yaml" || fail "kustomize failed"
-  node "$ROOT/tests/k8s-validate/validate.mjs" "$WORK/base.yaml" >"$WORK/validate.out" 2>&1 ||
-    fail "schema validation: $(cat "$WORK/validate.out")"
+if kustomize_checks_possible "$ROOT"; then
+  kustomize_validated "$ROOT" "$ROOT/deploy/base" "$WORK/base.yaml"
   grep -q '^5 objects valid, 0 invalid' "$WORK/validate.out" || fail "expected 5 objects: $(cat "$WORK/validate.out")"
-  LAST="kubectl kustomize deploy/overlays/prometheus-operator"
-  kubectl kustomize "$ROOT/deploy/overlays/prometheus-operator" >"$WORK/overlay.yaml" || fail "kustomize failed"
   # The ServiceMonitor is a CRD's (no schema in kubernetes-models): the other objects validate.
-  node "$ROOT/tests/k8s-validate/validate.mjs" --skip-kind ServiceMonitor "$WORK/overlay.yaml" >"$WORK/validate.out" 2>&1 ||
-    fail "schema validation: $(cat "$WORK/validate.out")"
+  kustomize_validated "$ROOT" "$ROOT/deploy/overlays/prometheus-operator" "$WORK/overlay.yaml" --skip-kind ServiceMonitor
   grep -q '^5 objects valid, 0 invalid, 1 skipped' "$WORK/validate.out" || fail "expected 5 objects and a ServiceMonitor: $(cat "$WORK/validate.out")"
   # Beside NVIDIA's GPU Operator (docs/gpu-operator.md): the same objects, scheduled by the operator's
   # GPU label, run by its RuntimeClass, and a ServiceMonitor relabelling to DCGM exporter's names.
-  LAST="kubectl kustomize deploy/overlays/gpu-operator"
-  kubectl kustomize "$ROOT/deploy/overlays/gpu-operator" >"$WORK/gpu-operator.yaml" || fail "kustomize failed"
-  node "$ROOT/tests/k8s-validate/validate.mjs" --skip-kind ServiceMonitor "$WORK/gpu-operator.yaml" >"$WORK/validate.out" 2>&1 ||
-    fail "schema validation: $(cat "$WORK/validate.out")"
+  kustomize_validated "$ROOT" "$ROOT/deploy/overlays/gpu-operator" "$WORK/gpu-operator.yaml" --skip-kind ServiceMonitor
   grep -q '^5 objects valid, 0 invalid, 1 skipped' "$WORK/validate.out" || fail "expected 5 objects and a ServiceMonitor: $(cat "$WORK/validate.out")"
   grep -q '^      runtimeClassName: nvidia$' "$WORK/gpu-operator.yaml" || fail "no RuntimeClass nvidia"
   grep -A3 '^      nodeSelector:' "$WORK/gpu-operator.yaml" | grep -q 'nvidia.com/gpu.present: "true"' || fail "not on the operator's GPU nodes"

@@ -51,3 +51,24 @@ finish() {
   fi
   echo "all checks passed"
 }
+
+# kustomize_checks_possible ROOT: true where `kubectl kustomize` and the schema validator (node and
+# tests/k8s-validate/node_modules, installed by scripts/setup-deps.sh) are here; else says SKIP and why.
+kustomize_checks_possible() {
+  if command -v kubectl >/dev/null && command -v node >/dev/null && [ -d "$1/tests/k8s-validate/node_modules" ]; then
+    return 0
+  fi
+  echo "SKIP kustomize checks: kubectl, node or tests/k8s-validate/node_modules missing (scripts/setup-deps.sh installs node's)"
+  return 1
+}
+
+# kustomize_validated ROOT DIR OUT [validate.mjs options]: `kubectl kustomize DIR` into OUT, every object
+# checked against the Kubernetes schemas; the validator's summary line in $WORK/validate.out.
+kustomize_validated() {
+  local root=$1 dir=$2 out=$3
+  shift 3
+  LAST="kubectl kustomize $dir"
+  kubectl kustomize "$dir" >"$out" || fail "kustomize failed"
+  node "$root/tests/k8s-validate/validate.mjs" "$@" "$out" >"$WORK/validate.out" 2>&1 ||
+    fail "schema validation: $(cat "$WORK/validate.out")"
+}
