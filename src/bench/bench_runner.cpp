@@ -78,28 +78,29 @@ class Runner {
 
   void run_without_mps(const ExperimentContext& ctx) {
     const ModeEnvironment plain = plain_environment();
+    const std::string ts = measured_mode(Sharing::time_slicing);
     if (has(Part::streams)) attempt("streams", [&] { results_.streams = run_streams_experiment(ctx); });
-    if (has(Part::timeslicing)) {
+    if (has(Part::time_slicing)) {
       for (int k : results_.plan.ks) {
-        attempt("timeslicing K=" + std::to_string(k),
-                [&] { results_.clients.push_back(run_client_experiment(ctx, "timeslicing", "", k, plain)); });
+        attempt(ts + " K=" + std::to_string(k),
+                [&] { results_.clients.push_back(run_client_experiment(ctx, ts, "", k, plain)); });
       }
     }
     if (has(Part::isolation)) {
       attempt("isolation: neighbour alone", [&] { results_.neighbour_alone_kernels_per_s = run_neighbour_alone(ctx, plain); });
       attempt("isolation: alone",
               [&] { results_.isolation.push_back(run_isolation_experiment(ctx, "alone", plain, nullptr, std::nullopt)); });
-      attempt("isolation: timeslicing", [&] {
-        results_.isolation.push_back(run_isolation_experiment(ctx, "timeslicing", plain, &plain, std::nullopt));
+      attempt("isolation: " + ts, [&] {
+        results_.isolation.push_back(run_isolation_experiment(ctx, ts, plain, &plain, std::nullopt));
       });
     }
     if (has(Part::mig)) run_mig(ctx);
     if (has(Part::client)) {
       start_grid();
-      for (int k : options_.client_ks) grid_cell({"timeslicing", k, plain, std::nullopt, std::nullopt});
+      for (int k : options_.client_ks) grid_cell({ts, k, plain, std::nullopt, std::nullopt});
       if (options_.neighbour_cmd) {
-        grid_cell({"timeslicing", 0, plain, plain, std::nullopt});  // the neighbour alone: its baseline
-        grid_cell({"timeslicing", 1, plain, plain, std::nullopt});
+        grid_cell({ts, 0, plain, plain, std::nullopt});  // the neighbour alone: its baseline
+        grid_cell({ts, 1, plain, plain, std::nullopt});
       }
     }
   }
@@ -126,9 +127,9 @@ class Runner {
 
   void skip_mps_parts(const std::string& reason) {
     for (Part p : {Part::mps, Part::limits, Part::client}) {
-      if (has(p)) skip(std::string(to_string(p)) + (p == Part::client ? ": mps" : ""), "MPS could not start: " + reason);
+      if (has(p)) skip(to_string(p) + (p == Part::client ? ": " + measured_mode(Sharing::mps) : ""), "MPS could not start: " + reason);
     }
-    if (has(Part::isolation)) skip("isolation: mps", "MPS could not start: " + reason);
+    if (has(Part::isolation)) skip("isolation: " + measured_mode(Sharing::mps), "MPS could not start: " + reason);
   }
 
   void run_with_mps(const ExperimentContext& ctx) {
@@ -143,13 +144,16 @@ class Runner {
       return;
     }
     const ModeEnvironment mps = mps_environment(session->client_environment());
+    const std::string mps_mode = measured_mode(Sharing::mps);
     if (has(Part::mps)) {
       for (int k : results_.plan.ks) {
-        attempt("mps K=" + std::to_string(k), [&] { results_.clients.push_back(run_client_experiment(ctx, "mps", "", k, mps)); });
+        attempt(mps_mode + " K=" + std::to_string(k),
+                [&] { results_.clients.push_back(run_client_experiment(ctx, mps_mode, "", k, mps)); });
       }
     }
     if (has(Part::isolation)) {
-      attempt("isolation: mps", [&] { results_.isolation.push_back(run_isolation_experiment(ctx, "mps", mps, &mps, std::nullopt)); });
+      attempt("isolation: " + mps_mode,
+              [&] { results_.isolation.push_back(run_isolation_experiment(ctx, mps_mode, mps, &mps, std::nullopt)); });
       for (int cap : results_.plan.caps) {
         const ModeEnvironment capped =
             mps_environment(session->client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(cap)}});
@@ -161,11 +165,11 @@ class Runner {
     if (has(Part::limits)) run_limits(ctx, mps);
     if (has(Part::client)) {
       start_grid();
-      for (int k : options_.client_ks) grid_cell({"mps", k, mps, std::nullopt, std::nullopt});
+      for (int k : options_.client_ks) grid_cell({mps_mode, k, mps, std::nullopt, std::nullopt});
       if (options_.neighbour_cmd) {
-        grid_cell({"mps", 1, mps, mps, std::nullopt});
+        grid_cell({mps_mode, 1, mps, mps, std::nullopt});
         for (int cap : results_.plan.caps) {
-          grid_cell({"mps", 1, mps,
+          grid_cell({mps_mode, 1, mps,
                      mps_environment(session->client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(cap)}}),
                      cap});
         }
@@ -195,7 +199,7 @@ class Runner {
     progress_.step(label);
     const ModeEnvironment capped =
         mps_environment(session.client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(pct)}});
-    const measure::GridCell cell = run_grid_cell(options_, {"mps", 1, capped, std::nullopt, std::nullopt}, env_, gpu_use_);
+    const measure::GridCell cell = run_grid_cell(options_, {measured_mode(Sharing::mps), 1, capped, std::nullopt, std::nullopt}, env_, gpu_use_);
     if (!cell.error.empty()) return skip(label, cell.error);
     if (!measure::latency_reported(cell)) return skip(label, "request latency was not reported");
     const measure::CopyResult& c = cell.copies.front();

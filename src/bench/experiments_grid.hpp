@@ -17,7 +17,7 @@
 namespace gpupack::bench {
 
 struct GridCellRequest {
-  std::string mode;  // "timeslicing" or "mps"
+  std::string mode;  // measured_mode(Sharing::time_slicing) or measured_mode(Sharing::mps): "timeslicing", "mps"
   int k = 0;         // copies of the program (0: the neighbour alone)
   ModeEnvironment client_env;
   std::optional<ModeEnvironment> neighbour_env;  // set: the neighbour runs in this cell

@@ -82,16 +82,16 @@ double measured_fraction(const ThreadLimitCheck& c) {
 
 Calibration calibration(const BenchResults& r) {
   Calibration c;
-  c.timeslicing_p99_inflation = p99_inflation(r, "timeslicing");
-  c.mps_p99_inflation = p99_inflation(r, "mps");
+  c.timeslicing_p99_inflation = p99_inflation(r, measured_mode(Sharing::time_slicing));
+  c.mps_p99_inflation = p99_inflation(r, measured_mode(Sharing::mps));
   for (int cap : r.plan.caps) {
     if (auto v = p99_inflation(r, capped_setting(cap))) c.mps_capped_p99_inflation[cap] = *v;
     if (auto v = neighbour_fraction(r, capped_setting(cap))) c.mps_capped_neighbour_throughput[cap] = *v;
   }
   for (int k : r.plan.ks) {
     if (k == 1) continue;
-    if (auto v = slowdown(r, "timeslicing", k)) c.timeslicing_slowdown[k] = *v;
-    if (auto v = slowdown(r, "mps", k)) c.mps_slowdown[k] = *v;
+    if (auto v = slowdown(r, measured_mode(Sharing::time_slicing), k)) c.timeslicing_slowdown[k] = *v;
+    if (auto v = slowdown(r, measured_mode(Sharing::mps), k)) c.mps_slowdown[k] = *v;
   }
   return c;
 }

@@ -8,21 +8,50 @@
 namespace gpupack::bench {
 
 namespace {
-constexpr Part kAllParts[] = {Part::streams, Part::timeslicing, Part::mps,   Part::isolation,
-                              Part::limits,  Part::mig,         Part::client};
+
+constexpr Part kAllParts[] = {Part::streams, Part::time_slicing, Part::mps,   Part::isolation,
+                              Part::limits,  Part::mig,          Part::client};
+
+std::string accepted_parts() {
+  std::string names;
+  for (const Part p : kAllParts) names += (names.empty() ? "" : ", ") + to_string(p);
+  return names;
 }
 
-const char* to_string(Part part) {
+std::optional<Part> part_named(const std::string& word) {
+  const std::optional<Sharing> sharing = parse_measured_sharing(word);
+  for (const Part p : kAllParts) {
+    if (word == to_string(p) || (sharing && measured_sharing(p) == sharing)) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Sharing> measured_sharing(Part part) {
   switch (part) {
-    case Part::streams: return "streams";
-    case Part::timeslicing: return "timeslicing";
-    case Part::mps: return "mps";
+    case Part::streams: return Sharing::streams;
+    case Part::time_slicing: return Sharing::time_slicing;
+    case Part::mps: return Sharing::mps;
+    case Part::isolation:
+    case Part::limits:
+    case Part::mig:
+    case Part::client: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string measured_mode(Sharing sharing) { return std::string(measurement_key(sharing)); }
+
+std::string to_string(Part part) {
+  if (const std::optional<Sharing> s = measured_sharing(part)) return measured_mode(*s);
+  switch (part) {
     case Part::isolation: return "isolation";
     case Part::limits: return "limits";
     case Part::mig: return "mig";
     case Part::client: return "client";
+    default: return "?";
   }
-  return "?";
 }
 
 std::set<Part> parse_parts(const std::string& list) {
@@ -30,17 +59,9 @@ std::set<Part> parse_parts(const std::string& list) {
   std::string word;
   auto flush = [&] {
     if (word.empty()) return;
-    bool known = false;
-    for (Part p : kAllParts) {
-      if (word == to_string(p)) {
-        parts.insert(p);
-        known = true;
-      }
-    }
-    if (!known) {
-      throw InputError("--only: unknown part '" + word +
-                       "'; accepted: streams, timeslicing, mps, isolation, limits, mig, client");
-    }
+    const std::optional<Part> part = part_named(word);
+    if (!part) throw InputError("--only: unknown part '" + word + "'; accepted: " + accepted_parts());
+    parts.insert(*part);
     word.clear();
   };
   for (char c : list) {
@@ -51,7 +72,7 @@ std::set<Part> parse_parts(const std::string& list) {
     }
   }
   flush();
-  if (parts.empty()) throw InputError("--only: no part named; accepted: streams, timeslicing, mps, isolation, limits, mig, client");
+  if (parts.empty()) throw InputError("--only: no part named; accepted: " + accepted_parts());
   return parts;
 }
 

@@ -6,19 +6,31 @@
 #include <string>
 #include <vector>
 
+#include "core/sharing.hpp"
+
 namespace gpupack::bench {
 
-enum class Part { streams, timeslicing, mps, isolation, limits, mig, client };
+// The parts of a bench run: groups of experiments, chosen with --only. Not a sharing type: three parts
+// measure one sharing each and are named by it (its measurement key: streams, timeslicing, mps), one
+// measures MIG instances, and the others measure what no sharing is (isolation from a neighbour, the MPS
+// limits, the user's own client program).
+enum class Part { streams, time_slicing, mps, isolation, limits, mig, client };
 
-const char* to_string(Part part);
-// "streams,mps" -> {streams, mps}; throws InputError naming the unknown word and the accepted ones.
+std::string to_string(Part part);
+// The sharing a part measures; none for the parts that measure no sharing.
+std::optional<Sharing> measured_sharing(Part part);
+// The mode name of a measured run under a sharing (ClientRun::mode, IsolationRun::setting, a grid
+// cell's mode): the sharing's measurement key, "timeslicing" or "mps".
+std::string measured_mode(Sharing sharing);
+// "streams,mps" -> {streams, mps}; a sharing part also by its text form ("time-slicing"); throws
+// InputError naming the unknown word and the accepted ones.
 std::set<Part> parse_parts(const std::string& list);
 // "1,2,4,8" -> {1, 2, 4, 8} (sorted, each once, 1..48); throws InputError naming the bad word.
 std::vector<int> parse_ks(const std::string& list);
 
 struct BenchOptions {
   bool quick = false;
-  std::set<Part> parts{Part::streams, Part::timeslicing, Part::mps, Part::isolation, Part::limits, Part::mig};
+  std::set<Part> parts{Part::streams, Part::time_slicing, Part::mps, Part::isolation, Part::limits, Part::mig};
   std::optional<std::string> client_cmd;  // --client-cmd: the user's own program, run through /bin/sh -c
   // Its co-location grid (experiments_grid.cpp): K copies at once per mode, measured from their client
   // reports over one steady window, optionally beside --neighbour-cmd.

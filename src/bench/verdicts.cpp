@@ -33,7 +33,7 @@ Verdict contention_verdict(const BenchResults& r) {
   Verdict v{"timeslicing_contention", "two processes without MPS slow each other down",
             fmt::format("per-process slowdown at K=2 within {:.1f}x..{:.1f}x", kMinContention, kMaxContention), "",
             Outcome::skipped};
-  if (auto s = slowdown(r, "timeslicing", 2)) {
+  if (auto s = slowdown(r, measured_mode(Sharing::time_slicing), 2)) {
     v.measured = fmt::format("{:.2f}x", *s);
     v.outcome = *s >= kMinContention && *s <= kMaxContention ? Outcome::pass : Outcome::fail;
   }
@@ -44,8 +44,8 @@ Verdict contention_verdict(const BenchResults& r) {
 Verdict mps_verdict(const BenchResults& r) {
   Verdict v{"mps_removes_contention", "MPS removes most of that slowdown for kernels that leave SMs free",
             "MPS excess slowdown at K=2 < half of time-slicing's", "", Outcome::skipped};
-  const auto ts = slowdown(r, "timeslicing", 2);
-  const auto mps = slowdown(r, "mps", 2);
+  const auto ts = slowdown(r, measured_mode(Sharing::time_slicing), 2);
+  const auto mps = slowdown(r, measured_mode(Sharing::mps), 2);
   if (ts && mps) {
     v.measured = fmt::format("MPS {:.2f}x vs time-slicing {:.2f}x", *mps, *ts);
     v.outcome = (*mps - 1) < 0.5 * (*ts - 1) ? Outcome::pass : Outcome::fail;

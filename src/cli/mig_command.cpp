@@ -125,13 +125,11 @@ int capacity(std::ostream& out, const GpuCatalog& catalog, const CapacityArgs& a
   const MigCounts counts = parse_mig_request(m, a.tokens);
   const MigValidation v = validate_layout(*m.mig, counts);
   if (!v.valid) throw InputError("layout '" + join(a.tokens, " ") + "' does not fit on " + m.name + ": " + v.reason);
-  const InstanceSharing sharing =
-      a.mps > 0 ? InstanceSharing::mps : a.time_slicing > 0 ? InstanceSharing::time_slicing : InstanceSharing::none;
+  const Sharing sharing = a.mps > 0 ? Sharing::mps : a.time_slicing > 0 ? Sharing::time_slicing : Sharing::exclusive;
   const int per_instance = a.mps > 0 ? a.mps : a.time_slicing > 0 ? a.time_slicing : 1;
   const MigCapacity cap = mig_capacity(m, counts, sharing, per_instance, cuda);
-  const char* sharing_name = sharing == InstanceSharing::mps ? "mps" : sharing == InstanceSharing::time_slicing
-                                                                           ? "time-slicing"
-                                                                           : "none";
+  // docs/json.md: unshared instances have always read "none" here (NVIDIA's word for an unshared device).
+  const std::string sharing_name(sharing == Sharing::exclusive ? "none" : to_string(sharing));
   if (a.format == OutputFormat::json) {
     Json rows = Json::array();
     for (const auto& r : cap.rows) {
@@ -139,7 +137,7 @@ int capacity(std::ostream& out, const GpuCatalog& catalog, const CapacityArgs& a
                       {"instances", r.instances},
                       {"requested_per_instance", r.requested_per_instance},
                       {"clients_per_instance", r.clients_per_instance},
-                      {"mps_client_limit", sharing == InstanceSharing::mps ? Json(r.mps_limit_per_instance) : Json(nullptr)},
+                      {"mps_client_limit", sharing == Sharing::mps ? Json(r.mps_limit_per_instance) : Json(nullptr)},
                       {"total", r.total}});
     }
     out << Json{{"gpu", m.name},   {"sharing", sharing_name}, {"cuda", cuda.to_string()},
@@ -150,12 +148,12 @@ int capacity(std::ostream& out, const GpuCatalog& catalog, const CapacityArgs& a
     return exit_code::ok;
   }
   out << m.name << ", sharing inside each instance: " << sharing_name;
-  if (sharing == InstanceSharing::mps) out << " (CUDA " << cuda.to_string() << ")";
+  if (sharing == Sharing::mps) out << " (CUDA " << cuda.to_string() << ")";
   out << "\n";
   Table t({"PROFILE", "INSTANCES", "PER INSTANCE", "MPS LIMIT", "TOTAL"});
   for (const auto& r : cap.rows) {
     t.add({m.mig->profiles[r.profile].name, std::to_string(r.instances), std::to_string(r.clients_per_instance),
-           sharing == InstanceSharing::mps ? std::to_string(r.mps_limit_per_instance) : "-", std::to_string(r.total)});
+           sharing == Sharing::mps ? std::to_string(r.mps_limit_per_instance) : "-", std::to_string(r.total)});
   }
   t.print(out);
   out << "concurrent workloads: " << cap.total << '\n';

@@ -26,9 +26,9 @@ class Reader : public YamlFields {
   }
 
   Sharing mode(const YAML::Node& node, const std::string& where) const {
-    const std::string m = get<std::string>(node, "mode", where).value_or("exclusive");
+    const std::string m = get<std::string>(node, "mode", where).value_or(std::string(to_string(Sharing::exclusive)));
     if (const auto s = parse_sharing(m); s && *s != Sharing::streams) return *s;
-    fail(where + ".mode", "'" + m + "' is not a sharing mode (accepted: exclusive, time-slicing, mps)");
+    fail(where + ".mode", "'" + m + "' is not a sharing mode (accepted: " + sharing_names(false) + ")");
   }
 
   void target(const YAML::Node& node, const std::string& where, const char* ref_key, SharingTarget& t) const {

@@ -67,7 +67,7 @@ void check_plan_document(PlanDocument& plan, const GpuCatalog& catalog) {
     require_dns1123_subdomain(path + ".node", gpu.node);
     const GpuModel& model = catalog_model(gpu.model, path + ".model", catalog);
     gpu.model = model.name;
-    if (is_mig(gpu.mode) && !model.supports_mig()) plan_bad(path + ".mode", "a mode without MIG: " + model.name + " has no MIG");
+    if (gpu.mode.uses_mig && !model.supports_mig()) plan_bad(path + ".mode", "a mode without MIG: " + model.name + " has no MIG");
     for (size_t k = 0; k < gpu.mig.size(); ++k) {
       gpu.mig[k].profile = profile_of(model, indexed_path(path + ".mig", k) + ".profile", gpu.mig[k].profile);
     }

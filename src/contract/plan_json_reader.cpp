@@ -99,13 +99,13 @@ constexpr long long kMaxCount = 1LL << 40;
 
 Sharing sharing_field(const json& obj, const std::string& path) {
   const auto sharing = parse_sharing(string_field(obj, path, "sharing"));
-  if (!sharing) bad(path + ".sharing", "one of " + std::string(kSharingNames));
+  if (!sharing) bad(path + ".sharing", "one of " + sharing_names());
   return *sharing;
 }
 
 GpuMode mode_field(const json& obj, const std::string& path) {
   const auto mode = parse_gpu_mode(string_field(obj, path, "mode"));
-  if (!mode) bad(path + ".mode", "one of " + std::string(kGpuModeNames));
+  if (!mode) bad(path + ".mode", "one of " + gpu_mode_names());
   return *mode;
 }
 

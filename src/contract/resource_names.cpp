@@ -6,6 +6,7 @@ namespace gpupack {
 
 namespace {
 constexpr std::string_view kGpupackPrefix = "gpupack.io/";
+constexpr std::string_view kNvidiaPrefix = "nvidia.com/";
 constexpr std::size_t kMaxNamePart = 63;  // Kubernetes' qualified-name limit for the part after the prefix
 }  // namespace
 
@@ -17,10 +18,21 @@ std::string mig_resource_part(std::string_view profile) {
   return part;
 }
 
-std::string mig_resource_name(std::string_view profile) { return "nvidia.com/mig-" + mig_resource_part(profile); }
+std::string mig_resource_name(std::string_view profile) {
+  return std::string(kNvidiaPrefix) + "mig-" + mig_resource_part(profile);
+}
 
 std::string whole_resource_name(const std::optional<std::string>& mig_profile) {
-  return mig_profile ? mig_resource_name(*mig_profile) : std::string("nvidia.com/gpu");
+  return mig_profile ? mig_resource_name(*mig_profile) : std::string(kNvidiaPrefix) + "gpu";
+}
+
+bool is_gpu_resource_name(std::string_view name) {
+  return name.substr(0, kGpupackPrefix.size()) == kGpupackPrefix || name.substr(0, kNvidiaPrefix.size()) == kNvidiaPrefix;
+}
+
+std::string_view resource_name_part(std::string_view name) {
+  const std::size_t slash = name.find('/');
+  return slash == std::string_view::npos ? name : name.substr(slash + 1);
 }
 
 std::string mps_resource_name(const std::optional<std::string>& mig_profile, int sm_percent, std::string_view qualifier) {

@@ -27,6 +27,13 @@ std::string whole_resource_name(const std::optional<std::string>& mig_profile);
 std::string mps_resource_name(const std::optional<std::string>& mig_profile, int sm_percent,
                               std::string_view qualifier = {});
 
+// Whether a resource is a GPU resource of gpupack or NVIDIA (its domain gpupack.io or nvidia.com): what a
+// container may request only one of (k8s/container_check.hpp).
+bool is_gpu_resource_name(std::string_view name);
+
+// The name without its domain: "gpupack.io/mps-25" -> "mps-25" (the whole name when it has none).
+std::string_view resource_name_part(std::string_view name);
+
 // The name part after "gpupack.io/" obeys Kubernetes' rule for extended resource names (a qualified
 // name: at most 63 characters, alphanumerics with '-', '_' or '.' inside). Empty when `name` is a valid
 // gpupack.io resource name, else the reason.

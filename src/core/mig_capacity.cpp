@@ -4,7 +4,7 @@
 
 namespace gpupack {
 
-MigCapacity mig_capacity(const GpuModel& model, const MigCounts& counts, InstanceSharing sharing, int per_instance,
+MigCapacity mig_capacity(const GpuModel& model, const MigCounts& counts, Sharing sharing, int per_instance,
                          CudaVersion cuda) {
   MigCapacity cap;
   const MigGeometry& g = *model.mig;
@@ -13,9 +13,9 @@ MigCapacity mig_capacity(const GpuModel& model, const MigCounts& counts, Instanc
     MigCapacityRow row;
     row.profile = static_cast<int>(i);
     row.instances = counts[i];
-    row.requested_per_instance = sharing == InstanceSharing::none ? 1 : per_instance;
+    row.requested_per_instance = !is_shared_by_processes(sharing) ? 1 : per_instance;
     row.clients_per_instance = row.requested_per_instance;
-    if (sharing == InstanceSharing::mps) {
+    if (sharing == Sharing::mps) {
       row.mps_limit_per_instance = mps_client_limit_in_instance(model, g.profiles[i], cuda);
       if (row.clients_per_instance > row.mps_limit_per_instance) {
         row.clients_per_instance = row.mps_limit_per_instance;

@@ -6,10 +6,9 @@
 #include "core/cuda_version.hpp"
 #include "core/gpu_model.hpp"
 #include "core/mig_layout.hpp"
+#include "core/sharing.hpp"
 
 namespace gpupack {
-
-enum class InstanceSharing { none, time_slicing, mps };
 
 struct MigCapacityRow {
   int profile = 0;              // index into the geometry's profiles
@@ -26,8 +25,9 @@ struct MigCapacity {
   bool clamped = false;  // some instance asked for more MPS clients than its limit allows
 };
 
-// `per_instance` is the N of --time-slicing N or --mps N (1 for none). The layout must be valid.
-MigCapacity mig_capacity(const GpuModel& model, const MigCounts& counts, InstanceSharing sharing, int per_instance,
+// `sharing` inside each instance: exclusive, time_slicing or mps (streams counts as exclusive).
+// `per_instance` is the N of --time-slicing N or --mps N (1 when exclusive). The layout must be valid.
+MigCapacity mig_capacity(const GpuModel& model, const MigCounts& counts, Sharing sharing, int per_instance,
                          CudaVersion cuda);
 
 }  // namespace gpupack

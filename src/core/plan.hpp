@@ -8,16 +8,9 @@
 #include <vector>
 
 #include "core/mig_layout.hpp"
+#include "core/sharing.hpp"
 
 namespace gpupack {
-
-// How the clients of one slice (a whole GPU or a MIG instance) share it.
-enum class Sharing { exclusive, time_slicing, mps, streams };
-// How one GPU is run: the whole GPU as one slice, or MIG instances with a sharing inside each.
-enum class GpuMode { exclusive, time_slicing, mps, mig, mig_mps, mig_time_slicing };
-
-std::string_view to_string(Sharing sharing);
-std::string_view to_string(GpuMode mode);
 
 // One replica of one workload (indices into Scenario::workloads).
 struct ReplicaRef {
@@ -75,6 +68,10 @@ struct PlanGpu {
   std::string why;
   std::vector<RejectedMode> rejected;
 };
+
+// The mode of a GPU with these slices: the sharing of its one slice, or with MIG the most shared of its
+// instances (mps before time-slicing before exclusive); streams runs as exclusive.
+GpuMode gpu_mode_of(bool uses_mig, const std::vector<PlanSlice>& slices);
 
 struct Unplaced {
   ReplicaRef replica;

@@ -17,7 +17,7 @@ struct ProfileSharePoint {
 
 // One point of the co-location grid: K copies of the program at once in one sharing mode.
 struct ProfileGridPoint {
-  std::string mode;  // "mps" or "timeslicing"
+  std::string mode;  // the sharing's measurement_key (core/sharing.hpp): "mps" or "timeslicing"
   int k = 1;
   double aggregate_req_per_s = 0;
   std::optional<double> worst_p99_ms;

@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "contract/cdi_spec.hpp"
 #include "contract/client_limits.hpp"
 
 namespace gpupack::k8s {
@@ -23,7 +24,7 @@ ContainerAllocation answer(const std::vector<const PluginDevice*>& devices, bool
   std::vector<std::string> visible;
   for (const auto* d : devices) {
     if (std::find(visible.begin(), visible.end(), d->target_uuid) == visible.end()) visible.push_back(d->target_uuid);
-    if (cdi) a.cdi_devices.push_back(std::string(kCdiKind) + "=" + cdi_device_name(d->id));
+    if (cdi) a.cdi_devices.push_back(std::string(kGpupackCdiKind) + "=" + cdi_device_name(d->id));
   }
   std::string list;
   for (const auto& v : visible) list += (list.empty() ? "" : ",") + v;

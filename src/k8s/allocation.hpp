@@ -12,7 +12,6 @@
 
 namespace gpupack::k8s {
 
-inline constexpr const char* kCdiKind = "gpupack.io/gpu";
 // Set in every allocated container: its device IDs, comma-separated (see pod_of_client).
 inline constexpr const char* kDeviceIdsEnv = "GPUPACK_DEVICE_IDS";
 

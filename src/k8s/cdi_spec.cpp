@@ -25,7 +25,7 @@ std::string cdi_spec_json(const std::vector<PluginResource>& resources) {
       devices.push_back(std::move(c));
     }
   }
-  return gpupack::cdi_spec_json(devices, kCdiKind);
+  return gpupack::cdi_spec_json(devices, kGpupackCdiKind);
 }
 
 std::string write_cdi_spec(Filesystem& fs, const std::string& dir, const std::vector<PluginResource>& resources) {

@@ -1,10 +1,10 @@
 #include "k8s/container_check.hpp"
 
+#include "contract/resource_names.hpp"
+
 namespace gpupack::k8s {
 
-bool is_gpu_resource(const std::string& resource) {
-  return resource.rfind("gpupack.io/", 0) == 0 || resource.rfind("nvidia.com/", 0) == 0;
-}
+bool is_gpu_resource(const std::string& resource) { return is_gpu_resource_name(resource); }
 
 std::string mixed_resources_error(const std::string& resource, const std::vector<std::string>& ids,
                                   const std::map<std::string, PodContainer>& allocations) {

@@ -5,6 +5,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "contract/resource_names.hpp"
+#include "contract/sharing.hpp"
+
 namespace gpupack::k8s {
 
 std::string label_value(const std::string& text) {
@@ -30,17 +33,17 @@ std::map<std::string, std::string> node_labels(const std::vector<ShareTarget>& t
   }
   if (!gpus.empty()) labels["gpupack.io/gpu.count"] = std::to_string(gpus.size());
   int most_per_gpu = 0;
-  std::set<std::string> shared;
+  std::set<Sharing> shared;
   std::map<std::string, int> per_gpu;  // devices on each physical GPU, over all resources
   for (const auto& r : resources) {
-    const std::string part = r.name.substr(r.name.find('/') + 1);
+    const std::string part(resource_name_part(r.name));
     std::set<std::string> modes;
     std::map<std::string, int> per_target;
     for (const auto& d : r.devices) {
       modes.insert(d.sharing == Sharing::exclusive ? std::string("none") : std::string(to_string(d.sharing)));
       ++per_target[d.target_uuid];
       ++per_gpu[d.gpu_uuid];
-      if (d.sharing != Sharing::exclusive) shared.insert(std::string(to_string(d.sharing)));
+      if (d.sharing != Sharing::exclusive) shared.insert(d.sharing);
     }
     int replicas = 0;
     for (const auto& [uuid, n] : per_target) replicas = std::max(replicas, n);
@@ -56,7 +59,7 @@ std::map<std::string, std::string> node_labels(const std::vector<ShareTarget>& t
     // The seeds' node templates: clients one GPU serves, and the strategy (MPS wins when both are used,
     // as their node template does).
     labels["scheduling.cast.ai/gpu-shared"] = std::to_string(most_per_gpu);
-    labels["scheduling.cast.ai/gpu-sharing-strategy"] = shared.count("mps") ? "mps" : "time-slicing";
+    labels["scheduling.cast.ai/gpu-sharing-strategy"] = cast_ai_sharing_strategy(shared.count(Sharing::mps) > 0);
   }
   return labels;
 }

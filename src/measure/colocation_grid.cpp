@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/sharing.hpp"
+
 namespace gpupack::measure {
 
 namespace {
@@ -269,6 +271,9 @@ ColocationGrid colocation_grid_from_json(const nlohmann::json& j) {
     if (!cj.is_object()) throw std::runtime_error(at + ": not an object");
     GridCell c;
     c.mode = field<std::string>(cj, "mode", at);
+    // A sharing read in either spelling ("time-slicing" too) is kept under its measurement key, the one
+    // the grid's writers and readers look modes up by.
+    if (const auto sharing = parse_measured_sharing(c.mode)) c.mode = measurement_key(*sharing);
     c.k = field<int>(cj, "k", at);
     c.with_neighbour = field<bool>(cj, "with_neighbour", at);
     c.neighbour_cap = optional_field<int>(cj, "neighbour_cap", at);

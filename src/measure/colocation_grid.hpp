@@ -30,7 +30,7 @@ struct CopyResult {
 };
 
 struct GridCell {
-  std::string mode;                    // "timeslicing" or "mps"
+  std::string mode;                    // a sharing's measurement_key (core/sharing.hpp): "timeslicing" or "mps"
   int k = 0;                           // copies of the program (0: the neighbour alone)
   bool with_neighbour = false;
   std::optional<int> neighbour_cap;    // the neighbour's active thread percentage (MPS); none: uncapped

@@ -30,7 +30,7 @@ std::string consumer_config_text(const FleetEntry& entry) {
   if (p.sharing == Sharing::mps) {
     text += "MPS, at most " + std::to_string(p.replicas) + " replicas per GPU, equal shares";
   } else {
-    text += std::string(p.sharing == Sharing::time_slicing ? "time-slicing" : "unshared") +
+    text += std::string(p.sharing == Sharing::time_slicing ? to_string(p.sharing) : "unshared") +
             (p.mig ? " MIG instances" : " whole GPUs");
   }
   return text;
@@ -41,10 +41,8 @@ std::string consumer_cannot(const FleetEntry& entry, GpuMode mode) {
   if (mode == GpuMode::mig_mps) return "NVIDIA's device plugin runs no MPS inside MIG; ";
   if (!entry.plugin_sharing) return "";
   const PluginSharing& p = *entry.plugin_sharing;
-  const bool mig = mode == GpuMode::mig || mode == GpuMode::mig_time_slicing;
-  const bool time_slicing = mode == GpuMode::time_slicing || mode == GpuMode::mig_time_slicing;
-  const bool differs = mig != p.mig || (time_slicing && p.sharing != Sharing::time_slicing) ||
-                       (mode == GpuMode::mps && p.sharing != Sharing::mps);
+  // A shared mode needs the pool's sharing; any mode needs its MIG or whole GPUs.
+  const bool differs = mode.uses_mig != p.mig || (mode.sharing != Sharing::exclusive && mode.sharing != p.sharing);
   return differs ? "not the pool's NVIDIA device plugin config; " : "";
 }
 

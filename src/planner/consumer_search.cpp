@@ -56,20 +56,10 @@ bool needs_plugin_configs(const Scenario& scenario, std::optional<GpuMode> force
 
 bool plugin_config_suits(const PluginSharing& config, std::optional<GpuMode> forced) {
   if (!forced) return true;
-  switch (*forced) {
-    case GpuMode::exclusive:
-      return !config.mig && config.sharing != Sharing::mps;
-    case GpuMode::time_slicing:
-      return !config.mig && config.sharing == Sharing::time_slicing;
-    case GpuMode::mps:
-      return !config.mig && config.sharing == Sharing::mps;
-    // The plugin has no MPS in MIG: its MIG pools time-slice inside instances, or run them alone.
-    case GpuMode::mig:
-    case GpuMode::mig_mps:
-    case GpuMode::mig_time_slicing:
-      return config.mig;
-  }
-  return true;
+  // The plugin has no MPS in MIG: its MIG pools time-slice inside instances, or run them alone.
+  if (forced->uses_mig) return config.mig;
+  if (config.mig) return false;
+  return forced->sharing == Sharing::exclusive ? config.sharing != Sharing::mps : config.sharing == forced->sharing;
 }
 
 std::vector<PluginSharing> plugin_config_candidates(const PlanContext& ctx, int entry) {
@@ -108,8 +98,7 @@ std::vector<PluginSharing> plugin_config_candidates(const PlanContext& ctx, int 
 Scenario with_plugin_configs(const Scenario& scenario, const PlanOptions& options) {
   Scenario s = scenario;
   std::vector<int> open;
-  const bool mig_forced = options.forced && options.forced != GpuMode::exclusive &&
-                          options.forced != GpuMode::time_slicing && options.forced != GpuMode::mps;
+  const bool mig_forced = options.forced && options.forced->uses_mig;
   for (size_t e = 0; e < s.fleet.size(); ++e) {
     FleetEntry& f = s.fleet[e];
     if (f.deploy_with != Consumer::nvidia_device_plugin) continue;

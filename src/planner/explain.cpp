@@ -114,16 +114,40 @@ std::string clients_text(std::size_t k, const std::string& kind) {
   return std::to_string(k) + " " + kind + (k == 1 ? " client" : " clients");
 }
 
+// What running the GPU's replicas in MIG instances shared this way would break.
+std::string breaks_under_mig(Sharing inside, const GpuModel& model, const GpuContents& c) {
+  if (!model.mig) return "this GPU has no MIG";
+  switch (inside) {
+    case Sharing::mps:
+      return "fixed instance sizes strand capacity and changing the layout needs the GPU idle; a fatal fault in one "
+             "MPS client still reaches every client of its instance";
+    case Sharing::time_slicing:
+      return "inside each instance p99 grows with every busy neighbour and nothing caps memory; fixed instance "
+             "sizes strand capacity";
+    case Sharing::exclusive:
+    case Sharing::streams: break;
+  }
+  const std::string n = std::to_string(c.replicas);
+  return join_nonempty({c.replicas > model.mig->max_instances
+                            ? "at most " + std::to_string(model.mig->max_instances) + " instances for " + n +
+                                  " replicas"
+                            : "",
+                        "fixed instance sizes strand the capacity a replica does not use",
+                        "changing the layout needs the GPU idle"});
+}
+
 std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gpu, const GpuContents& c) {
   const GpuModel& model = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].model;
+  if (mode.uses_mig) return breaks_under_mig(mode.sharing, model, c);
   const SliceSpec whole = whole_gpu_spec(model, ctx.scenario().cuda, ctx.demands().reference_sms,
                                          ctx.scenario().context_overhead_bytes);
   const std::string n = std::to_string(c.replicas);
-  switch (mode) {
-    case GpuMode::exclusive:
+  switch (mode.sharing) {
+    case Sharing::exclusive:
+    case Sharing::streams:
       if (c.replicas <= 1) return "";
       return "one replica per GPU: these " + n + " replicas would need " + n + " GPUs instead of 1";
-    case GpuMode::time_slicing: {
+    case Sharing::time_slicing: {
       const SliceEvaluation e = predict_with(Sharing::time_slicing, whole, c.clients, ctx.calibration());
       return join_nonempty({trust_problem(c),
                             "p99 grows with every busy neighbour: worst predicted " + times(worst(e)) + " alone",
@@ -132,7 +156,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
                             c.needs_own_slice ? "replicas that need fault isolation would share a context scheduler"
                                               : ""});
     }
-    case GpuMode::mps: {
+    case Sharing::mps: {
       if (!mps_supported(model)) return "MPS is not documented inside an AWS fractional GPU (vGPU guest)";
       const SliceEvaluation e = predict_with(Sharing::mps, whole, c.clients, ctx.calibration());
       return join_nonempty(
@@ -144,22 +168,6 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
                                                 : "",
            whole.mps_isolates_memory ? "" : "before Volta MPS clients share one address space: no memory isolation"});
     }
-    case GpuMode::mig:
-      if (!model.mig) return "this GPU has no MIG";
-      return join_nonempty({c.replicas > model.mig->max_instances
-                                ? "at most " + std::to_string(model.mig->max_instances) + " instances for " + n +
-                                      " replicas"
-                                : "",
-                            "fixed instance sizes strand the capacity a replica does not use",
-                            "changing the layout needs the GPU idle"});
-    case GpuMode::mig_mps:
-      if (!model.mig) return "this GPU has no MIG";
-      return "fixed instance sizes strand capacity and changing the layout needs the GPU idle; a fatal fault in one "
-             "MPS client still reaches every client of its instance";
-    case GpuMode::mig_time_slicing:
-      if (!model.mig) return "this GPU has no MIG";
-      return "inside each instance p99 grows with every busy neighbour and nothing caps memory; fixed instance "
-             "sizes strand capacity";
   }
   return "";
 }
@@ -218,8 +226,7 @@ void explain_gpu(const PlanContext& ctx, PlanGpu& gpu) {
   }
   const FleetEntry& entry = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)];
   if (const std::string consumer = consumer_config_text(entry); !consumer.empty()) gpu.why += " (" + consumer + ")";
-  for (GpuMode m : {GpuMode::exclusive, GpuMode::time_slicing, GpuMode::mps, GpuMode::mig, GpuMode::mig_mps,
-                    GpuMode::mig_time_slicing}) {
+  for (const GpuMode m : all_gpu_modes()) {
     if (m == gpu.mode) continue;
     const std::string b = breaks_under(m, ctx, gpu, c);
     if (!b.empty()) gpu.rejected.push_back({m, consumer_cannot(entry, m) + b});

@@ -110,8 +110,7 @@ class Checker {
 
   void check_gpu(const PlanGpu& g) {
     const GpuModel& m = s_.fleet[static_cast<size_t>(g.fleet_entry)].model;
-    const bool mig_mode =
-        g.mode == GpuMode::mig || g.mode == GpuMode::mig_mps || g.mode == GpuMode::mig_time_slicing;
+    const bool mig_mode = g.mode.uses_mig;
     if (g.slices.empty()) fail(g.id + ": a used GPU without slices");
     if (mig_mode) {
       if (!m.mig) {
@@ -143,23 +142,10 @@ class Checker {
     } else if (s_.fleet[static_cast<size_t>(g.fleet_entry)].mig == FleetMig::fixed) {
       fail(g.id + ": a whole GPU of a fleet entry whose MIG layout is fixed");
     }
-    bool any_mps = false;
-    bool any_ts = false;
-    for (size_t i = 0; i < g.slices.size(); ++i) {
-      const PlanSlice& sl = g.slices[i];
-      any_mps = any_mps || sl.sharing == Sharing::mps;
-      any_ts = any_ts || sl.sharing == Sharing::time_slicing;
-      check_slice(g.id + "/s" + std::to_string(i), m, sl, g);
-    }
-    const GpuMode expected = mig_mode                                            ? (any_mps  ? GpuMode::mig_mps
-                                                                                    : any_ts ? GpuMode::mig_time_slicing
-                                                                                             : GpuMode::mig)
-                             : g.slices.empty()                                  ? g.mode
-                             : g.slices.front().sharing == Sharing::mps          ? GpuMode::mps
-                             : g.slices.front().sharing == Sharing::time_slicing ? GpuMode::time_slicing
-                                                                                 : GpuMode::exclusive;
+    for (size_t i = 0; i < g.slices.size(); ++i) check_slice(g.id + "/s" + std::to_string(i), m, g.slices[i], g);
+    const GpuMode expected = g.slices.empty() ? g.mode : gpu_mode_of(mig_mode, g.slices);
     if (expected != g.mode)
-      fail(g.id + ": mode " + std::string(to_string(g.mode)) + " does not match its slices");
+      fail(g.id + ": mode " + to_string(g.mode) + " does not match its slices");
   }
 
   void check_slice(const std::string& id, const GpuModel& m, const PlanSlice& sl, const PlanGpu& g) {

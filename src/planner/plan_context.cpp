@@ -107,27 +107,6 @@ MigCounts build_counts(const PlanContext& ctx, const GpuBuild& build) {
   return counts;
 }
 
-namespace {
-
-GpuMode mode_of(const PlanGpu& g, bool mig) {
-  if (!mig) {
-    switch (g.slices.front().sharing) {
-      case Sharing::mps: return GpuMode::mps;
-      case Sharing::time_slicing: return GpuMode::time_slicing;
-      default: return GpuMode::exclusive;
-    }
-  }
-  bool mps = false;
-  bool ts = false;
-  for (const auto& s : g.slices) {
-    mps = mps || s.sharing == Sharing::mps;
-    ts = ts || s.sharing == Sharing::time_slicing;
-  }
-  return mps ? GpuMode::mig_mps : ts ? GpuMode::mig_time_slicing : GpuMode::mig;
-}
-
-}  // namespace
-
 Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::vector<Unplaced> unplaced,
                    int lower_bound) {
   // In the context's order (largest first, as plans always listed them); a cheapest-first plan in the
@@ -173,7 +152,7 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
       std::stable_sort(g.slices.begin(), g.slices.end(),
                        [](const PlanSlice& x, const PlanSlice& y) { return x.mig_start < y.mig_start; });
     }
-    g.mode = mode_of(g, b.mig);
+    g.mode = gpu_mode_of(b.mig, g.slices);
     memory_total += static_cast<double>(whole_gpu_memory_bytes(model));
     for (const auto& s : g.slices) {
       for (const auto& c : s.clients) {

@@ -23,12 +23,6 @@
 
 namespace gpupack {
 
-const std::vector<GpuMode>& all_gpu_modes() {
-  static const std::vector<GpuMode> kModes{GpuMode::exclusive, GpuMode::time_slicing, GpuMode::mps,
-                                           GpuMode::mig,       GpuMode::mig_mps,      GpuMode::mig_time_slicing};
-  return kModes;
-}
-
 namespace {
 
 // A fixed fleet whose GPU types have different prices: the cheapest plan need not be the one with the
@@ -132,17 +126,23 @@ Plan make_plan_as_configured(const Scenario& scenario, const PlanOptions& option
 namespace {
 
 std::string mode_breaks(GpuMode mode) {
-  switch (mode) {
-    case GpuMode::exclusive: return "one replica per GPU: safe and simple, and the GPUs idle most of the time";
-    case GpuMode::time_slicing:
+  if (mode.uses_mig) {
+    switch (mode.sharing) {
+      case Sharing::mps: return "fixed instance sizes strand capacity; a fault reaches the clients of its instance";
+      case Sharing::time_slicing: return "inside an instance p99 grows with every busy neighbour and nothing caps memory";
+      case Sharing::exclusive:
+      case Sharing::streams:
+        return "at most 7 instances per GPU, fixed sizes strand capacity, layout changes need the GPU idle";
+    }
+  }
+  switch (mode.sharing) {
+    case Sharing::exclusive:
+    case Sharing::streams: return "one replica per GPU: safe and simple, and the GPUs idle most of the time";
+    case Sharing::time_slicing:
       return "p99 grows with every busy neighbour, nothing caps memory, tenants cannot share a GPU";
-    case GpuMode::mps:
+    case Sharing::mps:
       return "a fault in one client reaches every client of the GPU; memory capped only by pinned limits; one "
              "tenant per GPU";
-    case GpuMode::mig: return "at most 7 instances per GPU, fixed sizes strand capacity, layout changes need the GPU idle";
-    case GpuMode::mig_mps: return "fixed instance sizes strand capacity; a fault reaches the clients of its instance";
-    case GpuMode::mig_time_slicing:
-      return "inside an instance p99 grows with every busy neighbour and nothing caps memory";
   }
   return "";
 }

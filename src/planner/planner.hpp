@@ -53,7 +53,4 @@ struct ModeOutcome {
 // plan) and the largest plan is not made twice.
 std::vector<ModeOutcome> compare_modes(const Scenario& scenario, const Plan& chosen, const PlanOptions& options);
 
-// The GPU modes in the order they are compared.
-const std::vector<GpuMode>& all_gpu_modes();
-
 }  // namespace gpupack

@@ -35,7 +35,7 @@ struct PluginDeviceView {
 
 // One node's needs in the plugin's terms: per resource name, how many replicas each device gets.
 struct NodeSharing {
-  std::string strategy = "none";  // "none", "time-slicing" or "mps"
+  Sharing strategy = Sharing::exclusive;  // the plugin's: exclusive ("none"), time_slicing or mps
   bool mig = false;
   std::map<std::string, int> replicas;  // resource -> replicas per device (1 = not shared)
   std::vector<std::string> problems;    // what the plugin cannot express
@@ -85,15 +85,15 @@ void check_mps_limits(NodeSharing& ns, const PluginDeviceView& d, int replicas, 
 
 NodeSharing node_sharing(const PlanDocument& plan, const GpuCatalog& catalog, const std::string& node) {
   NodeSharing ns;
-  std::set<std::string> strategies;
+  std::set<Sharing> strategies;
   std::set<bool> mig_modes;
   std::map<std::string, std::vector<PluginDeviceView>> resources;  // what the plugin advertises per name
   for (const auto& gpu : plan.gpus) {
     if (gpu.node != node) continue;
     mig_modes.insert(gpu.uses_mig());
-    if (gpu.slices.empty()) resources["nvidia.com/gpu"].push_back({&gpu, nullptr});
+    if (gpu.slices.empty()) resources[whole_resource_name(std::nullopt)].push_back({&gpu, nullptr});
     for (const auto& slice : gpu.slices) {
-      resources[slice.profile ? mig_resource_name(*slice.profile) : "nvidia.com/gpu"].push_back({&gpu, &slice});
+      resources[whole_resource_name(slice.profile)].push_back({&gpu, &slice});
       if (slice.sharing == Sharing::mps && slice.profile) {
         add_problem(ns, fmt::format("GPU {} runs MPS inside MIG instance {}: the NVIDIA plugin refuses MPS on MIG",
                                     gpu.id, *slice.profile));
@@ -104,7 +104,7 @@ NodeSharing node_sharing(const PlanDocument& plan, const GpuCatalog& catalog, co
     int replicas = 1;
     for (const auto& d : devices) {
       if (!d.shared()) continue;
-      strategies.insert(std::string(to_string(d.slice->sharing)));
+      strategies.insert(d.slice->sharing);
       replicas = std::max(replicas, d.clients());
     }
     ns.replicas[resource] = replicas;
@@ -137,8 +137,8 @@ NodeSharing node_sharing(const PlanDocument& plan, const GpuCatalog& catalog, co
     add_problem(ns, "some GPUs of this node use MIG and some do not (needs migStrategy mixed with care)");
   }
   ns.mig = mig_modes.count(true) > 0;
-  if (!strategies.empty()) ns.strategy = *strategies.begin();
-  if (ns.strategy == "mps" && ns.mig) {
+  if (!strategies.empty()) ns.strategy = strategies.count(Sharing::mps) > 0 ? Sharing::mps : Sharing::time_slicing;
+  if (ns.strategy == Sharing::mps && ns.mig) {
     add_problem(ns, "the plugin runs MPS only with migStrategy none, and this node uses MIG");
   }
   return ns;
@@ -148,12 +148,11 @@ NodeSharing node_sharing(const PlanDocument& plan, const GpuCatalog& catalog, co
 // "mig-mixed-time-slicing-1g.10gbx4-3g.40gbx2". Falls back to gpupack-<node> beyond 63 characters.
 std::string config_name(const NodeSharing& ns, const std::string& node) {
   std::string name = ns.mig ? "mig-mixed" : "whole-gpu";
-  if (ns.strategy != "none") {
-    name += "-" + ns.strategy;
+  if (ns.strategy != Sharing::exclusive) {
+    name += "-" + std::string(to_string(ns.strategy));
     for (const auto& [resource, n] : ns.replicas) {
       if (n < 2) continue;
-      const auto slash = resource.find('/');
-      std::string item = resource.substr(slash + 1);
+      std::string item(resource_name_part(resource));
       if (item.rfind("mig-", 0) == 0) item = item.substr(4);
       name += "-" + item + "x" + std::to_string(n);
     }
@@ -166,9 +165,9 @@ std::string config_yaml(const NodeSharing& ns) {
   y << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
   y << YAML::Key << "flags" << YAML::Value << YAML::BeginMap << YAML::Key << "migStrategy" << YAML::Value
     << (ns.mig ? "mixed" : "none") << YAML::EndMap;
-  if (ns.strategy != "none") {
+  if (ns.strategy != Sharing::exclusive) {
     y << YAML::Key << "sharing" << YAML::Value << YAML::BeginMap;
-    y << YAML::Key << (ns.strategy == "mps" ? "mps" : "timeSlicing") << YAML::Value << YAML::BeginMap;
+    y << YAML::Key << (ns.strategy == Sharing::mps ? "mps" : "timeSlicing") << YAML::Value << YAML::BeginMap;
     y << YAML::Key << "renameByDefault" << YAML::Value << false;
     y << YAML::Key << "failRequestsGreaterThanOne" << YAML::Value << true;
     y << YAML::Key << "resources" << YAML::Value << YAML::BeginSeq;

@@ -8,6 +8,9 @@ namespace gpupack {
 
 // The label that ties a rendered Deployment to its planned node (k8s-workloads/ and dra/ select by it).
 inline constexpr const char* kPlannedNodeLabel = "gpupack.io/node";
+// The taint on nodes whose GPUs are shared (value: how, workloads_target.cpp), which rendered pods and the
+// agent's DaemonSet tolerate.
+inline constexpr const char* kSharingTaint = "gpupack.io/sharing";
 
 struct NodeLabel {
   std::string node;

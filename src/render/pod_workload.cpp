@@ -5,11 +5,12 @@
 #include <cmath>
 #include <regex>
 
+#include "render/node_labels.hpp"
+
 namespace gpupack {
 
 namespace {
 
-constexpr const char* kSharingTaint = "gpupack.io/sharing";
 constexpr std::uint64_t kPodMiB = 1024 * 1024;
 
 YAML::Node labels(const PodWorkload& w) {

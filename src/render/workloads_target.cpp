@@ -20,8 +20,6 @@ namespace gpupack {
 
 namespace {
 
-constexpr const char* kSharingTaint = "gpupack.io/sharing";
-
 struct ObjectKey {
   std::string workload, node, resource;
   int streams = 1;
@@ -39,7 +37,7 @@ std::string node_sharing_value(const PlanDocument& plan, const std::string& node
   std::set<std::string> kinds;
   for (const auto& gpu : plan.gpus) {
     if (gpu.node == node && gpu.mode != GpuMode::exclusive) {
-      kinds.insert(is_mig(gpu.mode) ? std::string("mig") : std::string(to_string(gpu.mode)));
+      kinds.insert(to_string(gpu.mode.uses_mig ? GpuMode::mig : gpu.mode));  // MIG modes all taint as "mig"
     }
   }
   if (kinds.empty()) return "";

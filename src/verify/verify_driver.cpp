@@ -66,7 +66,7 @@ std::vector<AloneFigures> solo_runs(const VerifySetup& setup, const DriverOption
       alone.slice_id = home->slice_id;
       alone.gpu_index = home->gpu_index;
       alone.device_uuid = home->device_uuid;
-      alone.sharing = "exclusive";
+      alone.sharing = std::string(to_string(Sharing::exclusive));
       ReplicaSetup r = *first;
       r.env = {{"CUDA_VISIBLE_DEVICES", home->device_uuid}};
       alone.replicas.push_back(r);

@@ -49,6 +49,20 @@ TEST(Options, PartsParseAndRejectUnknownWords) {
   EXPECT_THROW(parse_parts(","), InputError);
 }
 
+TEST(Options, SharingPartsReadEitherSpellingAndPrintTheMeasurementKey) {
+  EXPECT_EQ(parse_parts("timeslicing"), (std::set<Part>{Part::time_slicing}));
+  EXPECT_EQ(parse_parts("time-slicing,mig"), (std::set<Part>{Part::time_slicing, Part::mig}));
+  EXPECT_EQ(to_string(Part::time_slicing), "timeslicing");
+  try {
+    parse_parts("nonsense");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("accepted: streams, timeslicing, mps, isolation, limits, mig, client"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Options, QuickPlanDoesLessOfTheSameExperiments) {
   BenchOptions quick;
   quick.quick = true;

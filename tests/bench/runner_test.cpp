@@ -37,7 +37,7 @@ class RunnerTest : public ::testing::Test {
     }
   }
 
-  BenchResults run(const std::set<Part>& parts = {Part::streams, Part::timeslicing, Part::mps, Part::isolation,
+  BenchResults run(const std::set<Part>& parts = {Part::streams, Part::time_slicing, Part::mps, Part::isolation,
                                                   Part::limits, Part::mig}) {
     BenchOptions o;
     o.quick = true;
@@ -91,7 +91,7 @@ TEST_F(RunnerTest, EveryModeRunsInItsOwnEnvironment) {
 
 TEST_F(RunnerTest, MpsThatCannotStartIsSkippedWithTheReason) {
   ::setenv("FAKE_MPS_FAIL", "-d", 1);
-  const BenchResults r = run({Part::timeslicing, Part::mps, Part::limits});
+  const BenchResults r = run({Part::time_slicing, Part::mps, Part::limits});
   const Skip* s = skipped(r, "mps");
   ASSERT_TRUE(s);
   EXPECT_NE(s->reason.find("MPS could not start"), std::string::npos) << s->reason;
