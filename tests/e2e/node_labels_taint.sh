@@ -14,9 +14,9 @@ chmod +x "$WORK/bin/kubectl"
 
 run plan --format json -o "$WORK/plan.json"
 expect_rc 0
-run render "$WORK/plan.json" --target k8s-workloads -o "$WORK/out"
+run render "$WORK/plan.json" --target k8s-workloads -o "$WORK/rendered"
 expect_rc 0
-SCRIPT="$WORK/out/k8s-workloads/node-labels.sh"
+SCRIPT="$WORK/rendered/k8s-workloads/node-labels.sh"
 # The embedded plan shares its node's GPUs, so the script has a taint to offer.
 grep -q "gpupack.io/sharing=" "$SCRIPT" || { LAST="render"; fail "no sharing taint in $SCRIPT"; }
 
