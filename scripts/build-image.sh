@@ -6,8 +6,10 @@
 #   scripts/build-image.sh [BINARY [OUT_DIR]]     defaults: build/gpupack, build/image
 # Writes OUT_DIR/gpupack-<version>.oci.tar (an OCI image layout, tagged <version>), to be loaded with
 #   skopeo copy oci-archive:build/image/gpupack-0.1.0.oci.tar docker://ghcr.io/gpupack/gpupack:0.1.0
-# Needs root (the files' owners, chroot) and the Debian package registry; installs mmdebstrap and umoci
-# from Debian when missing.
+# Then builds the Dockerfile's runtime stage with buildah (no daemon: vfs storage, nothing run) on the same
+# root filesystem and checks that it gives the same files and the same config as the archive.
+# Needs root (the files' owners, chroot) and the Debian package registry; installs mmdebstrap, umoci and
+# buildah from Debian when missing.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 binary=$(realpath "${1:-$root/build/gpupack}")
@@ -19,6 +21,7 @@ stamp() { echo "build-image: [$(date -u +%H:%M:%S)] $*"; }
 missing=()
 command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
 command -v umoci >/dev/null || missing+=(umoci)
+command -v buildah >/dev/null || missing+=(buildah)
 if [ ${#missing[@]} -gt 0 ]; then
   stamp "installing ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -78,3 +81,32 @@ grep -qx 'gpupack.io/resource.mps-50.count=1' <<<"$labels" ||
   { echo "build-image: the image's gpupack labels printed: $labels" >&2; exit 1; }
 while IFS= read -r line; do echo "  $line"; done <<<"$labels"
 stamp "image gpupack:$version works"
+
+# The Dockerfile, without Docker: buildah builds it with its build stage replaced by the named context
+# `build` (this root filesystem under /rootfs, what the build stage's image-rootfs.sh writes there), so the
+# runtime stage as written (FROM scratch, COPY --from=build, ENV, USER, WORKDIR, ENTRYPOINT, CMD) runs; it
+# has no RUN, so no namespaces or daemon. Its image must hold the same files (path, type, mode, owner,
+# size, link target, content) and the same runtime config as the archive. Not proven here: the build stage
+# (debian:12, setup-deps.sh --build-only, the compile), which needs the registry's base image and a full
+# build (docs/container-image.md).
+stamp "the Dockerfile's runtime stage with buildah (vfs storage, no daemon)"
+bah() { buildah --root "$work/buildah" --runroot "$work/buildah-run" --storage-driver vfs "$@"; }
+mkdir "$work/empty-context"
+bah bud --quiet --pull=never --isolation chroot --build-context "build=$work" \
+  --build-arg "GPUPACK_COMMIT=$commit" -f "$root/Dockerfile" -t "gpupack-dockerfile:$version" "$work/empty-context" >/dev/null
+bah push --quiet "gpupack-dockerfile:$version" "oci:$work/dockerfile-oci:$version"
+umoci unpack --image "$work/dockerfile-oci:$version" "$work/dockerfile-bundle" >/dev/null
+# What a runtime takes from each image's config (the process spec umoci unpack derived from it).
+runtime_config() { jq -S '{args: .process.args, user: .process.user, cwd: .process.cwd, env: (.process.env | sort)}' "$1"; }
+diff <(runtime_config "$work/bundle/config.json") <(runtime_config "$work/dockerfile-bundle/config.json") >"$work/config.diff" ||
+  { echo "build-image: the Dockerfile's image config differs from the archive's:" >&2; cat "$work/config.diff" >&2; exit 1; }
+file_list() { (cd "$1" && find . -path ./tmp/check -prune -o -printf '%p %y %m %U:%G %s %l\n' | sort); }
+diff <(file_list "$rootfs") <(file_list "$work/dockerfile-bundle/rootfs") >"$work/files.diff" ||
+  { echo "build-image: the Dockerfile's image holds other files than the archive:" >&2; head -20 "$work/files.diff" >&2; exit 1; }
+rm -rf "$rootfs/tmp/check"
+# The regular files' contents (device nodes and links are compared by the list above).
+contents() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+diff <(contents "$rootfs") <(contents "$work/dockerfile-bundle/rootfs") >"$work/content.diff" ||
+  { echo "build-image: file contents differ between the Dockerfile's image and the archive:" >&2; head -20 "$work/content.diff" >&2; exit 1; }
+echo "  $(wc -l <(file_list "$rootfs") | cut -d' ' -f1) files and the runtime config alike"
+stamp "the Dockerfile's runtime stage gives the same image"

@@ -55,6 +55,11 @@ struct SliceCapacity {
   // for each of its MIG instances alike (the instances of a GPU share its cores: the planner bounds their
   // sum per node, planner/node_cores.hpp); 0 when the fleet does not state them.
   double host_cores = 0;
+  // The whole node's cores and the client processes on all of its GPUs and MIG instances, this slice's
+  // included: every process on a node competes for the same cores, whatever the partitioning (issue 37).
+  // 0 while a slice is judged alone (packing): then its own share and its own processes.
+  double node_cores = 0;
+  int node_processes = 0;
 };
 SliceCapacity slice_capacity(const GpuModel& model, int mig_profile = -1);
 

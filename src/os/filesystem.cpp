@@ -7,11 +7,15 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -25,6 +29,15 @@ namespace {
   throw FileError(what + " " + path + ": " + std::strerror(error), error);
 }
 
+// Closes and removes a temporary file that could not be written, then fails naming it (errno kept).
+[[noreturn]] void discard_and_fail(int fd, const std::string& tmp, const char* what) {
+  const int error = errno;
+  ::close(fd);
+  ::unlink(tmp.c_str());
+  errno = error;
+  fail(what, tmp);
+}
+
 class FlockLock : public FileLock {
  public:
   explicit FlockLock(int fd) : fd_(fd) {}
@@ -34,6 +47,17 @@ class FlockLock : public FileLock {
  private:
   int fd_;
 };
+
+// A temporary file's suffix: the process id, a per-process counter and 64 random bits, so that neither
+// another thread nor a user who can write the directory knows the name before the file exists.
+std::string unique_suffix() {
+  static std::atomic<std::uint64_t> counter{0};
+  thread_local std::mt19937_64 bits{std::random_device{}()};
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%d.%llu.%016llx", static_cast<int>(::getpid()),
+                static_cast<unsigned long long>(counter.fetch_add(1)), static_cast<unsigned long long>(bits()));
+  return buf;
+}
 
 FileInfo info_of(const struct stat& st) {
   FileInfo info;
@@ -210,34 +234,33 @@ void PosixFilesystem::write_file(const std::string& path, const std::string& con
   const auto slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const std::string tmp = dir + "." + name + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail("cannot write", tmp);
-    out << content;
-    if (out.flush()) out.close();
-    if (!out) {  // the write, the flush or the close failed: ENOSPC, EDQUOT, EIO
-      const int error = errno;
-      ::unlink(tmp.c_str());
-      errno = error;
-      fail("cannot write", tmp);
-    }
+  // O_EXCL | O_NOFOLLOW under a name nobody can guess: a link or file planted in the directory is never
+  // written through or truncated, and two writers of one path (threads of one process) never share a file.
+  int fd = -1;
+  std::string tmp;
+  for (int attempt = 0; fd < 0; ++attempt) {
+    tmp = dir + "." + name + ".tmp." + unique_suffix();
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && (errno != EEXIST || attempt >= 16)) fail("cannot create", tmp);
+  }
+  for (std::size_t done = 0; done < content.size();) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) discard_and_fail(fd, tmp, "cannot write");  // ENOSPC, EDQUOT, EIO
+    done += static_cast<std::size_t>(n);
   }
   // On disk before the rename: after a crash the path holds the old text or the new, never an empty file
   // (the CDI spec a container runtime reads, node labels, node.yaml). A failed fsync (a delayed ENOSPC or
-  // EIO) fails the write: the text may never reach the disk.
-  if (const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
-    const bool synced = ::fsync(fd) == 0;
-    const int error = errno;
-    ::close(fd);
-    if (!synced && error != EINVAL) {  // EINVAL: a file system that cannot sync (nothing to lose)
-      ::unlink(tmp.c_str());
-      errno = error;
-      fail("cannot write", tmp);
-    }
-  }
+  // EIO) fails the write: the text may never reach the disk. EINVAL: a file system that cannot sync.
+  if (::fsync(fd) != 0 && errno != EINVAL) discard_and_fail(fd, tmp, "cannot write");
   // Not the umask's choice: under umask 000 node labels (the NFD feature file) became world-writable.
-  if (::chmod(tmp.c_str(), 0644) != 0) fail("cannot set the mode of", tmp);
+  if (::fchmod(fd, 0644) != 0) discard_and_fail(fd, tmp, "cannot set the mode of");
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(tmp.c_str());
+    errno = error;
+    fail("cannot write", tmp);
+  }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int error = errno;
     ::unlink(tmp.c_str());

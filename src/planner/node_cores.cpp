@@ -53,6 +53,16 @@ double slice_host_cores(const PlanContext& ctx, const SliceState& slice) {
   return alone;
 }
 
+std::map<std::string, int> client_processes_by_node(const Plan& plan) {
+  std::map<std::string, int> out;
+  for (const auto& g : plan.gpus) {
+    for (const auto& s : g.slices) {
+      for (const auto& c : s.clients) out[g.node] += static_cast<int>(c.replicas.size());
+    }
+  }
+  return out;
+}
+
 std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector<GpuBuild>& builds,
                                              size_t first_trimmed) {
   // The slices of each node with stated cores: (build, slice) positions.

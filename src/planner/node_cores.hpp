@@ -6,6 +6,7 @@
 // profile model did not judge counts its replicas' cores alone. The packers bound each slice by its GPU's
 // even share of the node's cores; this pass then takes replicas off the node until the sum fits, the ones
 // using most cores first, so that no plan puts more CPU demand on a node than its cores.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@ namespace gpupack {
 // The host cores a filled slice's replicas use: at their predicted req/s where the profile model judged the
 // slice, else their cores alone.
 double slice_host_cores(const PlanContext& ctx, const SliceState& slice);
+
+// The client processes on each node of a plan, over all of its GPUs and MIG instances (every replica is
+// one): what competes for the node's cores in the wait for a core (profile_prediction.cpp).
+std::map<std::string, int> client_processes_by_node(const Plan& plan);
 
 // A replica taken off a node whose cores its slices' replicas exceeded.
 struct CoreBoundReplica {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
+#include "planner/node_cores.hpp"
 #include "planner/slice_contention.hpp"
 
 namespace gpupack {
@@ -335,14 +337,19 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
             f->p99 = capped;
           }
         }
-        if (f->p99 && cores_stated && slice_clients > slice.host_cores) {
-          const double waits = std::floor(slice_clients / slice.host_cores);
+        const double cores = slice.node_cores > 0 ? slice.node_cores : slice.host_cores;  // the node's
+        const int processes = std::max(slice_clients, slice.node_processes);  // all of the node's slices
+        if (f->p99 && cores_stated && processes > cores) {
+          const double waits = std::floor(processes / cores);
           *f->p99 += waits * kCoreWaitMs;
           // Fitted on resnet18-b1's density searches, not measured for this workload: its profile has no
           // co-location grid at this K (the grid's measured p99 is used where it has one).
           pred.extrapolated = true;
-          pred.notes.push_back(std::to_string(slice_clients) + " client processes on " +
-                               num(slice.host_cores) + " host cores: +" + num(waits * kCoreWaitMs) +
+          pred.notes.push_back(std::to_string(processes) + " client processes on " + num(cores) + " host cores" +
+                               (processes > slice_clients
+                                    ? " of the node (" + std::to_string(slice_clients) + " on this slice)"
+                                    : "") +
+                               ": +" + num(waits * kCoreWaitMs) +
                                " ms waiting for a core (fitted on other programs, not measured for this one)");
         }
       } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
@@ -370,10 +377,13 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
 
 void add_predictions(const Scenario& scenario, Plan& plan) {
   std::vector<PredictionInput> inputs;
+  const std::map<std::string, int> node_processes = client_processes_by_node(plan);  // issue 37
   for (auto& g : plan.gpus) {
     const FleetEntry& entry = scenario.fleet[static_cast<size_t>(g.fleet_entry)];
     for (auto& s : g.slices) {
-      const SliceCapacity capacity = slice_capacity_on(entry, s.profile);
+      SliceCapacity capacity = slice_capacity_on(entry, s.profile);
+      capacity.node_cores = entry.cpu_cores.value_or(0);
+      capacity.node_processes = node_processes.at(g.node);
       inputs.clear();
       for (const auto& c : s.clients) {
         const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];

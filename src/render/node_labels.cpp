@@ -45,6 +45,15 @@ std::string node_label_script(const std::string& title, const std::vector<NodeLa
   for (const auto& t : taints) declare(t.node);
   for (const auto& g : guards) declare(g.node);
   s += "\n";
+  if (!taints.empty()) {
+    s += "taint=false\n"
+         "for arg in \"$@\"; do\n"
+         "  case \"$arg\" in\n"
+         "    --taint) taint=true ;;\n"
+         "    *) echo \"node-labels.sh: unknown argument '$arg' (accepted: --taint)\" >&2; exit 2 ;;\n"
+         "  esac\n"
+         "done\n\n";
+  }
   if (!guards.empty()) {
     s += "# Each node must be the one the files were rendered for; nothing is labelled otherwise.\n"
          "require_label() {\n"
@@ -64,11 +73,16 @@ std::string node_label_script(const std::string& title, const std::vector<NodeLa
   for (const auto& l : labels) {
     s += "kubectl label node \"$" + node_var(l.node) + "\" " + shell_quote(l.key + "=" + l.value) + " --overwrite\n";
   }
+  if (taints.empty()) return s;
+  // Taints only when asked: NVIDIA's GPU Operator's DaemonSets (and most others) tolerate only
+  // nvidia.com/gpu, so on a tainted node their new pods stay Pending (docs/gpu-operator.md).
+  s += "\n# --taint: also keep every pod that does not tolerate the taint off these nodes.\n"
+       "if $taint; then\n";
   for (const auto& t : taints) {
-    s += "kubectl taint node \"$" + node_var(t.node) + "\" " + shell_quote(t.key + "=" + t.value + ":" + t.effect) +
+    s += "  kubectl taint node \"$" + node_var(t.node) + "\" " + shell_quote(t.key + "=" + t.value + ":" + t.effect) +
          " --overwrite\n";
   }
-  return s;
+  return s + "fi\n";
 }
 
 }  // namespace gpupack

@@ -34,8 +34,9 @@ struct NodeGuard {
   std::string value;
 };
 
-// A bash script (shellcheck-clean) running `kubectl label --overwrite` / `kubectl taint --overwrite`,
-// after checking every guard (a failed guard stops the script before it labels anything).
+// A bash script (shellcheck-clean) running `kubectl label --overwrite`, after checking every guard (a failed
+// guard stops the script before it labels anything); `kubectl taint --overwrite` only when the script is run
+// with --taint (taints are opt-in: operators' DaemonSets do not tolerate them).
 // Every value must already be validated (label values, DNS-1123 node names).
 std::string node_label_script(const std::string& title, const std::vector<NodeLabel>& labels,
                               const std::vector<NodeTaint>& taints = {}, const std::vector<NodeGuard>& guards = {});

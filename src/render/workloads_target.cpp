@@ -118,8 +118,9 @@ TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog&
     if (!value.empty()) taints.push_back({node, kSharingTaint, value, "NoSchedule"});
   }
   out.files.push_back({"k8s-workloads/node-labels.sh",
-                       node_label_script("Labels and taints the nodes the planned workloads run on (optional: the "
-                                         "workloads select their nodes by name; the taint keeps other pods off).",
+                       node_label_script("Labels the nodes the planned workloads run on (optional: the workloads "
+                                         "select their nodes by name); with --taint also taints them to keep "
+                                         "other pods off.",
                                          labels, taints),
                        0755});
   out.readme.push_back(fmt::format(
@@ -128,7 +129,8 @@ TargetOutput render_workloads_target(const PlanDocument& plan, const GpuCatalog&
       "advertised as by the {} ({}). Deployments roll with maxSurge 0, so\n"
       "no rollout puts more pods on a slice than the plan. Workloads without `deploy.image` in the scenario run\n"
       "an image named after the workload: set it with `kustomize edit set image <workload>=<image>`.\n"
-      "node-labels.sh (optional) taints the nodes with {} so that other pods stay off.",
+      "node-labels.sh (optional) labels the nodes; `node-labels.sh --taint` also taints them with {} so that\n"
+      "pods that do not tolerate it stay off (the workloads tolerate it; NVIDIA's GPU Operator's DaemonSets do not).",
       objects.size(), consumer == Consumer::nvidia_device_plugin ? "NVIDIA device plugin" : "gpupack agent",
       consumer == Consumer::nvidia_device_plugin ? "nvidia.com/gpu, nvidia.com/mig-<profile>"
                                                   : "nvidia.com/gpu, nvidia.com/mig-<profile>, gpupack.io/[mig-<profile>-]mps-<pct>[-<qualifier>]",

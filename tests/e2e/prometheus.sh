@@ -34,24 +34,6 @@ PORT=$(agent_port "$WORK/agent.log")
 LAST="agent"
 [ -n "$PORT" ] || { fail "agent did not start: $(cat "$WORK/agent.log")"; finish; }
 
-# The GPU Operator overlay's metric relabelling (deploy/overlays/gpu-operator/servicemonitor.yaml: DCGM
-# exporter's label names UUID and modelName), as Prometheus runs it for a ServiceMonitor, in a second job.
-DCGM_NAMES=""
-if command -v kubectl >/dev/null && [ -d "$ROOT/tests/k8s-validate/node_modules" ]; then
-  kubectl kustomize "$ROOT/deploy/overlays/gpu-operator" >"$WORK/gpu-operator.yaml"
-  DCGM_NAMES=$(cd "$ROOT/tests/k8s-validate" && node --input-type=module -e '
-    import { parseAllDocuments } from "yaml";
-    import { readFileSync } from "node:fs";
-    const sm = parseAllDocuments(readFileSync(process.argv[1], "utf8")).map((d) => d.toJS())
-      .find((o) => o && o.kind === "ServiceMonitor");
-    const snake = (k) => k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
-    const rules = sm.spec.endpoints[0].metricRelabelings.map((r) =>
-      Object.fromEntries(Object.entries(r).map(([k, v]) => [snake(k), v])));
-    console.log(JSON.stringify(rules));' "$WORK/gpu-operator.yaml")
-else
-  echo "SKIP the GPU Operator overlay's relabelling: kubectl or tests/k8s-validate/node_modules missing"
-fi
-
 PROM_PORT=$(free_port)
 cat >"$WORK/prometheus.yml" <<YAML
 global:
@@ -61,14 +43,6 @@ scrape_configs:
     static_configs:
       - targets: ["127.0.0.1:$PORT"]
 YAML
-if [ -n "$DCGM_NAMES" ]; then
-  cat >>"$WORK/prometheus.yml" <<YAML
-  - job_name: gpupack-dcgm-names
-    static_configs:
-      - targets: ["127.0.0.1:$PORT"]
-    metric_relabel_configs: $DCGM_NAMES
-YAML
-fi
 prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
   --web.listen-address="127.0.0.1:$PROM_PORT" >"$WORK/prometheus.log" 2>&1 &
 PROM=$!
@@ -116,13 +90,7 @@ done
 wait_for 'gpupack_slice_sm_allotted_ratio{job="gpupack",instance=~".*"}' '.data.result | length == 1 and .[0].value[1] == "0.5"'
 wait_for 'gpupack_process_sm_allocated_ratio{pid="4242"}' '.data.result[0].value[1] == "0.25"'
 wait_for 'gpupack_slice_sm_allotted_unused_ratio' '.data.result[0].value[1] == "0"'
-# Relabelled as DCGM exporter names its labels: joinable on UUID, the product as modelName.
-if [ -n "$DCGM_NAMES" ]; then
-  wait_for 'gpupack_gpu_info{job="gpupack-dcgm-names",UUID="GPU-11111111-2222-3333-4444-555555555555"}' \
-    '.data.result | length == 1 and .[0].metric.modelName == "NVIDIA H100 80GB HBM3" and .[0].metric.uuid == .[0].metric.UUID'
-  wait_for 'gpupack_gpu_memory_total_bytes{job="gpupack-dcgm-names",gpu="1"}' \
-    '.data.result[0].metric.UUID == "GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee" and (.data.result[0].metric | has("modelName") | not)'
-  wait_for 'gpupack_agent_config_reloads_total{job="gpupack-dcgm-names"}' '.data.result[0].metric | has("UUID") | not'
-fi
+# The GPU Operator overlay's relabelling to DCGM exporter's label names, and joins with its series:
+# tests/e2e/dcgm_join.sh.
 [ "$FAILURES" -eq 0 ] || tail -5 "$WORK/prometheus.log" >&2
 finish
