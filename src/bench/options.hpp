@@ -13,8 +13,8 @@ enum class Part { streams, timeslicing, mps, isolation, limits, mig, client };
 const char* to_string(Part part);
 // "streams,mps" -> {streams, mps}; throws InputError naming the unknown word and the accepted ones.
 std::set<Part> parse_parts(const std::string& list);
-// "1,2,4,8" -> {1, 2, 4, 8} (sorted, each once, 1..48); throws InputError naming the bad word.
-std::vector<int> parse_ks(const std::string& list);
+// "1,2,4,8" -> {1, 2, 4, 8} (sorted, each once, 1..48); throws InputError naming `option` and the bad word.
+std::vector<int> parse_ks(const std::string& list, const std::string& option = "--ks");
 
 struct BenchOptions {
   bool quick = false;
