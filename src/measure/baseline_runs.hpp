@@ -10,13 +10,7 @@
 
 namespace gpupack::measure {
 
-struct BaselineDeps {
-  ProcessRunner& runner;
-  GpuBackend& gpu;
-  ProcReader& proc;
-  Clock& clock;
-  const GpuCatalog& catalog;
-  std::function<std::unique_ptr<ReportSource>(const std::string& path)> open_report;
+struct BaselineDeps : RunsDeps {
   std::function<void(int run, int of)> on_start;  // progress (run counts from 1), may be empty
 };
 

@@ -26,13 +26,7 @@ struct SweepOptions {
   std::string report_dir;                      // report-<pct>.jsonl files go here
 };
 
-struct SweepDeps {
-  ProcessRunner& runner;
-  GpuBackend& gpu;
-  ProcReader& proc;
-  Clock& clock;
-  const GpuCatalog& catalog;
-  std::function<std::unique_ptr<ReportSource>(const std::string& path)> open_report;
+struct SweepDeps : RunsDeps {
   std::function<void(int pct, int run)> on_start;  // progress (run counts from 1), may be empty
 };
 
