@@ -6,7 +6,8 @@
 # with the measured sensitivity (--grid 2,4 --grid-timeslicing, and the GEMM neighbour at 25% and 50%),
 # checked for shape. Needs an NVIDIA GPU, nvidia-cuda-mps-control, python3 with torch (and torchvision for
 # the default client). Never changes the GPU's settings; gpupack quits its private MPS daemon itself.
-#   CLIENT=resnet18_b1.py (a script of examples/clients/), PROFILE_WINDOW=10 (seconds per window)
+#   CLIENT=resnet18_b1.py (a script of examples/clients/), PROFILE_WINDOW=10 (seconds per window),
+#   PARTS="repeat sensitivity" (either alone: the two take about 5 and 3 minutes with resnet18_b1 at 10 s)
 # Writes each profile (repeat-N.json, sensitivity.json), its summary (.txt) and table.txt under $OUT/profile-repeatable
 # when OUT is set (else a temp dir).
 RESULTS="${OUT:-}"  # the device machine's output folder; lib.sh reuses the name OUT for stdout
@@ -15,12 +16,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 CLIENTS="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../examples/clients" && pwd)"
 SCRIPT=${CLIENT:-resnet18_b1.py}
 WINDOW=${PROFILE_WINDOW:-10}
+PARTS=${PARTS:-repeat sensitivity}
 
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU here" >&2; exit 1; }
 python3 -c "import torch; assert torch.cuda.is_available()" || { echo "no PyTorch with CUDA here" >&2; exit 1; }
 DEST="${RESULTS:-$WORK}/profile-repeatable"
 mkdir -p "$DEST"
 
+if [[ " $PARTS " == *" repeat "* ]]; then
 for n in 1 2 3; do
   run profile --name repeat --duration "$WINDOW" --baseline-runs 3 --sweep 100 -o "$DEST/repeat-$n.json" -- \
     python3 "$CLIENTS/$SCRIPT" --duration 600
@@ -57,8 +60,10 @@ for setting, get in (("alone", lambda p: p["baseline"]), ("MPS 100%", lambda p: 
 sys.exit(0 if ok else 1)
 PY
 cat "$DEST/table.txt"
+fi
 
 # Measured sensitivity on the real GPU: the K-grid (MPS and time-slicing) and the GEMM neighbour at 25% and 50%.
+if [[ " $PARTS " == *" sensitivity "* ]]; then
 run profile --name sensitivity --duration "$WINDOW" --baseline-runs 1 --grid 2,4 --grid-timeslicing \
   --neighbour-cmd "python3 $CLIENTS/gemm_batch.py --duration 600" --neighbour-caps 25,50 -o "$DEST/sensitivity.json" -- \
   python3 "$CLIENTS/$SCRIPT" --duration 600
@@ -77,4 +82,5 @@ neighbour = [c for c in cells if c["with_neighbour"]]
 assert [c["neighbour_cap"] for c in neighbour] == [None, 25, 50] and neighbour[0]["neighbour"]["req_per_s"] > 0
 assert all(c["neighbour_fraction"] is not None for c in neighbour[1:])
 PY
+fi
 finish

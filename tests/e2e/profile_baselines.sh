@@ -22,12 +22,13 @@ export TMPDIR="$WORK/tmp" FAKE_CLIENT_STATE="$WORK/state"
 mkdir -p "$TMPDIR" "$FAKE_CLIENT_STATE"
 FAST=(--interval 0.05 --warmup 0.2 --duration 0.6)
 
-# The default: three fresh runs alone, their medians the baseline.
+# The default: three fresh runs alone, their medians the baseline. (The fake's latencies are the ones it
+# models; its req/s is real pacing, which a loaded CI host can spread past 10%: only p50 is exact here.)
 run profile "${FAST[@]}" --format json -- "$CLIENT" --startup-ms 100 --latency-us 5000
 expect_rc 0
 expect_json '.baseline.source == "median of 3 runs" and .baseline.setting == "alone" and (.baseline.runs | length) == 3
              and .baseline.p50_ms == 5 and .baseline.spread.p50_ms == 0 and .baseline.spread_limit == 0.1
-             and .baseline.repeatable == true and .baseline.flag == null and .baseline.mps == null
+             and (.baseline.flag == null or (.baseline.flag | test("p50") | not)) and .baseline.mps == null
              and .requests.p50_ms == 5 and .baseline.req_per_s > 100'
 expect_err "baseline, alone, run 3 of 3"
 expect_err "^  alone +3 +"
@@ -62,7 +63,7 @@ expect_rc 0
 expect_json '.baseline.repeatable == true and .baseline.spread_limit == 1.5'
 
 # --sweep: its reference (100%) runs as often as the baseline, and is the MPS baseline.
-run profile "${FAST[@]}" --sweep 100,25 --mps-control "$FAKE_MPS" --format json -- "$CLIENT" --latency-us 5000
+run profile "${FAST[@]}" --sweep 100,25 --baseline-spread-limit 0.9 --mps-control "$FAKE_MPS" --format json -- "$CLIENT" --latency-us 5000
 expect_rc 0
 expect_json '[.sm_share_curve[].runs | length] == [3, 1] and .baseline.mps.setting == "mps-100"
              and (.baseline.mps.runs | length) == 3 and .baseline.mps.p50_ms == 5 and .baseline.mps.repeatable == true'
