@@ -9,6 +9,8 @@
 #include "bench/interrupt.hpp"
 #include "bench/metrics.hpp"
 #include "bench/mps_session.hpp"
+#include "os/host_cpus.hpp"
+#include "os/proc_reader.hpp"
 
 namespace gpupack::bench {
 
@@ -183,12 +185,15 @@ class Runner {
   void start_grid() {
     if (results_.colocation) return;
     results_.colocation = measure::ColocationGrid{*options_.client_cmd, options_.neighbour_cmd.value_or(""), options_.window_s, {}};
+    const HostCpus cpus = host_cpus();  // the cores the copies share
+    results_.colocation->node_cores = cpus.online;
+    results_.colocation->usable_cores = cpus.usable;
   }
 
   // One cell of the --client-cmd grid; a failed cell stays in the grid with its error, and is noted.
   void grid_cell(const GridCellRequest& request) {
     progress_.step("client: " + grid_cell_label(request));
-    measure::GridCell cell = run_grid_cell(options_, request, env_, gpu_use_);
+    measure::GridCell cell = run_grid_cell(options_, request, env_, gpu_use_, &proc_);
     if (!cell.error.empty()) progress_.note("client: " + measure::cell_label(cell) + " failed: " + cell.error);
     results_.colocation->cells.push_back(std::move(cell));
   }
@@ -226,6 +231,7 @@ class Runner {
   Progress& progress_;
   Env env_;
   measure::GpuUseWatch* gpu_use_;
+  LinuxProcReader proc_;  // the copies' host CPU time
   BenchResults results_;
 };
 

@@ -9,6 +9,7 @@
 #include "bench/child_group.hpp"
 #include "bench/interrupt.hpp"
 #include "measure/client_report.hpp"
+#include "measure/cpu_span.hpp"
 #include "measure/gpu_use_watch.hpp"
 #include "measure/report_source.hpp"
 #include "os/scratch_dir.hpp"
@@ -43,6 +44,7 @@ struct Member {
   std::string name;  // "copy 2 of 4", "the neighbour": how messages name it
   ReportTail tail;
   std::optional<double> ready_seen_s;  // when gpupack first saw its ready line (cell clock)
+  measure::CpuSpan cpu;                // its process tree's CPU time over the window
 };
 
 std::string stderr_tail(const ChildOutcome& o) {
@@ -54,8 +56,9 @@ std::string stderr_tail(const ChildOutcome& o) {
 
 class CellRun {
  public:
-  CellRun(const BenchOptions& options, const GridCellRequest& request, Env env, measure::GpuUseWatch* gpu_use)
-      : options_(options), request_(request), env_(env), gpu_use_(gpu_use), dir_(env, "gpupack-grid") {}
+  CellRun(const BenchOptions& options, const GridCellRequest& request, Env env, measure::GpuUseWatch* gpu_use,
+          const ProcReader* proc)
+      : options_(options), request_(request), env_(env), gpu_use_(gpu_use), proc_(proc), dir_(env, "gpupack-grid") {}
 
   void run(measure::GridCell& cell) {
     start();
@@ -63,7 +66,7 @@ class CellRun {
     env_.fs.write_file(path("go"), "");  // its existence releases every copy at once
     const double go = now_s();
     const double from = go + options_.settle_s;
-    const double end = measure_until(go, from + options_.window_s);
+    const double end = measure_until(go, from, from + options_.window_s);
     if (end <= from) {
       throw CellFailure(fmt::format("a copy ended {:.2f} s after the release, before the window began ({:.2f} s after it)",
                                     end - go, options_.settle_s));
@@ -94,7 +97,7 @@ class CellRun {
       specs.push_back(std::move(spec));
       members_.push_back({neighbour ? "the neighbour (--neighbour-cmd)"
                                     : fmt::format("copy {} of {} (GPUPACK_BENCH_CLIENT={})", i + 1, request_.k, i),
-                          ReportTail(env_.fs, report), std::nullopt});
+                          ReportTail(env_.fs, report), std::nullopt, {}});
     }
     group_ = std::make_unique<ChildGroup>(specs);
     t0_ = Clock::now();
@@ -164,14 +167,27 @@ class CellRun {
   }
 
   // Until the window ends or a member ends by itself (the window is cut there: the load changed).
-  double measure_until(double go, double to) {
+  double measure_until(double go, double from, double to) {
     for (;;) {
       refresh();
       for (size_t i = 0; i < members_.size(); ++i) fail_if_failed(i, fmt::format("{:.2f} s after the release", now_s() - go).c_str());
       for (size_t i = 0; i < members_.size(); ++i) {
         if (members_[i].ready_seen_s && group_->outcome(i).exited) return std::min(to, now_s());
       }
+      if (now_s() >= from) sample_cpu(now_s() >= to);
       if (now_s() >= to) return to;
+    }
+  }
+
+  // The members' CPU time from /proc: at the window's start, every kCpuEvery_s, and at its end (a walk of
+  // each process tree per sample: too costly at the 10 ms the reports are read).
+  void sample_cpu(bool last) {
+    static constexpr double kCpuEvery_s = 0.25;
+    const double now = now_s();
+    if (!proc_ || (!last && cpu_sampled_s_ && now - *cpu_sampled_s_ < kCpuEvery_s)) return;
+    cpu_sampled_s_ = now;
+    for (size_t i = 0; i < members_.size(); ++i) {
+      if (!group_->outcome(i).exited) members_[i].cpu.sample_tree(*proc_, group_->pid(i), now);
     }
   }
 
@@ -199,6 +215,7 @@ class CellRun {
       if (c.first_gpu_s) c.gpu_s = std::max(0.0, o.seconds - *c.first_gpu_s);
       c.gpu_memory_bytes = gpu_use_->peak_bytes(i);
     }
+    c.host_cpu_cores = members_[i].cpu.cores();
     if (f) {
       c.requests = f->requests;
       c.req_per_s = f->req_per_s;
@@ -225,6 +242,8 @@ class CellRun {
   const GridCellRequest& request_;
   Env env_;
   measure::GpuUseWatch* gpu_use_;  // none: GPU use not watched (no GPU backend)
+  const ProcReader* proc_;         // none: host CPU not watched
+  std::optional<double> cpu_sampled_s_;
   ScratchDir dir_;  // the cell's report and go files
   std::vector<Member> members_;
   std::unique_ptr<ChildGroup> group_;
@@ -247,10 +266,10 @@ measure::GridCell empty_cell(const GridCellRequest& request) {
 std::string grid_cell_label(const GridCellRequest& request) { return measure::cell_label(empty_cell(request)); }
 
 measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request, Env env,
-                                measure::GpuUseWatch* gpu_use) {
+                                measure::GpuUseWatch* gpu_use, const ProcReader* proc) {
   measure::GridCell cell = empty_cell(request);
   try {
-    CellRun(options, request, env, gpu_use).run(cell);
+    CellRun(options, request, env, gpu_use, proc).run(cell);
   } catch (const CellFailure& e) {
     cell.copies.clear();
     cell.neighbour.reset();

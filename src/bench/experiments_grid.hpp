@@ -13,6 +13,7 @@
 #include "measure/colocation_grid.hpp"
 #include "measure/gpu_use_watch.hpp"
 #include "os/env.hpp"
+#include "os/proc_reader.hpp"
 
 namespace gpupack::bench {
 
@@ -32,7 +33,8 @@ std::string grid_cell_label(const GridCellRequest& request);
 // file go through `env`. gpu_use, when given, watches the copies' GPU memory: each copy's first GPU use,
 // its time on the GPU from there to its exit, its peak memory (what is known of a program that reports
 // nothing).
+// proc, when given, samples each member's process tree's CPU time over the window (its host cores).
 measure::GridCell run_grid_cell(const BenchOptions& options, const GridCellRequest& request, Env env,
-                                measure::GpuUseWatch* gpu_use = nullptr);
+                                measure::GpuUseWatch* gpu_use = nullptr, const ProcReader* proc = nullptr);
 
 }  // namespace gpupack::bench

@@ -76,7 +76,7 @@ std::set<Part> parse_parts(const std::string& list) {
   return parts;
 }
 
-std::vector<int> parse_ks(const std::string& list) {
+std::vector<int> parse_ks(const std::string& list, const std::string& option) {
   std::vector<int> ks;
   size_t start = 0;
   while (start <= list.size()) {
@@ -90,7 +90,7 @@ std::vector<int> parse_ks(const std::string& list) {
       used = 0;
     }
     if (word.empty() || used != word.size() || k < 1 || k > 48) {
-      throw InputError("--ks: '" + word + "' is not a copy count; accepted: numbers 1 to 48, comma-separated (e.g. 1,2,4,8)");
+      throw InputError(option + ": '" + word + "' is not a copy count; accepted: numbers 1 to 48, comma-separated (e.g. 1,2,4,8)");
     }
     if (std::find(ks.begin(), ks.end(), k) == ks.end()) ks.push_back(k);
     start = comma + 1;

@@ -25,8 +25,8 @@ std::string measured_mode(Sharing sharing);
 // "streams,mps" -> {streams, mps}; a sharing part also by its text form ("time-slicing"); throws
 // InputError naming the unknown word and the accepted ones.
 std::set<Part> parse_parts(const std::string& list);
-// "1,2,4,8" -> {1, 2, 4, 8} (sorted, each once, 1..48); throws InputError naming the bad word.
-std::vector<int> parse_ks(const std::string& list);
+// "1,2,4,8" -> {1, 2, 4, 8} (sorted, each once, 1..48); throws InputError naming `option` and the bad word.
+std::vector<int> parse_ks(const std::string& list, const std::string& option = "--ks");
 
 struct BenchOptions {
   bool quick = false;

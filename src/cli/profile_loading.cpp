@@ -20,10 +20,14 @@ void add_grid(ProfileFacts& f, const nlohmann::json& colocation) {
   const measure::ColocationGrid grid = measure::colocation_grid_from_json(colocation);
   for (const std::string& mode : measure::grid_modes(grid)) {
     const auto p99 = measure::p99_curve(grid, mode);
+    const auto cpu = measure::host_cpu_curve(grid, mode);
     for (const auto& pt : measure::aggregate_req_per_s_curve(grid, mode)) {
-      ProfileGridPoint g{mode, pt.k, pt.value, std::nullopt};
+      ProfileGridPoint g{mode, pt.k, pt.value, std::nullopt, std::nullopt, grid.node_cores};
       for (const auto& q : p99) {
         if (q.k == pt.k) g.worst_p99_ms = q.value;
+      }
+      for (const auto& q : cpu) {
+        if (q.k == pt.k) g.host_cpu_cores = q.value;
       }
       if (pt.k > 0) f.grid.push_back(g);
     }
@@ -53,6 +57,8 @@ ProfileFacts to_facts(const measure::WorkloadProfile& p, const std::string& path
   for (const auto& pt : p.sm_share_curve) f.share_curve.push_back({pt.pct, pt.req_per_s, pt.p99_ms});
   std::sort(f.share_curve.begin(), f.share_curve.end(), [](const auto& a, const auto& b) { return a.pct < b.pct; });
   if (p.colocation && !p.colocation->is_null()) add_grid(f, *p.colocation);
+  f.baseline = measure::baseline_facts(p.baseline);
+  f.mps_baseline = measure::baseline_facts(p.mps_baseline);
   return f;
 }
 

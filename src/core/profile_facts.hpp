@@ -21,6 +21,23 @@ struct ProfileGridPoint {
   int k = 1;
   double aggregate_req_per_s = 0;
   std::optional<double> worst_p99_ms;
+  // The host cores all K copies used together, and the node's online cores (issue 37: how latency grows
+  // when copies share the cores); none in grids measured before.
+  std::optional<double> host_cpu_cores = std::nullopt;  // (initialised: points written as {mode, k, req, p99} stay warning-free)
+  std::optional<int> node_cores = std::nullopt;
+};
+
+// The program alone over several fresh runs (`gpupack profile --baseline-runs`, docs/profile.md): the
+// medians, how far the runs were apart, and whether that is within the profile's limit.
+struct ProfileBaseline {
+  std::string source;  // "median of 3 runs", "1 run"
+  int runs = 0;
+  double req_per_s = 0;
+  std::optional<double> p50_ms, p99_ms;
+  std::optional<double> req_spread, p50_spread, p99_spread;  // (max - min) / median over the runs
+  double spread_limit = 0.10;      // the bound on the req/s and p50 spreads
+  std::optional<bool> repeatable;  // none with one run: not measured
+  std::string flag;                // when not repeatable: "req/s spread 38% over 3 runs (limit 10%)"
 };
 
 struct ProfileFacts {
@@ -38,6 +55,10 @@ struct ProfileFacts {
   std::string compute_method;          // "sweep", "gpm", "utilization" or "none"
   std::vector<ProfileSharePoint> share_curve;  // increasing pct
   std::vector<ProfileGridPoint> grid;          // by mode, increasing k
+  // None in profiles written before the baseline was measured over several runs (req_per_s and p99_ms
+  // above are then one window).
+  std::optional<ProfileBaseline> baseline = std::nullopt;      // alone, no MPS
+  std::optional<ProfileBaseline> mps_baseline = std::nullopt;  // alone under MPS at 100% (--sweep's reference runs)
 };
 
 }  // namespace gpupack

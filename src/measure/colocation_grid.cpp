@@ -26,7 +26,8 @@ Json copy_json(const CopyResult& c) {
               {"requests", c.requests},         {"req_per_s", optional_json(c.req_per_s)},
               {"p50_ms", optional_json(c.p50_ms)}, {"p99_ms", optional_json(c.p99_ms)},
               {"malformed_lines", c.malformed_lines}, {"first_gpu_s", optional_json(c.first_gpu_s)},
-              {"gpu_s", optional_json(c.gpu_s)},   {"gpu_memory_bytes", optional_json(c.gpu_memory_bytes)}};
+              {"gpu_s", optional_json(c.gpu_s)},   {"gpu_memory_bytes", optional_json(c.gpu_memory_bytes)},
+              {"host_cpu_cores", optional_json(c.host_cpu_cores)}};
 }
 
 // {"2": x, "4": y}: keys as strings, the shape the calibration's curves use too.
@@ -87,7 +88,36 @@ CopyResult copy_from_json(const nlohmann::json& j, const std::string& where) {
   c.first_gpu_s = optional_field<double>(j, "first_gpu_s", where);
   c.gpu_s = optional_field<double>(j, "gpu_s", where);
   c.gpu_memory_bytes = optional_field<std::uint64_t>(j, "gpu_memory_bytes", where);
+  c.host_cpu_cores = optional_field<double>(j, "host_cpu_cores", where);
+  if (c.host_cpu_cores && *c.host_cpu_cores < 0) throw std::runtime_error(where + ": field 'host_cpu_cores' must be >= 0");
   return c;
+}
+
+// One figure of every copy; none when the cell failed or a copy lacks it.
+template <typename F>
+std::optional<std::vector<double>> per_copy(const GridCell& cell, F figure) {
+  if (cell.copies.empty() || !cell.error.empty()) return std::nullopt;
+  std::vector<double> out;
+  for (const auto& c : cell.copies) {
+    const std::optional<double> v = figure(c);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<double> median_over_copies(const std::optional<std::vector<double>>& sorted) {
+  if (!sorted) return std::nullopt;
+  const auto& v = *sorted;
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::optional<int> optional_cores(const nlohmann::json& j, const char* key, const std::string& where) {
+  const auto v = optional_field<int>(j, key, where);
+  if (v && *v < 1) throw std::runtime_error(where + ": field '" + key + "' must be a whole number >= 1");
+  return v;
 }
 
 bool usable(const GridCell& c) { return c.error.empty() && !c.copies.empty(); }
@@ -144,6 +174,27 @@ std::optional<double> worst_p99_ms(const GridCell& cell) {
   return worst;
 }
 
+std::optional<double> median_p50_ms(const GridCell& cell) {
+  return median_over_copies(per_copy(cell, [](const CopyResult& c) { return c.p50_ms; }));
+}
+
+std::optional<double> worst_p50_ms(const GridCell& cell) {
+  const auto v = per_copy(cell, [](const CopyResult& c) { return c.p50_ms; });
+  return v ? std::optional<double>(v->back()) : std::nullopt;
+}
+
+std::optional<double> median_p99_ms(const GridCell& cell) {
+  return median_over_copies(per_copy(cell, [](const CopyResult& c) { return c.p99_ms; }));
+}
+
+std::optional<double> copies_host_cpu_cores(const GridCell& cell) {
+  const auto v = per_copy(cell, [](const CopyResult& c) { return c.host_cpu_cores; });
+  if (!v) return std::nullopt;
+  double sum = 0;
+  for (double x : *v) sum += x;
+  return sum;
+}
+
 double mean_wall_s(const GridCell& cell) {
   if (cell.copies.empty()) return 0;
   double sum = 0;
@@ -193,6 +244,10 @@ std::vector<CurvePoint> p99_curve(const ColocationGrid& grid, const std::string&
   return curve_over_k(grid, mode, worst_p99_ms);
 }
 
+std::vector<CurvePoint> host_cpu_curve(const ColocationGrid& grid, const std::string& mode) {
+  return curve_over_k(grid, mode, copies_host_cpu_cores);
+}
+
 std::vector<CurvePoint> wall_curve(const ColocationGrid& grid, const std::string& mode) {
   // Only where the copies ran to their own end: a copy gpupack stopped has a wall time of the window.
   return relative_to_k1(curve_over_k(grid, mode, [](const GridCell& c) -> std::optional<double> {
@@ -235,6 +290,10 @@ nlohmann::ordered_json to_json(const ColocationGrid& grid) {
                          {"latency_reported", latency_reported(c)},
                          {"aggregate_req_per_s", optional_json(aggregate_req_per_s(c))},
                          {"worst_p99_ms", optional_json(worst_p99_ms(c))},
+                         {"median_p50_ms", optional_json(median_p50_ms(c))},
+                         {"worst_p50_ms", optional_json(worst_p50_ms(c))},
+                         {"median_p99_ms", optional_json(median_p99_ms(c))},
+                         {"host_cpu_cores", optional_json(copies_host_cpu_cores(c))},
                          {"mean_wall_s", mean_wall_s(c)},
                          {"mean_gpu_s", optional_json(mean_gpu_s(c))},
                          {"neighbour_fraction", optional_json(neighbour_fraction(grid, c))},
@@ -247,11 +306,14 @@ nlohmann::ordered_json to_json(const ColocationGrid& grid) {
                         {"aggregate_vs_k1", curve_json(aggregate_curve(grid, mode))},
                         {"p99_ms", curve_json(p99_curve(grid, mode))},
                         {"wall_vs_k1", curve_json(wall_curve(grid, mode))},
-                        {"gpu_time_vs_k1", curve_json(gpu_time_curve(grid, mode))}};
+                        {"gpu_time_vs_k1", curve_json(gpu_time_curve(grid, mode))},
+                        {"host_cpu_cores", curve_json(host_cpu_curve(grid, mode))}};
   }
   return Json{{"command", grid.command},
               {"neighbour_command", grid.neighbour_command.empty() ? Json(nullptr) : Json(grid.neighbour_command)},
               {"window_s", grid.window_s},
+              {"node_cores", optional_json(grid.node_cores)},
+              {"usable_cores", optional_json(grid.usable_cores)},
               {"cells", cells},
               {"curves", curves}};
 }
@@ -263,6 +325,8 @@ ColocationGrid colocation_grid_from_json(const nlohmann::json& j) {
   grid.command = field<std::string>(j, "command", where);
   grid.neighbour_command = optional_field<std::string>(j, "neighbour_command", where).value_or("");
   grid.window_s = field<double>(j, "window_s", where);
+  grid.node_cores = optional_cores(j, "node_cores", where);  // added later: absent in older files
+  grid.usable_cores = optional_cores(j, "usable_cores", where);
   const auto cells = j.find("cells");
   if (cells == j.end() || !cells->is_array()) throw std::runtime_error(where + ": 'cells' must be an array");
   for (size_t i = 0; i < cells->size(); ++i) {

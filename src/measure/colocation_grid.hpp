@@ -27,6 +27,9 @@ struct CopyResult {
   // gpu_s: from there to its exit (or to gpupack stopping it): its time on the GPU, without start-up.
   std::optional<double> first_gpu_s, gpu_s;
   std::optional<std::uint64_t> gpu_memory_bytes;  // its largest GPU memory seen
+  // Host CPU cores its process tree used over the window (user + system time from /proc); none when not
+  // watched (grids written before, or no /proc).
+  std::optional<double> host_cpu_cores = std::nullopt;
 };
 
 struct GridCell {
@@ -45,6 +48,9 @@ struct ColocationGrid {
   std::string neighbour_command;  // "" without --neighbour-cmd
   double window_s = 0;            // the window asked for
   std::vector<GridCell> cells;
+  // The host the copies shared (issue 37: when copies share the cores, latency grows): its online CPUs and
+  // those gpupack (and so every copy) may run on; none in grids written before.
+  std::optional<int> node_cores = std::nullopt, usable_cores = std::nullopt;  // (initialised: {command, neighbour, window, cells} stays warning-free)
 };
 
 // "timeslicing K=4", "mps K=1 + neighbour at 50%", ...: how tables and messages name a cell.
@@ -56,6 +62,12 @@ bool latency_reported(const GridCell& cell);
 std::optional<double> aggregate_req_per_s(const GridCell& cell);
 // The worst copy's p99 (ms): what a latency target has to hold for.
 std::optional<double> worst_p99_ms(const GridCell& cell);
+// The median and the worst over the copies of their p50 and p99 (ms); none unless every copy reports it.
+std::optional<double> median_p50_ms(const GridCell& cell);
+std::optional<double> worst_p50_ms(const GridCell& cell);
+std::optional<double> median_p99_ms(const GridCell& cell);
+// Host cores all copies used together (the neighbour not counted); none unless every copy has it.
+std::optional<double> copies_host_cpu_cores(const GridCell& cell);
 double mean_wall_s(const GridCell& cell);
 // Mean time on the GPU (first GPU use to exit) of the copies; none unless every copy has one.
 std::optional<double> mean_gpu_s(const GridCell& cell);
@@ -76,6 +88,8 @@ std::vector<CurvePoint> aggregate_req_per_s_curve(const ColocationGrid& grid, co
 std::vector<CurvePoint> aggregate_curve(const ColocationGrid& grid, const std::string& mode);
 // The worst copy's p99 (ms) at each K.
 std::vector<CurvePoint> p99_curve(const ColocationGrid& grid, const std::string& mode);
+// Host cores all copies used at each K.
+std::vector<CurvePoint> host_cpu_curve(const ColocationGrid& grid, const std::string& mode);
 // Mean wall time at each K over the mean at K = 1 (start-up included).
 std::vector<CurvePoint> wall_curve(const ColocationGrid& grid, const std::string& mode);
 // Mean time on the GPU (first GPU use to exit) at each K over K = 1: for programs that do not report,

@@ -161,8 +161,8 @@ ComputeDemand demand_from_sweep(const std::vector<SmSharePoint>& curve, double t
   return judge_sweep(judged, rule);
 }
 
-std::vector<int> parse_sweep_percentages(const std::string& text) {
-  const std::string what = "--sweep '" + text + "': expected thread percentages 1..100 separated by commas, e.g. 100,50,25,12";
+std::vector<int> parse_sweep_percentages(const std::string& text, const std::string& option) {
+  const std::string what = option + " '" + text + "': expected thread percentages 1..100 separated by commas, e.g. 100,50,25,12";
   std::vector<int> out;
   std::set<int> seen;
   std::size_t begin = 0;

@@ -26,13 +26,7 @@ struct SweepOptions {
   std::string report_dir;                      // report-<pct>.jsonl files go here
 };
 
-struct SweepDeps {
-  ProcessRunner& runner;
-  GpuBackend& gpu;
-  ProcReader& proc;
-  Clock& clock;
-  const GpuCatalog& catalog;
-  std::function<std::unique_ptr<ReportSource>(const std::string& path)> open_report;
+struct SweepDeps : RunsDeps {
   std::function<void(int pct, int run)> on_start;  // progress (run counts from 1), may be empty
 };
 
@@ -67,7 +61,7 @@ ComputeDemand judge_sweep(std::vector<SmSharePoint>& curve, const DemandRule& ru
 // The same rule on a copy, with the default p99 tolerance (gpupack bench --sweep).
 ComputeDemand demand_from_sweep(const std::vector<SmSharePoint>& curve, double tolerance);
 
-// Parses "100,50,25,12": integers 1..100, no repeats. Throws InputError naming the list.
-std::vector<int> parse_sweep_percentages(const std::string& text);
+// Parses "100,50,25,12": integers 1..100, no repeats. Throws InputError naming `option` and the list.
+std::vector<int> parse_sweep_percentages(const std::string& text, const std::string& option = "--sweep");
 
 }  // namespace gpupack::measure

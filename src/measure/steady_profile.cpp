@@ -10,6 +10,7 @@
 #include "core/gpu_catalog.hpp"
 #include "core/units.hpp"
 #include "measure/client_report.hpp"
+#include "measure/cpu_span.hpp"
 #include "measure/gpu_use_watch.hpp"
 
 namespace gpupack::measure {
@@ -64,33 +65,6 @@ struct ReportTracker {
       see(*r.ready_t);
       ready_at = now;
     }
-  }
-};
-
-// CPU seconds of the process tree over the window, per process: what each used between its first and
-// latest samples. Summing the tree's totals instead went negative when a process that had used CPU left
-// the tree (a child exiting) between two samples.
-struct CpuSpan {
-  struct Span {
-    double first = 0, last = 0;
-  };
-  std::map<int, Span> per_pid;
-  bool seen = false;
-  double first_at = 0, last_at = 0;
-  void add(int pid, double cpu_seconds) {
-    const auto [it, inserted] = per_pid.try_emplace(pid, Span{cpu_seconds, cpu_seconds});
-    if (!inserted) it->second.last = std::max(it->second.last, cpu_seconds);
-  }
-  void sampled(double at) {
-    if (!seen) first_at = at;
-    seen = true;
-    last_at = at;
-  }
-  std::optional<double> cores() const {
-    if (!seen || last_at <= first_at) return std::nullopt;
-    double used = 0;
-    for (const auto& [pid, span] : per_pid) used += span.last - span.first;
-    return used / (last_at - first_at);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -58,6 +59,16 @@ struct SteadyDeps {
   Clock& clock;
   ReportSource& report;
   const GpuCatalog& catalog;  // names the GPU's model in the profile
+};
+
+// What a series of fresh runs (the baseline's, the sweep's) needs: SteadyDeps but a report per run.
+struct RunsDeps {
+  ProcessRunner& runner;
+  GpuBackend& gpu;
+  ProcReader& proc;
+  Clock& clock;
+  const GpuCatalog& catalog;
+  std::function<std::unique_ptr<ReportSource>(const std::string& path)> open_report;
 };
 
 struct SteadyRun {

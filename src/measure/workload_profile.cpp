@@ -32,6 +32,27 @@ Json point_json(const SmSharePoint& p) {
   return j;
 }
 
+Json baseline_json(const Baseline& b) {
+  Json runs = Json::array();
+  for (const auto& r : b.runs) {
+    Json run = figures_json(r.req_per_s, r.p50_ms, r.p99_ms);
+    run["host_cpu_cores"] = or_null(r.host_cpu_cores);
+    runs.push_back(run);
+  }
+  // Everything but setting, spread_limit and runs is derived from the runs: written, recomputed on reading.
+  return Json{{"source", b.source()},
+              {"setting", b.setting},
+              {"req_per_s", b.req_per_s},
+              {"p50_ms", or_null(b.p50_ms)},
+              {"p99_ms", or_null(b.p99_ms)},
+              {"host_cpu_cores", or_null(b.host_cpu_cores)},
+              {"spread", {{"req_per_s", or_null(b.spread.req_per_s)}, {"p50_ms", or_null(b.spread.p50_ms)}, {"p99_ms", or_null(b.spread.p99_ms)}}},
+              {"spread_limit", b.spread_limit},
+              {"repeatable", or_null(b.repeatable)},
+              {"flag", or_null(b.flag)},
+              {"runs", runs}};
+}
+
 std::string format_ratio(double v) {
   std::ostringstream s;
   s.precision(3);
@@ -80,6 +101,10 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p) {
                          {"p99_tolerance", or_null(p.compute_demand.p99_tolerance)},
                          {"p99_limit", or_null(p.compute_demand.p99_limit)}};
   j["colocation"] = p.colocation ? Json(*p.colocation) : Json(nullptr);
+  if (p.baseline) {
+    j["baseline"] = baseline_json(*p.baseline);
+    j["baseline"]["mps"] = p.mps_baseline ? baseline_json(*p.mps_baseline) : Json(nullptr);
+  }
   return j;
 }
 
@@ -91,7 +116,16 @@ std::string plan_entry_yaml(const WorkloadProfile& p, const std::string& profile
     << (p.device.model ? *p.device.model : p.device.name) << "\n"
     << "# peak GPU memory " << format_size(p.memory.peak_bytes) << " ("
     << (p.memory.source == "processes" ? "its processes, CUDA context included" : "device memory increase") << ")\n";
-  if (p.requests) {
+  if (p.baseline && p.requests) {
+    const Baseline& b = *p.baseline;
+    y << "# requests, " << b.source() << ": " << format_ratio(b.req_per_s) << " req/s";
+    if (b.p99_ms) y << ", p50 " << format_ratio(b.p50_ms.value_or(0)) << " ms, p99 " << format_ratio(*b.p99_ms) << " ms";
+    if (b.spread.req_per_s) y << " (spread req/s " << format_ratio(*b.spread.req_per_s * 100) << "%)";
+    y << "\n";
+    for (const auto& [base, what] : {std::pair{&p.baseline, "baseline"}, std::pair{&p.mps_baseline, "MPS 100% baseline"}}) {
+      if (*base && (*base)->flag) y << "# " << baseline_warning(**base, what) << "\n";
+    }
+  } else if (p.requests) {
     y << "# requests: " << format_ratio(p.requests->req_per_s) << " req/s";
     if (p.requests->p99_ms) y << ", p50 " << format_ratio(p.requests->p50_ms.value_or(0)) << " ms, p99 " << format_ratio(*p.requests->p99_ms) << " ms";
     y << "\n";

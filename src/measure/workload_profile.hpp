@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "measure/baseline.hpp"
+
 namespace gpupack::measure {
 
 inline constexpr int kProfileSchemaVersion = 1;
@@ -98,7 +100,11 @@ struct WorkloadProfile {
   std::optional<double> host_cpu_cores;
   std::vector<SmSharePoint> sm_share_curve;  // empty without --sweep
   ComputeDemand compute_demand;
-  std::optional<nlohmann::json> colocation;  // the co-location grid from `gpupack bench --client-cmd`
+  std::optional<nlohmann::json> colocation;  // the co-location grid (`profile --grid` or `bench --client-cmd`)
+  // The alone baseline over several fresh runs (--baseline-runs): without MPS, and with --sweep under the
+  // private MPS daemon at 100% (the sweep's reference runs). None in profiles written before it existed:
+  // their `requests` is one window.
+  std::optional<Baseline> baseline, mps_baseline;
 };
 
 nlohmann::ordered_json profile_to_json(const WorkloadProfile& p);

@@ -125,6 +125,24 @@ SmSharePoint point_from_json(const json& j) {
   return p;
 }
 
+// The baseline's runs and its limit; its medians, spreads and verdict are derived from them (written, not
+// read), so that a hand-edited median cannot disagree with the runs it claims to summarise.
+Baseline baseline_from_json(const json& b, const std::string& where) {
+  if (!b.is_object()) refuse(where, "an object", b);
+  const std::string setting = text(b, "setting", where);
+  if (setting != "alone" && setting != "mps-100") refuse(where + ".setting", "\"alone\" or \"mps-100\"", b.at("setting"));
+  const double limit = non_negative(b, "spread_limit", where);
+  const json& runs = member(b, "runs", where);
+  if (!runs.is_array() || runs.empty()) refuse(where + ".runs", "a non-empty array of runs", runs);
+  std::vector<BaselineRun> out;
+  const std::string at = where + ".runs[]";
+  for (const json& r : runs) {
+    out.push_back({non_negative(r, "req_per_s", at), optional_ms(r, "p50_ms", at), optional_ms(r, "p99_ms", at),
+                   optional_number(r, "host_cpu_cores", at, 0, kUnbounded, kNonNegative)});
+  }
+  return summarize_baseline(setting, std::move(out), limit);
+}
+
 }  // namespace
 
 WorkloadProfile profile_from_json(const json& j) {
@@ -184,6 +202,11 @@ WorkloadProfile profile_from_json(const json& j) {
       optional_number(c, "p99_tolerance", "compute_demand", 0, kUnbounded, kNonNegative);
   p.compute_demand.p99_limit = optional_number(c, "p99_limit", "compute_demand", 0, kUnbounded, kNonNegative);
   if (const json& col = member(j, "colocation", "profile"); !col.is_null()) p.colocation = col;
+  if (present(j, "baseline")) {  // added to schema 1: absent in older files
+    const json& b = j.at("baseline");
+    p.baseline = baseline_from_json(b, "baseline");
+    if (present(b, "mps")) p.mps_baseline = baseline_from_json(b.at("mps"), "baseline.mps");
+  }
   return p;
 }
 

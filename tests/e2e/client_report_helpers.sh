@@ -12,7 +12,7 @@ MACHINES="$ROOT/tests/measure/machines"
 export GPUPACK_GPU_BACKEND="fake:$MACHINES/growing-h100.json"
 # The fake GPU is "used" from the start, so the window would start at first GPU use + --warmup: a warm-up
 # long enough for python3 to print its ready line on a loaded machine lets that line start the window.
-FAST=(--interval 0.05 --warmup 4 --duration 0.6)
+FAST=(--interval 0.05 --warmup 4 --duration 0.6 --baseline-runs 1)  # the fake machine's memory grows once
 
 # The documented helper: the first ```python block after the "A Python helper" heading.
 mkdir -p "$WORK/doc" "$WORK/example"

@@ -25,7 +25,7 @@ export GPUPACK_GPU_BACKEND="fake:$ROOT/tests/measure/machines/growing-h100.json"
 run profile --name bert_b4 -- "$CLIENT"
 expect_usage_error "--name 'bert_b4' is not a valid Kubernetes name"
 printf 'exec "%s" "$@"\n' "$CLIENT" >"$WORK/My_Client.sh"
-run profile --interval 0.05 --warmup 0.2 --duration 0.6 -- sh "$WORK/My_Client.sh" --startup-ms 200 --latency-us 5000
+run profile --interval 0.05 --warmup 0.2 --duration 0.6 --baseline-runs 1 -- sh "$WORK/My_Client.sh" --startup-ms 200 --latency-us 5000
 expect_rc 0
 expect_out "^  - name: my-client$"
 printf '%s\n' "$OUT" >"$WORK/entry.yaml"

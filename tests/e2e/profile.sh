@@ -14,7 +14,9 @@ if [ ! -x "$CLIENT" ] || [ ! -x "$FAKE_MPS" ]; then
   exit 1
 fi
 export GPUPACK_GPU_BACKEND="fake:$MACHINES/growing-h100.json"
-FAST=(--interval 0.05 --warmup 0.2 --duration 0.6)
+# One run each: this fake machine's memory grows once and stays (a second run would see no increase);
+# the baseline over several runs is tested in profile_baselines.sh.
+FAST=(--interval 0.05 --warmup 0.2 --duration 0.6 --baseline-runs 1)
 export TMPDIR="$WORK/tmp"  # gpupack's scratch directories go here, so the test can see they are removed
 mkdir -p "$TMPDIR"
 

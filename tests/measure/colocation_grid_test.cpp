@@ -118,3 +118,55 @@ TEST(ColocationGrid, MalformedJsonNamesTheField) {
 
 }  // namespace
 }  // namespace gpupack::measure
+
+namespace gpupack::measure {
+namespace {
+
+// Issue 37: how latency grows when copies share the host's cores needs the cores they used and the node's.
+TEST(ColocationGridHostCpu, CellsCarryTheCopiesCoresAndPerCopyMediansAndWorsts) {
+  ColocationGrid g{"exec decode", "", 10, {}};
+  g.node_cores = 16;
+  g.usable_cores = 12;
+  std::vector<CopyResult> copies = {copy(40, 23, 40), copy(38, 25, 44), copy(36, 24, 48.8), copy(35, 30, 41)};
+  for (std::size_t i = 0; i < copies.size(); ++i) copies[i].host_cpu_cores = 0.9 + 0.1 * static_cast<double>(i);
+  g.cells.push_back(cell("mps", 4, copies));
+  const GridCell& c = g.cells.front();
+  EXPECT_DOUBLE_EQ(*median_p50_ms(c), 24.5);
+  EXPECT_DOUBLE_EQ(*worst_p50_ms(c), 30);
+  EXPECT_DOUBLE_EQ(*median_p99_ms(c), 42.5);
+  EXPECT_DOUBLE_EQ(*worst_p99_ms(c), 48.8);
+  EXPECT_NEAR(*copies_host_cpu_cores(c), 0.9 + 1.0 + 1.1 + 1.2, 1e-12);
+  const auto j = to_json(g);
+  EXPECT_EQ(j.at("node_cores"), 16);
+  EXPECT_NEAR(j.at("cells")[0].at("host_cpu_cores").get<double>(), 4.2, 1e-12);
+  EXPECT_DOUBLE_EQ(j.at("cells")[0].at("median_p99_ms").get<double>(), 42.5);
+  EXPECT_NEAR(j.at("curves").at("mps").at("host_cpu_cores").at("4").get<double>(), 4.2, 1e-12);
+  const ColocationGrid back = colocation_grid_from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(back.node_cores, 16);
+  EXPECT_EQ(back.usable_cores, 12);
+  EXPECT_DOUBLE_EQ(*back.cells[0].copies[3].host_cpu_cores, 1.2);
+  EXPECT_EQ(to_json(back).dump(), j.dump());
+  // One copy without its cores: the cell's total is unknown, not the sum of the others.
+  g.cells.front().copies[1].host_cpu_cores.reset();
+  EXPECT_FALSE(copies_host_cpu_cores(g.cells.front()));
+}
+
+TEST(ColocationGridHostCpu, GridsWrittenBeforeReadWithoutHostFieldsAndBadCoresAreRefused) {
+  auto j = nlohmann::json::parse(to_json(resnet_grid()).dump());
+  j.erase("node_cores");
+  j.erase("usable_cores");
+  for (auto& c : j["cells"]) {
+    for (auto& copy : c["copies"]) copy.erase("host_cpu_cores");
+  }
+  const ColocationGrid old = colocation_grid_from_json(j);
+  EXPECT_FALSE(old.node_cores);
+  EXPECT_FALSE(old.cells[0].copies[0].host_cpu_cores);
+  j["node_cores"] = 0;
+  EXPECT_THROW(colocation_grid_from_json(j), std::runtime_error);
+  j["node_cores"] = 16;
+  j["cells"][0]["copies"][0]["host_cpu_cores"] = -1;
+  EXPECT_THROW(colocation_grid_from_json(j), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace gpupack::measure

@@ -3,6 +3,9 @@
 // below --needs-pct, like a program that needs that share of the SMs, so the SM-share sweep has a
 // known answer. Modes cover the robustness cases: silent (reports nothing), garbage (malformed lines),
 // summary (summary lines instead of request lines); --exit-after-ms ends it early (e.g. during warm-up).
+// As one of K copies of a co-location grid (GPUPACK_BENCH_CLIENTS=K) its latency grows like
+// fake-grid-client.sh's: x K without MPS (the aggregate stays flat), x (K + 3) / 4 under MPS; beside that
+// script as the neighbour (its marker in FAKE_CLIENT_STATE) x (1 + the neighbour's cap / 100).
 #include <unistd.h>
 
 #include <chrono>
@@ -41,7 +44,7 @@ int main(int argc, char** argv) {
   const char* pct_env = std::getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
   const long pct = pct_env ? std::atol(pct_env) : 100;
   // Below the share it needs, each request takes proportionally longer.
-  const long latency = pct >= needs_pct ? latency_us : latency_us * needs_pct / std::max(1L, pct);
+  long latency = pct >= needs_pct ? latency_us : latency_us * needs_pct / std::max(1L, pct);
   const char* path = std::getenv("GPUPACK_REPORT");
   std::ofstream report;
   if (path && how != "silent") report.open(path, std::ios::app);
@@ -58,6 +61,15 @@ int main(int argc, char** argv) {
   else line("{\"v\":1,\"event\":\"ready\",\"t\":" + std::to_string(now()) + "}");
   const char* go = std::getenv("GPUPACK_GO");
   while (go && access(go, F_OK) != 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // After the release: every copy and the neighbour have started.
+  if (const char* copies = std::getenv("GPUPACK_BENCH_CLIENTS")) {
+    const long k = std::max(1L, std::atol(copies));
+    latency = std::getenv("CUDA_MPS_PIPE_DIRECTORY") ? latency * (k + 3) / 4 : latency * k;
+    const char* state = std::getenv("FAKE_CLIENT_STATE");
+    std::ifstream neighbour(std::string(state ? state : "/tmp") + "/neighbour");
+    long cap = 0;
+    if (neighbour >> cap) latency = latency * (100 + cap) / 100;
+  }
   long done = 0;
   double summary_from = now();
   while (now() - begin < static_cast<double>(run_ms) / 1000) {

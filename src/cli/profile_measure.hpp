@@ -1,0 +1,44 @@
+#pragma once
+// What `gpupack profile` runs (docs/profile.md): the alone baseline over several fresh runs, the SM-share
+// sweep, the co-location grid (K copies at once) and the program beside a standard neighbour, all MPS runs
+// under one private MPS daemon. The CLI file parses the options; this file runs the measurements.
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "core/gpu_catalog.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "measure/workload_profile.hpp"
+#include "os/env.hpp"
+
+namespace gpupack {
+
+struct ProfileArgs {
+  double duration = 10, warmup = 3, interval = 0.5, headroom = 0.15, startup_timeout = 120, tolerance = 0.10, p99_tolerance = 0.10;
+  int repeat = 2;
+  bool repeat_all = false;
+  int baseline_runs = 3;                  // fresh starts of the alone baseline (and the sweep's reference)
+  double baseline_spread_limit = 0.10;    // the bound on the baseline's req/s and p50 spread
+  std::string grid;                       // --grid: copy counts ("2,4,8"); "" without
+  bool grid_timeslicing = false;          // --grid-timeslicing: the same K without MPS too
+  std::string neighbour_cmd;              // --neighbour-cmd (through /bin/sh -c)
+  std::string neighbour_caps = "25,50";   // --neighbour-caps: the neighbour's MPS thread percentages
+  bool neighbour_caps_given = false;      // stated on the command line (it needs --neighbour-cmd)
+  std::string name, output, sweep, colocation, mps_control = "nvidia-cuda-mps-control";
+  OutputFormat format = OutputFormat::yaml;
+  std::vector<std::string> command;
+
+  bool needs_mps() const { return !sweep.empty() || !grid.empty() || !neighbour_cmd.empty(); }
+};
+
+// Checks the options that only make sense together and the lists (--grid, --neighbour-caps, --sweep):
+// throws InputError naming the option and what is accepted, before anything runs.
+void check_profile_args(const ProfileArgs& a);
+
+// Runs every measurement the options ask for. Throws measure::ProfileError (the program could not be
+// measured), measure::ProfileInterrupted or bench::Interrupted (Ctrl-C), MpsError, or std::runtime_error
+// when the program cannot be started. The private MPS daemon is told to quit on every path.
+measure::WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, const GpuCatalog& catalog,
+                                         const std::string& scratch);
+
+}  // namespace gpupack

@@ -1,0 +1,100 @@
+#include "measure/baseline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace gpupack::measure {
+
+namespace {
+
+template <class Get>
+std::vector<double> figures_of(const std::vector<BaselineRun>& runs, Get get) {
+  std::vector<double> out;
+  for (const auto& r : runs) {
+    if (const std::optional<double> v = get(r)) out.push_back(*v);
+  }
+  return out;
+}
+
+std::optional<double> spread_of_values(const std::vector<double>& values) {
+  const auto m = median_of(values);
+  if (values.size() < 2 || !m || *m <= 0) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return (*hi - *lo) / *m;
+}
+
+std::string whole_percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f%%", fraction * 100);
+  return text;
+}
+
+// Floating-point slack, so that a spread exactly at the limit passes.
+constexpr double kSpreadSlack = 1e-9;
+
+}  // namespace
+
+std::optional<double> median_of(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string Baseline::source() const {
+  return runs.size() == 1 ? "1 run" : "median of " + std::to_string(runs.size()) + " runs";
+}
+
+Baseline summarize_baseline(std::string setting, std::vector<BaselineRun> runs, double spread_limit) {
+  if (runs.empty()) throw std::invalid_argument("a baseline needs at least one run");
+  auto req = [](const BaselineRun& r) -> std::optional<double> { return r.req_per_s; };
+  auto p50 = [](const BaselineRun& r) { return r.p50_ms; };
+  auto p99 = [](const BaselineRun& r) { return r.p99_ms; };
+  auto cpu = [](const BaselineRun& r) { return r.host_cpu_cores; };
+  Baseline b;
+  b.setting = std::move(setting);
+  b.spread_limit = spread_limit;
+  b.req_per_s = median_of(figures_of(runs, req)).value_or(0);
+  b.p50_ms = median_of(figures_of(runs, p50));
+  b.p99_ms = median_of(figures_of(runs, p99));
+  b.host_cpu_cores = median_of(figures_of(runs, cpu));
+  b.spread = {spread_of_values(figures_of(runs, req)), spread_of_values(figures_of(runs, p50)),
+              spread_of_values(figures_of(runs, p99))};
+  b.runs = std::move(runs);
+  if (b.runs.size() < 2) return b;  // one run: repeatability not measured
+  std::string over;
+  const std::string runs_text = " over " + std::to_string(b.runs.size()) + " runs (limit " + whole_percent(spread_limit) + ")";
+  for (const auto& [name, spread] : {std::pair<const char*, std::optional<double>>{"req/s", b.spread.req_per_s}, {"p50", b.spread.p50_ms}}) {
+    if (spread && *spread > spread_limit + kSpreadSlack) over += std::string(over.empty() ? "" : ", ") + name + " spread " + whole_percent(*spread);
+  }
+  b.repeatable = over.empty();
+  if (!over.empty()) b.flag = over + runs_text;
+  return b;
+}
+
+std::size_t representative_run(const std::vector<BaselineRun>& runs) {
+  std::vector<double> rates;
+  for (const auto& r : runs) rates.push_back(r.req_per_s);
+  const double median = median_of(rates).value_or(0);
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    const double d = std::fabs(runs[i].req_per_s - median), best_d = std::fabs(runs[best].req_per_s - median);
+    if (d < best_d || (d == best_d && runs[i].req_per_s < runs[best].req_per_s)) best = i;
+  }
+  return best;
+}
+
+std::string baseline_warning(const Baseline& b, const std::string& what) {
+  return b.flag ? what + " not repeatable: " + *b.flag : "";
+}
+
+std::optional<ProfileBaseline> baseline_facts(const std::optional<Baseline>& b) {
+  if (!b) return std::nullopt;
+  return ProfileBaseline{b->source(),       static_cast<int>(b->run_count()), b->req_per_s, b->p50_ms, b->p99_ms,
+                         b->spread.req_per_s, b->spread.p50_ms, b->spread.p99_ms, b->spread_limit, b->repeatable,
+                         b->flag.value_or("")};
+}
+
+}  // namespace gpupack::measure

@@ -1,0 +1,81 @@
+// What the planner gets from a profile's repeatable baseline and its co-location grid's host CPU
+// (ProfileFacts, filled by attach_profiles): new optional facts, absent for profiles written before.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "fakes/temp_dir.hpp"
+#include "measure/colocation_grid.hpp"
+#include "measure/workload_profile.hpp"
+#include "profile_plan_helpers.hpp"
+
+namespace gpupack {
+namespace {
+
+measure::WorkloadProfile cnn_profile() {
+  measure::WorkloadProfile p;
+  p.name = "cnn";
+  p.command = {"python3", "cnn.py"};
+  p.device = {"H100-SXM5-80GB", "NVIDIA H100 80GB HBM3", "GPU-1"};
+  p.window = {"ready-line", 3, 10, true, 5.0};
+  p.memory = {1ull << 30, 1234173952, "processes"};
+  p.activity = {0.3, 0.2, 0.1, 0.05, 0.6, "gpm", 20};
+  p.requests = measure::ProfileRequests{191, 5.0, 7.5, 1910};
+  p.report = {true, 0, std::nullopt};
+  p.compute_demand = {0.5, "gpm", std::nullopt, std::nullopt, std::nullopt};
+  p.baseline = measure::summarize_baseline("alone", {{133, 7.0, 9.0, 1.0}, {228, 4.2, 6.0, 1.2}, {191, 5.0, 7.5, 1.1}}, 0.10);
+  p.mps_baseline = measure::summarize_baseline("mps-100", {{200, 4.9, 6.6, std::nullopt}, {204, 4.8, 6.9, std::nullopt}}, 0.10);
+  measure::ColocationGrid grid{"exec python3 cnn.py", "", 10, {}};
+  grid.node_cores = 16;
+  for (int k : {1, 4}) {
+    measure::GridCell cell;
+    cell.mode = "mps";
+    cell.k = k;
+    cell.window_s = 10;
+    for (int i = 0; i < k; ++i) {
+      measure::CopyResult c;
+      c.reported = true;
+      c.req_per_s = 180;
+      c.p50_ms = 5;
+      c.p99_ms = 8;
+      c.host_cpu_cores = 1.1;
+      cell.copies.push_back(c);
+    }
+    grid.cells.push_back(cell);
+  }
+  p.colocation = nlohmann::json(measure::to_json(grid));
+  return p;
+}
+
+TEST(ProfileBaselineFacts, TheBaselinesAndTheGridsHostCoresReachThePlanner) {
+  const testing::TempDir dir;
+  std::ofstream(dir.path() + "/cnn.json") << measure::profile_to_json(cnn_profile()).dump(2);
+  const Scenario s = test::from_text("workloads: [{name: cnn, replicas: 2}]\n", dir.path());
+  const ProfileFacts& f = *s.workloads.at(0).profile;
+  ASSERT_TRUE(f.baseline && f.mps_baseline);
+  EXPECT_EQ(f.baseline->source, "median of 3 runs");
+  EXPECT_EQ(f.baseline->runs, 3);
+  EXPECT_DOUBLE_EQ(f.baseline->req_per_s, 191);
+  EXPECT_DOUBLE_EQ(*f.baseline->p50_ms, 5.0);
+  EXPECT_NEAR(*f.baseline->req_spread, 95.0 / 191, 1e-12);
+  EXPECT_EQ(f.baseline->repeatable, false);
+  EXPECT_EQ(f.baseline->flag, "req/s spread 50%, p50 spread 56% over 3 runs (limit 10%)");
+  EXPECT_EQ(f.mps_baseline->repeatable, true);
+  EXPECT_DOUBLE_EQ(f.mps_baseline->req_per_s, 202);
+  ASSERT_EQ(f.grid.size(), 2u);
+  EXPECT_EQ(f.grid[1].k, 4);
+  EXPECT_NEAR(*f.grid[1].host_cpu_cores, 4.4, 1e-12);
+  EXPECT_EQ(f.grid[1].node_cores, 16);
+  EXPECT_DOUBLE_EQ(f.grid[1].aggregate_req_per_s, 720);
+}
+
+TEST(ProfileBaselineFacts, ProfilesWrittenBeforeHaveNone) {
+  const Scenario s = test::from_text("workloads: [{name: resnet18-b1, replicas: 1}]\n", test::kData + "/profiles-h100-2026-11-23");
+  const ProfileFacts& f = *s.workloads.at(0).profile;
+  EXPECT_FALSE(f.baseline);
+  EXPECT_FALSE(f.mps_baseline);
+  EXPECT_TRUE(f.req_per_s);
+}
+
+}  // namespace
+}  // namespace gpupack

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# gpupack profile's repeatable baseline and measured sensitivity with no GPU (issue 36, items 2 and 3): the
+# alone baseline over fresh runs (median, spread, the flag), the sweep's reference as the MPS baseline, the
+# K-grid under the (fake) private MPS daemon and without it, the program beside a capped neighbour, and the
+# bad options. The fake GPU's used memory rises every snapshot, so that each fresh run sees its own
+# increase (the fake cannot free a program's memory when it exits as a real GPU does).
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD="$(dirname "$GPUPACK")"
+CLIENT="$BUILD/tests/measure/fake-client"
+FAKE_MPS="$BUILD/tests/fakes/fake-mps-control"
+NEIGHBOUR="$ROOT/tests/bench/fake-grid-client.sh"  # as the neighbour: serves its thread cap in req/s
+if [ ! -x "$CLIENT" ] || [ ! -x "$FAKE_MPS" ]; then
+  echo "fake-client or fake-mps-control not built" >&2
+  exit 1
+fi
+jq -n '{devices: [{uuid: "GPU-11111111-2222-3333-4444-555555555555", name: "NVIDIA H100 80GB HBM3",
+        memory_total_bytes: 85520809984, memory_used_samples: [range(0; 4000) | 1073741824 + . * 16777216]}]}' >"$WORK/rising.json"
+export GPUPACK_GPU_BACKEND="fake:$WORK/rising.json"
+export TMPDIR="$WORK/tmp" FAKE_CLIENT_STATE="$WORK/state"
+mkdir -p "$TMPDIR" "$FAKE_CLIENT_STATE"
+FAST=(--interval 0.05 --warmup 0.2 --duration 0.6)
+
+# The default: three fresh runs alone, their medians the baseline. (The fake's latencies are the ones it
+# models; its req/s is real pacing, which a loaded CI host can spread past 10%: only p50 is exact here.)
+run profile "${FAST[@]}" --format json -- "$CLIENT" --startup-ms 100 --latency-us 5000
+expect_rc 0
+expect_json '.baseline.source == "median of 3 runs" and .baseline.setting == "alone" and (.baseline.runs | length) == 3
+             and .baseline.p50_ms == 5 and .baseline.spread.p50_ms == 0 and .baseline.spread_limit == 0.1
+             and (.baseline.flag == null or (.baseline.flag | test("p50") | not)) and .baseline.mps == null
+             and .requests.p50_ms == 5 and .baseline.req_per_s > 100'
+expect_err "baseline, alone, run 3 of 3"
+expect_err "^  alone +3 +"
+expect_err "planning baseline: median of 3 runs alone"
+# --baseline-runs sets the count; the plan entry states what the figures are.
+run profile "${FAST[@]}" --baseline-runs 2 -- "$CLIENT" --latency-us 5000
+expect_rc 0
+expect_out "^# requests, median of 2 runs: [0-9.]+ req/s, p50 5 ms, p99 5 ms"
+[ "$(grep -c "baseline, alone, run" <<<"$ERR")" -eq 2 ] || fail "not two runs: $ERR"
+
+# One slow start in three (its requests take 10 ms, the others 5): the median is the fast runs', and the
+# baseline is flagged, in the summary, the entry and the JSON.
+cat >"$WORK/slow-first.sh" <<EOF2
+n=\$(cat "$WORK/starts" 2>/dev/null || echo 0); echo \$((n + 1)) >"$WORK/starts"
+if [ "\$n" = 0 ]; then exec "$CLIENT" --latency-us 10000; else exec "$CLIENT" --latency-us 5000; fi
+EOF2
+run profile "${FAST[@]}" -o "$WORK/slow.json" -- sh "$WORK/slow-first.sh"
+expect_rc 0
+expect_err "warning: baseline not repeatable: .*p50 spread 100% over 3 runs \(limit 10%\)$"
+expect_out "^# baseline not repeatable: .*p50 spread 100% over 3 runs \(limit 10%\)$"
+jq -e '.baseline.p50_ms == 5 and .baseline.repeatable == false and (.baseline.flag | test("p50 spread 100%"))
+       and ([.baseline.runs[].p50_ms] == [10, 5, 5]) and .requests.p50_ms == 5' "$WORK/slow.json" >/dev/null \
+  || fail "slow-first profile: $(jq -c .baseline "$WORK/slow.json")"
+# plan reads it (the new fields are optional to the reader).
+printf 'workloads:\n  - name: slow\n    profile: "slow.json"\n' >"$WORK/slow.yaml"
+run plan "$WORK/slow.yaml" --gpu H100-80GB
+expect_rc 0
+# A wider limit passes the same runs.
+rm -f "$WORK/starts"
+run profile "${FAST[@]}" --baseline-spread-limit 1.5 --format json -- sh "$WORK/slow-first.sh"
+expect_rc 0
+expect_json '.baseline.repeatable == true and .baseline.spread_limit == 1.5'
+
+# --sweep: its reference (100%) runs as often as the baseline, and is the MPS baseline.
+run profile "${FAST[@]}" --sweep 100,25 --baseline-spread-limit 0.9 --mps-control "$FAKE_MPS" --format json -- "$CLIENT" --latency-us 5000
+expect_rc 0
+expect_json '[.sm_share_curve[].runs | length] == [3, 1] and .baseline.mps.setting == "mps-100"
+             and (.baseline.mps.runs | length) == 3 and .baseline.mps.p50_ms == 5 and .baseline.mps.repeatable == true'
+expect_err "^  MPS 100% +3 +"
+
+# --grid: K copies at once (K = 1 added) under the daemon and, with --grid-timeslicing, without it. The fake
+# slows x K without MPS and x (K + 3) / 4 under MPS; each copy's host CPU and the node's cores recorded.
+run profile "${FAST[@]}" --baseline-runs 1 --grid 2,4 --grid-timeslicing --mps-control "$FAKE_MPS" -o "$WORK/grid.json" \
+  --format json -- "$CLIENT" --latency-us 4000
+expect_rc 0
+expect_json '[.colocation.cells[] | [.mode, .k]] == [["timeslicing", 1], ["timeslicing", 2], ["timeslicing", 4], ["mps", 1], ["mps", 2], ["mps", 4]]'
+expect_json '[.colocation.cells[] | .median_p50_ms] == [4, 8, 16, 4, 5, 7] and [.colocation.cells[] | .worst_p99_ms] == [4, 8, 16, 4, 5, 7]'
+expect_json '[.colocation.cells[] | .error] == ["", "", "", "", "", ""] and (.colocation.cells[5].copies | length) == 4
+             and ([.colocation.cells[] | .host_cpu_cores | type] | unique) == ["number"] and .colocation.node_cores >= 1
+             and (.colocation.curves.mps.host_cpu_cores | keys) == ["1", "2", "4"] and .colocation.curves.mps.aggregate_req_per_s["4"] > 0'
+expect_err "co-location, mps K=4"
+expect_err "^  mps K=4 +[0-9.]+ +7/7 +7/7 +"
+# plan predicts from the grid (the existing reader, unchanged).
+printf 'workloads:\n  - name: gridded\n    replicas: 4\n    profile: "grid.json"\n' >"$WORK/grid.yaml"
+run plan "$WORK/grid.yaml" --gpu H100-80GB --format json
+expect_rc 0
+
+# --neighbour-cmd: the program at 100% beside the neighbour alone, then capped at each --neighbour-caps.
+run profile "${FAST[@]}" --baseline-runs 1 --neighbour-cmd "$NEIGHBOUR" --neighbour-caps 25,50 --mps-control "$FAKE_MPS" \
+  --format json -- "$CLIENT" --latency-us 4000
+expect_rc 0
+expect_json '[.colocation.cells[] | [.k, .with_neighbour, .neighbour_cap]] == [[0, true, null], [1, true, 25], [1, true, 50]]'
+expect_json '[.colocation.cells[1:][] | .copies[0].p50_ms] == [5, 6] and .colocation.neighbour_command != null'
+expect_json '.colocation.cells[0].neighbour.req_per_s > 60 and .colocation.cells[1].neighbour_fraction < 0.4
+             and .colocation.cells[2].neighbour_fraction > 0.35 and .colocation.cells[2].neighbour_fraction < 0.65'
+[ -z "$(ls -A "$TMPDIR")" ] || fail "scratch directory left behind: $(ls "$TMPDIR")"
+
+# A program without a client report cannot be gridded.
+run profile "${FAST[@]}" --grid 2 --mps-control "$FAKE_MPS" -- "$CLIENT" --mode silent --run-ms 5000
+expect_rc 1
+expect_err "--grid compares .*client report"
+
+# Bad options: one line, exit 2, before anything runs.
+run profile --baseline-runs 0 -- "$CLIENT"
+expect_usage_error "--baseline-runs"
+run profile --baseline-spread-limit -0.1 -- "$CLIENT"
+expect_usage_error "--baseline-spread-limit"
+run profile --grid 0,2 -- "$CLIENT"
+expect_usage_error "--grid: '0' is not a copy count"
+run profile --grid-timeslicing -- "$CLIENT"
+expect_usage_error "--grid-timeslicing: .*give --grid"
+run profile --neighbour-caps 25 -- "$CLIENT"
+expect_usage_error "--neighbour-caps: .*--neighbour-cmd"
+run profile --neighbour-cmd "$NEIGHBOUR" --neighbour-caps 0,50 -- "$CLIENT"
+expect_usage_error "--neighbour-caps '0,50'"
+echo '{"colocation": {"command": "infer", "neighbour_command": null, "window_s": 5, "cells": []}}' >"$WORK/bench.json"
+run profile --grid --colocation "$WORK/bench.json" -- "$CLIENT"
+expect_usage_error "--colocation .*give one or the other"
+finish

@@ -1,0 +1,174 @@
+// The alone baseline over several runs: the medians, the spreads, the repeatability verdict, and the runs
+// themselves (fresh starts of a fake program on a fake clock).
+#include "measure/baseline.hpp"
+
+#include <gtest/gtest.h>
+
+#include "fakes/fake_proc_reader.hpp"
+#include "gpu/fake_gpu_backend.hpp"
+#include "measure/baseline_runs.hpp"
+#include "measure/fake_program.hpp"
+
+namespace gpupack::measure {
+namespace {
+
+using testing::FakeClock;
+using testing::FakeProgramBehaviour;
+using testing::FakeProgramWorld;
+using namespace std::chrono_literals;
+
+BaselineRun run_at(double req_per_s, double p50, double p99) { return {req_per_s, p50, p99, std::nullopt}; }
+
+TEST(Baseline, TheIssuesFourProfilesGiveTheirMedianAndAreFlagged) {
+  // Issue 36: four single-window profiles of one CNN on an H200.
+  const Baseline b = summarize_baseline("alone", {run_at(133, 7.0, 9.0), run_at(228, 4.2, 6.0), run_at(191, 5.0, 7.5), run_at(221, 4.4, 6.1)}, 0.10);
+  EXPECT_DOUBLE_EQ(b.req_per_s, (191.0 + 221.0) / 2);  // even count: the mean of the middle two
+  EXPECT_DOUBLE_EQ(*b.p50_ms, (4.4 + 5.0) / 2);
+  EXPECT_DOUBLE_EQ(*b.spread.req_per_s, (228.0 - 133.0) / 206.0);
+  EXPECT_DOUBLE_EQ(*b.spread.p50_ms, (7.0 - 4.2) / 4.7);
+  EXPECT_EQ(b.repeatable, false);
+  EXPECT_EQ(b.source(), "median of 4 runs");
+  EXPECT_EQ(*b.flag, "req/s spread 46%, p50 spread 60% over 4 runs (limit 10%)");
+  EXPECT_EQ(baseline_warning(b, "baseline"), "baseline not repeatable: req/s spread 46%, p50 spread 60% over 4 runs (limit 10%)");
+}
+
+TEST(Baseline, RunsWithinTheLimitAreRepeatableAndP99IsNotJudged) {
+  const Baseline b = summarize_baseline("alone", {run_at(200, 5.0, 6.0), run_at(210, 5.2, 9.0), run_at(190, 4.9, 7.0)}, 0.10);
+  EXPECT_DOUBLE_EQ(b.req_per_s, 200);
+  EXPECT_DOUBLE_EQ(*b.p99_ms, 7.0);
+  EXPECT_DOUBLE_EQ(*b.spread.req_per_s, 0.10);  // exactly at the limit passes
+  EXPECT_NEAR(*b.spread.p99_ms, 3.0 / 7.0, 1e-12);  // 43%: recorded only
+  EXPECT_EQ(b.repeatable, true);
+  EXPECT_FALSE(b.flag);
+  EXPECT_EQ(baseline_warning(b, "baseline"), "");
+  const Baseline tight = summarize_baseline("alone", b.runs, 0.05);
+  EXPECT_EQ(*tight.flag, "req/s spread 10%, p50 spread 6% over 3 runs (limit 5%)");
+}
+
+TEST(Baseline, OneRunIsNotJudgedAndFiguresMissingFromSomeRunsAreSkipped) {
+  const Baseline one = summarize_baseline("mps-100", {run_at(300, 3.0, 4.0)}, 0.10);
+  EXPECT_EQ(one.source(), "1 run");
+  EXPECT_FALSE(one.repeatable);
+  EXPECT_FALSE(one.spread.req_per_s);
+  EXPECT_FALSE(one.flag);
+  const Baseline partial = summarize_baseline("alone", {{100, std::nullopt, std::nullopt, 1.0}, {110, 2.0, 3.0, 1.2}}, 0.10);
+  EXPECT_DOUBLE_EQ(*partial.p50_ms, 2.0);
+  EXPECT_FALSE(partial.spread.p50_ms);  // one run reports it
+  EXPECT_DOUBLE_EQ(*partial.host_cpu_cores, 1.1);
+  EXPECT_THROW(summarize_baseline("alone", {}, 0.1), std::invalid_argument);
+}
+
+TEST(Baseline, TheRepresentativeRunIsTheOneNearestTheMedianTheSlowerOnATie) {
+  EXPECT_EQ(representative_run({run_at(133, 1, 1), run_at(228, 1, 1), run_at(191, 1, 1)}), 2u);
+  EXPECT_EQ(representative_run({run_at(200, 1, 1), run_at(100, 1, 1)}), 1u);
+  EXPECT_EQ(representative_run({run_at(50, 1, 1)}), 0u);
+}
+
+TEST(Baseline, FactsCarryTheMediansSpreadsAndFlag) {
+  const auto facts = baseline_facts(summarize_baseline("alone", {run_at(100, 2, 3), run_at(150, 2, 3), run_at(120, 2, 3)}, 0.10));
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->source, "median of 3 runs");
+  EXPECT_EQ(facts->runs, 3);
+  EXPECT_DOUBLE_EQ(facts->req_per_s, 120);
+  EXPECT_DOUBLE_EQ(*facts->req_spread, 50.0 / 120);
+  EXPECT_EQ(facts->repeatable, false);
+  EXPECT_EQ(facts->flag, "req/s spread 42% over 3 runs (limit 10%)");
+  EXPECT_FALSE(baseline_facts(std::nullopt));
+}
+
+constexpr std::uint64_t kGiB = 1ull << 30;
+
+// Fresh starts on a fake clock: a machine whose used memory rises every snapshot (each run sees its own
+// increase over what was used when it started), a program whose speed depends on which start it is.
+struct BaselineHarness {
+  const GpuCatalog catalog = builtin_catalog();
+  FakeClock clock;
+  FakeProgramWorld world{clock};
+  testing::FakeProcReader proc;
+  FakeGpuBackend gpu{rising_machine()};
+  SteadyOptions base;
+  std::vector<std::pair<int, int>> started;
+  BaselineHarness() {
+    base.command = {"infer"};
+    base.interval = 100ms;
+    base.duration = 2000ms;
+    base.report_path = "/tmp/p/report.jsonl";
+  }
+  static nlohmann::json rising_machine() {
+    std::vector<std::uint64_t> memory;
+    for (std::uint64_t i = 0; i < 400; ++i) memory.push_back(kGiB + i * (64ull << 20));
+    return {{"devices", nlohmann::json::array({{{"uuid", "GPU-1"}, {"name", "NVIDIA H100 80GB HBM3"},
+                                                {"memory_total_bytes", 80 * kGiB}, {"memory_used_samples", memory}}})}};
+  }
+  WorkloadProfile run(int runs, double limit = 0.10) {
+    auto open = [this](const std::string&) { return std::make_unique<FakeProgramWorld::Report>(world); };
+    return measure_baseline(base, runs, limit, {world, gpu, proc, clock, catalog, open, [this](int n, int of) { started.push_back({n, of}); }});
+  }
+};
+
+// The first start is slow (a request every 4 ms), the others take 2 ms: one start in three like the
+// issue's 133 req/s profile.
+FakeProgramBehaviour slow_first_start(const ProcessSpec& spec) {
+  FakeProgramBehaviour b;
+  const bool first = spec.env.at("GPUPACK_REPORT").ends_with(".1");
+  b.latency_ms = first ? 4.0 : 2.0;
+  b.request_every = b.latency_ms / 1000;
+  return b;
+}
+
+TEST(BaselineRuns, EachRunIsAFreshStartAndTheMedianRunStandsForTheProfile) {
+  BaselineHarness h;
+  h.world.behaviour = slow_first_start;
+  const WorkloadProfile p = h.run(3);
+  EXPECT_EQ(h.started, (std::vector<std::pair<int, int>>{{1, 3}, {2, 3}, {3, 3}}));
+  ASSERT_EQ(h.world.spawned.size(), 3u);
+  EXPECT_EQ(h.world.spawned[0].env.at("GPUPACK_REPORT"), "/tmp/p/report.jsonl.1");
+  EXPECT_EQ(h.world.spawned[2].env.at("GPUPACK_REPORT"), "/tmp/p/report.jsonl.3");
+  ASSERT_TRUE(p.baseline);
+  const Baseline& b = *p.baseline;
+  ASSERT_EQ(b.run_count(), 3u);
+  EXPECT_NEAR(b.runs[0].req_per_s, 250, 5);
+  EXPECT_NEAR(b.runs[1].req_per_s, 500, 5);
+  EXPECT_NEAR(b.req_per_s, 500, 5);  // the slow start does not become the baseline
+  EXPECT_DOUBLE_EQ(*b.p50_ms, 2.0);
+  EXPECT_EQ(b.repeatable, false);
+  EXPECT_NE(b.flag->find("req/s spread 50%"), std::string::npos) << *b.flag;
+  EXPECT_NE(b.flag->find("p50 spread 100%"), std::string::npos) << *b.flag;
+  EXPECT_NEAR(p.requests->req_per_s, 500, 5);  // the profile's window is a run at the median
+  EXPECT_GT(p.memory.peak_bytes, 0u);
+}
+
+TEST(BaselineRuns, RepeatableRunsPassAndOneRunIsTheOldProfile) {
+  BaselineHarness h;
+  const WorkloadProfile p = h.run(3);
+  EXPECT_EQ(p.baseline->repeatable, true);
+  EXPECT_NEAR(*p.baseline->spread.req_per_s, 0, 0.02);
+  BaselineHarness once;
+  const WorkloadProfile single = once.run(1);
+  EXPECT_EQ(once.world.spawned.size(), 1u);
+  EXPECT_EQ(single.baseline->source(), "1 run");
+  EXPECT_FALSE(single.baseline->repeatable);
+}
+
+TEST(BaselineRuns, AProgramWithoutAReportIsMeasuredOnce) {
+  BaselineHarness h;
+  h.world.behaviour = [](const ProcessSpec&) { FakeProgramBehaviour b; b.reports = false; return b; };
+  h.base.warmup = 300ms;
+  const WorkloadProfile p = h.run(3);
+  EXPECT_EQ(h.world.spawned.size(), 1u);
+  EXPECT_FALSE(p.baseline);
+  EXPECT_FALSE(p.requests);
+}
+
+TEST(BaselineRuns, ALaterRunThatFailsNamesItsRun) {
+  BaselineHarness h;
+  h.world.behaviour = [](const ProcessSpec& spec) {
+    FakeProgramBehaviour b;
+    if (spec.env.at("GPUPACK_REPORT").ends_with(".2")) b.exit_after = 0.5;  // exits before its ready line's window
+    return b;
+  };
+  testing::expect_profile_error([&h] { h.run(3); }, "baseline run 2 of 3: ");
+}
+
+}  // namespace
+}  // namespace gpupack::measure
