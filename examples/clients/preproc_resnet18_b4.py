@@ -4,10 +4,11 @@ matrix), resized with antialiasing to a short side of 256, centre-cropped to 224
 torch CPU ops on one thread, then copied to the GPU and classified by torchvision resnet18 (fp16, random
 weights) at batch 4. Frames come from a pool of 8 made at start-up.
 
-Kind: host-CPU-bound. One thread per copy, as one worker process of a server: about 4 ms of CPU a frame
-(16 ms a request) against about 2 ms of GPU work, so each copy keeps about one host core busy and the host's
-cores, not the GPU, bound how many copies keep their latency. Expected alone on an H100 host: about 15-25 ms
-a request (p99 about 30 ms), depending on the CPU; under 0.2 GiB besides the CUDA context.
+Kind: host-CPU-bound. One thread per copy, as one worker process of a server: about 3-8 ms of CPU a
+frame, depending on the CPU (10 ms on a loaded 2-core development machine with Debian's PyTorch 1.13),
+so 12-30 ms a request against about 2 ms of GPU work: each copy keeps about one host core busy, and the
+host's cores, not the GPU, bound how many copies keep their latency. Expected alone on an H100 host: about
+15-30 ms a request (p99 about 30 ms); under 0.2 GiB besides the CUDA context.
 """
 import itertools
 
