@@ -61,8 +61,8 @@ class TransformerBlock(nn.Module):
     def forward(self, x, text):
         b, c, h, w = x.shape
         y = self.proj_in(self.gn(x)).flatten(2).transpose(1, 2)  # (b, h*w, c)
-        h = self.n1(y)
-        y = y + self.self_attn(h, h)
+        normed = self.n1(y)
+        y = y + self.self_attn(normed, normed)
         y = y + self.cross_attn(self.n2(y), text)
         y = y + self.ff(self.n3(y))
         return x + self.proj_out(y.transpose(1, 2).reshape(b, c, h, w))
