@@ -6,7 +6,8 @@ vectors. Random weights; every request draws fresh uniform ids on the GPU (no re
 Kind: memory-bandwidth-bound. A request gathers 4096 x 26 x 80 = 8.5M random 256-byte rows out of 2.0 GB
 of tables, about 2.2 GB of scattered DRAM reads, while its MLPs are about 30 GFLOP (0.1 ms of tensor
 cores). Random 256-byte gathers reach roughly half an H100's 3.35 TB/s. Expected alone on an H100: about
-1.5 ms a request (p99 about 2 ms); less on an H200 (4.8 TB/s). About 2.3 GiB of GPU memory (tables 2.0 GB).
+1.5 ms a request (p99 about 2 ms); less on an H200 (4.8 TB/s). About 2.1 GB for PyTorch (tables 2.0 GB,
+ids 68 MB), 2.5 GiB with the CUDA context.
 """
 import torch
 
