@@ -2,8 +2,8 @@
 run on tensor cores), 32 images of 224x224 a request.
 
 Kind: SM-bound. About 4.1 GMAC an image, 260 GFLOP a request, in ~170 kernels each large enough to fill
-the GPU: the tensor cores, not the launches, set the pace. Expected alone on an H100: about 8-10 ms a
-request (3,000-4,000 images/s; p99 about 11 ms); about 1 GiB of weights and activations.
+the GPU: the tensor cores, not the launches, set the pace. Expected alone on an H100: about 6-9 ms a
+request (3,500-5,000 images/s; p99 about 9 ms); about 1 GiB of weights and activations.
 """
 import torch
 import torchvision
