@@ -19,6 +19,7 @@ R="${RESULTS:-$WORK}/corpus-smoke"
 mkdir -p "$R"
 SECONDS_EACH=${CORPUS_SECONDS:-4}
 LIMIT_MIB=4096
+GPU=${CUDA_VISIBLE_DEVICES:-0}  # an index or a UUID, as nvidia-smi -i takes it
 
 if [ -n "${CORPUS_CLIENTS:-}" ]; then
   read -r -a clients <<<"$CORPUS_CLIENTS"
@@ -35,14 +36,15 @@ nvml_mib() {
 }
 
 # run_client FILE: runs it with the report's variables, holds it at its ready line for a second, releases
-# it and samples its GPU memory until it exits (at most 10 minutes in all); leaves REPORT, LOG and NVML_PEAK (MiB or empty).
+# it and samples its GPU memory until it exits (at most 10 minutes in all); leaves REPORT, LOG and
+# NVML_PEAK (MiB or empty).
 run_client() {
   local file=$1 stem=${1%.py} go pid waited=0 mib
   REPORT="$R/$stem.report.jsonl" LOG="$R/$stem.log" NVML_PEAK=""
   go="$WORK/$stem.go"
   rm -f "$REPORT" "$go"
   LAST="python3 $file --duration $SECONDS_EACH"
-  CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} GPUPACK_REPORT="$REPORT" GPUPACK_GO="$go" \
+  CUDA_VISIBLE_DEVICES=$GPU GPUPACK_REPORT="$REPORT" GPUPACK_GO="$go" \
     python3 "$CLIENTS/$file" --duration "$SECONDS_EACH" >"$LOG" 2>&1 &
   pid=$!  # the client itself (no wrapper), so that nvidia-smi's PID is this one
   while ! grep -q '"ready"' "$REPORT" 2>/dev/null && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 3000 ]; do
@@ -71,7 +73,7 @@ run_client() {
   set -e
 }
 
-echo "GPU 0: $(nvidia-smi -i 0 --query-gpu=name,memory.total --format=csv,noheader); $(nproc) host cores; ${SECONDS_EACH} s per client"
+echo "GPU $GPU: $(nvidia-smi -i "$GPU" --query-gpu=name,memory.total --format=csv,noheader); $(nproc) host cores; ${SECONDS_EACH} s per client"
 printf '%-24s %8s %8s %9s %9s %12s  %s\n' program requests "req/s" "median ms" "p99 ms" "peak MiB" note | tee "$R/table.txt"
 for file in "${clients[@]}"; do
   LAST="$file"
