@@ -3,11 +3,10 @@ transformer decoder, d_model 1024, random weights, fp16). A request generates 32
 logits go to the host, where Python samples the next token (top-k with a temperature), so each copy keeps
 about one host core busy and many copies are bound by the host's cores, not by the GPU (issue 37)."""
 import math
-import time
+import random
 
 import torch
 
-import gpupack_report
 import serve_common
 
 LAYERS, D, HEADS, VOCAB, TOKENS, PROMPT, MAX_LEN = 4, 1024, 16, 8192, 32, 64, 128
@@ -70,25 +69,11 @@ def request(model, prompt, generator):
 
 
 def main():
-    import random
-    args = serve_common.parse_args(__doc__)
+    args = serve_common.parse_args(__doc__, lambda p: p.set_defaults(warmup=5))
     model = Decoder().half().cuda().eval()
     prompt = torch.randint(0, VOCAB, (1, PROMPT), device="cuda")
     generator = random.Random(0)
-    with torch.inference_mode():
-        for _ in range(max(1, args.warmup // 4)):
-            request(model, prompt, generator)
-        torch.cuda.synchronize()
-        gpupack_report.ready()
-        begin, done = time.monotonic(), 0
-        while (args.requests and done < args.requests) or (not args.requests and time.monotonic() - begin < args.duration):
-            started = time.monotonic()
-            request(model, prompt, generator)
-            torch.cuda.synchronize()
-            gpupack_report.request_done(started)
-            done += 1
-    seconds = time.monotonic() - begin
-    print(f"{done} requests in {seconds:.1f} s: {done / seconds:.1f} req/s", flush=True)
+    serve_common.serve_steps(lambda: request(model, prompt, generator), args)
 
 
 if __name__ == "__main__":
