@@ -117,14 +117,14 @@ std::string clients_text(std::size_t k, const std::string& kind) {
 std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gpu, const GpuContents& c) {
   const GpuModel& model = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].model;
   const SliceSpec whole = whole_gpu_spec(model, ctx.scenario().cuda, ctx.demands().reference_sms,
-                                         ctx.scenario().context_overhead_bytes);
+                                         ctx.scenario().context_overhead_bytes, ctx.parameters());
   const std::string n = std::to_string(c.replicas);
   switch (mode) {
     case GpuMode::exclusive:
       if (c.replicas <= 1) return "";
       return "one replica per GPU: these " + n + " replicas would need " + n + " GPUs instead of 1";
     case GpuMode::time_slicing: {
-      const SliceEvaluation e = predict_with(Sharing::time_slicing, whole, c.clients, ctx.calibration());
+      const SliceEvaluation e = predict_with(Sharing::time_slicing, whole, c.clients, ctx.parameters());
       return join_nonempty({trust_problem(c),
                             "p99 grows with every busy neighbour: worst predicted " + times(worst(e)) + " alone",
                             worst_slo_miss(c, e),
@@ -134,7 +134,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
     }
     case GpuMode::mps: {
       if (!mps_supported(model)) return "MPS is not documented inside an AWS fractional GPU (vGPU guest)";
-      const SliceEvaluation e = predict_with(Sharing::mps, whole, c.clients, ctx.calibration());
+      const SliceEvaluation e = predict_with(Sharing::mps, whole, c.clients, ctx.parameters());
       return join_nonempty(
           {trust_problem(c), worst_slo_miss(c, e),
            fault_reaches(c.replicas),

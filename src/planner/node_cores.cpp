@@ -23,7 +23,7 @@ const WorkloadDemand& demand_of(const PlanContext& ctx, const ReplicaRef& r) {
 // The slice again without one replica (client `client`, its last member), its other replicas added in the
 // order they joined, so that group members merge into the same processes as before.
 SliceState without(const PlanContext& ctx, const SliceState& s, size_t client) {
-  SliceState out(s.spec(), &ctx.policy(), &ctx.calibration());
+  SliceState out(s.spec(), &ctx.policy(), &ctx.parameters());
   for (size_t i = 0; i < s.members().size(); ++i) {
     const auto& m = s.members()[i];
     const size_t keep = i == client ? m.size() - 1 : m.size();
@@ -46,7 +46,7 @@ size_t heaviest_client(const SliceState& s) {
 
 double slice_host_cores(const PlanContext& ctx, const SliceState& slice) {
   if (slice.empty()) return 0;
-  const auto e = evaluate_slice(slice.spec(), slice.loads(), ctx.policy(), ctx.calibration());
+  const auto e = evaluate_slice(slice.spec(), slice.loads(), ctx.policy(), ctx.parameters());
   if (e && e->host_cores) return *e->host_cores;
   double alone = 0;
   for (const auto& c : slice.loads()) alone += c.host_cpu;

@@ -6,8 +6,9 @@
 #include <set>
 
 #include "core/units.hpp"
-#include "planner/perf_model.hpp"
-#include "planner/profiled_slice.hpp"
+#include "model/perf_model.hpp"
+#include "model/profiled_slice.hpp"
+#include "model/slice_model.hpp"
 
 namespace gpupack {
 
@@ -15,7 +16,7 @@ namespace {
 
 class Checker {
  public:
-  Checker(const Scenario& s, const Plan& p, const Calibration& c) : s_(s), p_(p), c_(c) {}
+  Checker(const Scenario& s, const Plan& p, const ModelParameters& m) : s_(s), p_(p), m_(m) {}
 
   std::vector<std::string> run() {
     seen_.resize(s_.workloads.size());
@@ -217,7 +218,7 @@ class Checker {
         if (w.isolation == Isolation::memory && sl.sharing == Sharing::mps && !mps_isolates_memory(m)) {
           fail(id + ": " + w.name + " needs a memory cap but MPS on " + m.name + " isolates no memory");
         }
-        if (const auto allowed = w.max_p99_inflation();
+        if (const auto allowed = w.max_p99_inflation(m_.p99_alone_share_of_slo);
             allowed && c.predicted_p99_inflation > *allowed + 1e-9) {
           fail(id + ": " + w.name + " predicted p99 above its SLO");
         }
@@ -285,7 +286,7 @@ class Checker {
       inputs.push_back({profiled[i], 1, c.compute / sl.compute_share, c.mps_active_thread_percentage,
                         synthetic_mps_inflation(sl, i)});
     }
-    const ProfiledSliceJudgement judged = judge_profiled_slice(capacity, inputs);
+    const ProfiledSliceJudgement judged = judge_profiled_slice(capacity, inputs, m_);
     for (size_t i = 0; i < sl.clients.size(); ++i) {
       if (std::abs(judged.inflation[i] - sl.clients[i].predicted_p99_inflation) > 1e-6) {
         fail(id + ": predicted p99 of a client differs from its profile's model");
@@ -299,7 +300,7 @@ class Checker {
     for (size_t i = 0; i < sl.clients.size(); ++i) {
       if (i != j) others += sl.clients[i].mps_active_thread_percentage.value_or(0);
     }
-    return mps_p99_inflation(c_, std::min(100, others));
+    return gpupack::synthetic_mps_inflation(others, m_);
   }
 
   // The predictions in the plan must be the performance model's (recomputed here from its functions).
@@ -315,7 +316,7 @@ class Checker {
         for (size_t i = 0; i < loads.size(); ++i) {
           if (i != j) neighbours.push_back(std::min(1.0, loads[i]));
         }
-        expected = timeslicing_p99_inflation(c_, neighbours);
+        expected = timeslicing_p99_inflation(m_, neighbours);
       }
       if (std::abs(expected - sl.clients[j].predicted_p99_inflation) > 1e-6) {
         fail(id + ": predicted p99 of a client differs from the performance model");
@@ -325,7 +326,7 @@ class Checker {
 
   const Scenario& s_;
   const Plan& p_;
-  const Calibration& c_;
+  const ModelParameters& m_;
   std::vector<std::vector<int>> seen_;
   std::vector<std::string> errors_;
   std::map<std::string, std::pair<double, double>> host_cpu_;  // node -> (used, cores)
@@ -334,8 +335,8 @@ class Checker {
 }  // namespace
 
 std::vector<std::string> check_plan(const Scenario& scenario, const Plan& plan,
-                                    const Calibration& calibration) {
-  return Checker(scenario, plan, calibration).run();
+                                    const ModelParameters& parameters) {
+  return Checker(scenario, plan, parameters).run();
 }
 
 }  // namespace gpupack

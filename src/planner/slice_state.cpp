@@ -5,8 +5,7 @@
 #include <cmath>
 
 #include "core/units.hpp"
-#include "planner/perf_model.hpp"
-#include "planner/profiled_slice.hpp"
+#include "model/slice_model.hpp"
 
 namespace gpupack {
 
@@ -15,74 +14,37 @@ namespace {
 // Compute sums are compared with a small tolerance so that e.g. 7 x 1/7 fits a whole GPU.
 constexpr double kComputeEpsilon = 1e-9;
 
-int ceil_to_5(double pct) {
-  return std::min(100, std::max(5, static_cast<int>(std::ceil(pct / 5.0 - 1e-9)) * 5));
+// Up to the next multiple of the cap step (5 %), at least one step, at most 100 %.
+int cap_step_up(double pct, const ModelParameters& m) {
+  const int step = m.mps_cap_step_pct;
+  return std::min(100, std::max(step, static_cast<int>(std::ceil(pct / static_cast<double>(step) - 1e-9)) * step));
 }
 
 double slice_fraction(const SliceSpec& spec, double compute) {
   return spec.compute_share > 0 ? compute / spec.compute_share : 1.0;
 }
 
-// Busy clients beside the largest one: the concurrency the slowdown curves are read at.
-double effective_clients(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
-  double sum = 0;
-  double largest = 0;
-  for (const auto& c : clients) {
-    const double u = std::min(1.0, slice_fraction(spec, c.compute));
-    sum += u;
-    largest = std::max(largest, u);
-  }
-  return 1.0 + sum - largest;
-}
-
 // MPS caps: a client without an SLO is capped at its own demand (the neighbour that must not steal);
-// one with an SLO gets twice its demand as room for bursts, unless that breaks someone's SLO.
-std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& clients, bool tight) {
+// one with an SLO gets slo_cap_headroom (twice) its demand as room for bursts, unless that breaks someone's
+// SLO.
+std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& clients, bool tight,
+                          const ModelParameters& m) {
   std::vector<int> caps;
   for (const auto& c : clients) {
     const double pct = 100.0 * slice_fraction(spec, c.compute);
-    caps.push_back(ceil_to_5(c.max_p99_inflation && !tight ? 2 * pct : pct));
+    caps.push_back(cap_step_up(c.max_p99_inflation && !tight ? m.slo_cap_headroom * pct : pct, m));
   }
   consumer_mps_caps(spec.consumer, caps);
   return caps;
 }
 
-bool all_profiled(const std::vector<ClientLoad>& clients) {
-  return std::all_of(clients.begin(), clients.end(),
-                     [](const ClientLoad& c) { return c.profiled != nullptr; });
-}
-
-// p99 inflation per MPS client: the synthetic model from the neighbours' summed caps, or, where every
-// client is judged by its profile, the profile model (planner/profiled_slice.hpp).
-std::vector<double> mps_inflation(const Calibration& cal, const SliceSpec& spec,
-                                  const std::vector<ClientLoad>& clients, const std::vector<int>& caps,
-                                  std::optional<double>& host_cores) {
-  int total = 0;
-  for (int c : caps) total += c;
-  std::vector<double> out;
-  for (int c : caps) out.push_back(mps_p99_inflation(cal, std::min(100, total - c)));
-  if (clients.size() < 2 || !all_profiled(clients)) return out;
-  std::vector<PredictionInput> inputs;
-  for (size_t i = 0; i < clients.size(); ++i) {
-    inputs.push_back({clients[i].profiled, 1, slice_fraction(spec, clients[i].compute), caps[i], out[i]});
-  }
-  ProfiledSliceJudgement judged = judge_profiled_slice(spec.capacity, inputs);
-  host_cores = judged.host_cores;
-  return std::move(judged.inflation);
-}
-
-std::vector<double> timeslicing_inflation(const Calibration& cal, const SliceSpec& spec,
-                                          const std::vector<ClientLoad>& clients) {
-  std::vector<double> out;
-  std::vector<double> neighbours;
-  for (size_t j = 0; j < clients.size(); ++j) {
-    neighbours.clear();
-    for (size_t i = 0; i < clients.size(); ++i) {
-      if (i != j) neighbours.push_back(std::min(1.0, slice_fraction(spec, clients[i].compute)));
-    }
-    out.push_back(timeslicing_p99_inflation(cal, neighbours));
-  }
-  return out;
+// The model's view of the clients (model/slice_model.hpp), in a buffer kept between calls (the packers
+// predict hundreds of thousands of times per plan).
+const std::vector<SliceLoad>& slice_loads(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
+  thread_local std::vector<SliceLoad> loads;
+  loads.clear();
+  for (const auto& c : clients) loads.push_back({slice_fraction(spec, c.compute), c.profiled});
+  return loads;
 }
 
 bool keeps_slos(const std::vector<ClientLoad>& clients, const std::vector<double>& inflation) {
@@ -119,7 +81,7 @@ ClientLoad new_client(const WorkloadDemand& d, double compute) {
 
 }  // namespace
 
-std::uint64_t whole_gpu_memory_bytes(const GpuModel& model) {
+std::uint64_t whole_gpu_memory_bytes(const GpuModel& model, const ModelParameters& m) {
   if (model.mig) {
     double best = 0;
     for (const auto& p : model.mig->profiles) {
@@ -127,12 +89,13 @@ std::uint64_t whole_gpu_memory_bytes(const GpuModel& model) {
     }
     if (best > 0) return gib_to_bytes(best);
   }
-  return gib_to_bytes(std::floor(model.memory_gib * 0.94 * 4) / 4);
+  return gib_to_bytes(std::floor(model.memory_gib * m.usable_memory_share * 4) / 4);
 }
 
-SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead) {
+SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead,
+                         const ModelParameters& m) {
   SliceSpec s;
-  s.memory_bytes = whole_gpu_memory_bytes(model);
+  s.memory_bytes = whole_gpu_memory_bytes(model, m);
   s.compute_share = 1.0;
   s.mps_client_limit = mps_client_limit(model, cuda);
   s.mps_isolates_memory = mps_isolates_memory(model);
@@ -143,9 +106,9 @@ SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_
 }
 
 SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda, int reference_sms,
-                            std::uint64_t overhead) {
+                            std::uint64_t overhead, const ModelParameters& m) {
   const MigProfile& p = model.mig->profiles[static_cast<size_t>(profile)];
-  SliceSpec s = whole_gpu_spec(model, cuda, reference_sms, overhead);
+  SliceSpec s = whole_gpu_spec(model, cuda, reference_sms, overhead, m);
   s.profile = profile;
   s.memory_bytes = gib_to_bytes(p.memory_gib);
   s.compute_share = static_cast<double>(p.sms) / model.sm_count;
@@ -155,38 +118,30 @@ SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda
 }
 
 SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                             const Calibration& calibration) {
+                             const ModelParameters& m) {
   SliceEvaluation e;
   e.sharing = sharing;
-  const double k = effective_clients(spec, clients);
+  const std::vector<SliceLoad>& loads = slice_loads(spec, clients);
+  const double k = effective_clients(loads);
   switch (sharing) {
     case Sharing::exclusive:
     case Sharing::streams:
-      // One process: its streams interleave like MPS clients, without cross-process contention.
       e.inflation.assign(clients.size(), 1.0);
-      e.throughput = clients.size() > 1 ? 1.0 / mps_slowdown(calibration, k) : 1.0;
+      e.throughput = streams_throughput(clients.size(), k, m);
       break;
     case Sharing::mps: {
-      e.mps_caps = mps_caps(spec, clients, false);
-      e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps, e.host_cores);
+      e.mps_caps = mps_caps(spec, clients, false, m);
+      e.inflation = mps_inflation(spec.capacity, loads, e.mps_caps, m, e.host_cores);
       if (!keeps_slos(clients, e.inflation)) {
-        e.mps_caps = mps_caps(spec, clients, true);
-        e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps, e.host_cores);
+        e.mps_caps = mps_caps(spec, clients, true, m);
+        e.inflation = mps_inflation(spec.capacity, loads, e.mps_caps, m, e.host_cores);
       }
-      // Caps below what a client needs slow it down: the compute-weighted share of throughput kept.
-      double kept = 0;
-      double weight = 0;
-      for (size_t i = 0; i < clients.size(); ++i) {
-        const double demand = std::min(1.0, slice_fraction(spec, clients[i].compute));
-        kept += demand * mps_capped_throughput(calibration, e.mps_caps[i], demand);
-        weight += demand;
-      }
-      e.throughput = (weight > 0 ? kept / weight : 1.0) / mps_slowdown(calibration, k);
+      e.throughput = mps_throughput(loads, e.mps_caps, k, m);
       break;
     }
     case Sharing::time_slicing:
-      e.inflation = timeslicing_inflation(calibration, spec, clients);
-      e.throughput = 1.0 / timeslicing_slowdown(calibration, k);
+      e.inflation = timeslicing_inflation(loads, m);
+      e.throughput = timeslicing_throughput(k, m);
       break;
   }
   return e;
@@ -224,7 +179,7 @@ bool fits_consumer(const SliceSpec& spec, const std::vector<ClientLoad>& clients
 // ask hundreds of thousands of times per plan whether a replica may join; the predictions were most of
 // that time.)
 std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                              const ModePolicy& policy, const Calibration& calibration,
+                                              const ModePolicy& policy, const ModelParameters& parameters,
                                               Fit* why, bool predict) {
   // The NVIDIA plugin's MPS replica: one client alone gets the same share as its neighbours would.
   if (clients.size() == 1 && plugin_mps_replicas(spec.consumer) > 0) {
@@ -233,7 +188,7 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
       return std::nullopt;
     }
     if (!predict) return SliceEvaluation{Sharing::mps, {}, {}, 1.0, {}};
-    return predict_with(Sharing::mps, spec, clients, calibration);
+    return predict_with(Sharing::mps, spec, clients, parameters);
   }
   if (clients.size() == 1) {
     const Sharing alone = clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive;
@@ -242,7 +197,7 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
       return std::nullopt;
     }
     if (!predict) return SliceEvaluation{alone, {}, {}, 1.0, {}};
-    return predict_with(alone, spec, clients, calibration);
+    return predict_with(alone, spec, clients, parameters);
   }
   const bool any_slo = std::any_of(clients.begin(), clients.end(),
                                    [](const ClientLoad& c) { return c.max_p99_inflation.has_value(); });
@@ -274,7 +229,7 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
   for (Sharing s : order) {
     if ((s == Sharing::mps && !mps_ok) || (s == Sharing::time_slicing && !ts_ok)) continue;
     if (!predict && !any_slo && cores_alone_fit) return SliceEvaluation{s, {}, {}, 1.0, {}};
-    SliceEvaluation e = predict_with(s, spec, clients, calibration);
+    SliceEvaluation e = predict_with(s, spec, clients, parameters);
     if (!fits_host_cores(spec, clients, &e)) {
       reason = Fit::host_cpu;
       continue;
@@ -288,9 +243,9 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
 }  // namespace
 
 std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                              const ModePolicy& policy, const Calibration& calibration,
+                                              const ModePolicy& policy, const ModelParameters& parameters,
                                               Fit* why) {
-  return choose_sharing(spec, clients, policy, calibration, why, true);
+  return choose_sharing(spec, clients, policy, parameters, why, true);
 }
 
 int SliceState::joinable_client(const WorkloadDemand& d) const {
@@ -331,7 +286,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     if (spec_.capacity.host_cores > 0 && d.host_cpu > spec_.capacity.host_cores + kComputeEpsilon)
       return Fit::host_cpu;
     // An NVIDIA plugin MPS replica gets its equal share even alone.
-    if (plugin_mps_replicas(spec_.consumer) > 0 && !choose_sharing(spec_, {new_client(d, compute)}, *policy_, *calibration_, nullptr, false))
+    if (plugin_mps_replicas(spec_.consumer) > 0 && !choose_sharing(spec_, {new_client(d, compute)}, *policy_, *parameters_, nullptr, false))
       return Fit::memory;
     return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
   }
@@ -348,7 +303,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     next.push_back(new_client(d, compute));
   }
   Fit why = Fit::ok;
-  if (!choose_sharing(spec_, next, *policy_, *calibration_, &why, false)) return why;
+  if (!choose_sharing(spec_, next, *policy_, *parameters_, &why, false)) return why;
   return Fit::ok;
 }
 
@@ -376,11 +331,11 @@ PlanSlice SliceState::finish(const std::vector<std::string>& tenants) const {
   s.memory_bytes = spec_.memory_bytes;
   s.compute_share = spec_.compute_share;
   if (tenant_ >= 0) s.tenant = tenants[static_cast<size_t>(tenant_)];
-  const std::optional<SliceEvaluation> e = evaluate_slice(spec_, clients_, *policy_, *calibration_);
+  const std::optional<SliceEvaluation> e = evaluate_slice(spec_, clients_, *policy_, *parameters_);
   // Without a sharing that keeps every SLO (the NVIDIA plugin's shares grown to its node's replicas,
   // set_plugin_replicas) the predictions say what the consumer's own sharing does.
   const Sharing fallback = plugin_mps_replicas(spec_.consumer) > 0 ? Sharing::mps : Sharing::exclusive;
-  const SliceEvaluation eval = e ? *e : predict_with(fallback, spec_, clients_, *calibration_);
+  const SliceEvaluation eval = e ? *e : predict_with(fallback, spec_, clients_, *parameters_);
   s.sharing = eval.sharing;
   s.predicted_throughput = eval.throughput;
   std::vector<std::uint64_t> limits;

@@ -1,4 +1,4 @@
-#include "planner/profiled_slice.hpp"
+#include "model/profiled_slice.hpp"
 
 #include <algorithm>
 
@@ -8,20 +8,20 @@ bool judged_by_profile(const Workload& w) {
   return w.profile && w.profile->sm_active && *w.profile->sm_active > 0 && !w.group;
 }
 
-double p99_alone_ms(const Workload& w) {
+double p99_alone_ms(const Workload& w, const ModelParameters& m) {
   if (w.p99_alone_ms) return *w.p99_alone_ms;
   if (w.profile && w.profile->p99_ms) return *w.profile->p99_ms;
-  return w.latency_slo_ms.value_or(0) / 2;
+  return default_p99_alone_ms(w.latency_slo_ms.value_or(0), m);
 }
 
-ProfiledSliceJudgement judge_profiled_slice(SliceCapacity slice,
-                                            const std::vector<PredictionInput>& clients) {
+ProfiledSliceJudgement judge_profiled_slice(SliceCapacity slice, const std::vector<PredictionInput>& clients,
+                                            const ModelParameters& m) {
   // Throughput of the slice only matters to the model for time-slicing and streams, not for MPS.
-  const std::vector<ClientPrediction> preds = predict_slice(Sharing::mps, slice, 1.0, clients);
+  const std::vector<ClientPrediction> preds = predict_slice(Sharing::mps, slice, 1.0, clients, m);
   ProfiledSliceJudgement out;
   out.inflation.reserve(clients.size());
   for (size_t i = 0; i < clients.size(); ++i) {
-    const double alone = p99_alone_ms(*clients[i].workload);
+    const double alone = p99_alone_ms(*clients[i].workload, m);
     out.inflation.push_back(preds[i].p99_ms && alone > 0 ? *preds[i].p99_ms / alone
                                                          : clients[i].synthetic_inflation);
     out.host_cores += preds[i].host_cores.value_or(0) * clients[i].replicas;

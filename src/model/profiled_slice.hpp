@@ -14,7 +14,7 @@
 
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/profile_prediction.hpp"
 
 namespace gpupack {
 
@@ -22,8 +22,8 @@ namespace gpupack {
 // (no group: replicas sharing a process are not what the profile measured).
 bool judged_by_profile(const Workload& w);
 
-// The p99 a client's SLO is measured against: its stated p99 alone, else its profile's, else half the SLO.
-double p99_alone_ms(const Workload& w);
+// The p99 a client's SLO is measured against: its stated p99 alone, else its profile's, else the SLO's p99_alone_share_of_slo (half).
+double p99_alone_ms(const Workload& w, const ModelParameters& m);
 
 // What the profile model says of an MPS slice whose clients are all judged by their profiles.
 struct ProfiledSliceJudgement {
@@ -34,7 +34,8 @@ struct ProfiledSliceJudgement {
   double host_cores = 0;
 };
 // `clients[i].cap_pct` must be set.
-ProfiledSliceJudgement judge_profiled_slice(SliceCapacity slice, const std::vector<PredictionInput>& clients);
+ProfiledSliceJudgement judge_profiled_slice(SliceCapacity slice, const std::vector<PredictionInput>& clients,
+                                            const ModelParameters& m);
 
 // Whether a slice's clients may together exceed its share of the SMs: all judged by their profiles and at
 // least one with an SLO (clients without one accept the contention, which their predictions show).

@@ -9,6 +9,7 @@
 #include "core/gpu_model.hpp"
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
+#include "model/model_parameters.hpp"
 
 namespace gpupack {
 
@@ -25,17 +26,18 @@ struct PredictionInput {
 // the synthetic model's per-client throughput for the slice (used where the profile has nothing for the
 // sharing).
 std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice, double slice_throughput,
-                                            const std::vector<PredictionInput>& clients);
+                                            const std::vector<PredictionInput>& clients, const ModelParameters& m);
 
 // Fills PlanClient::prediction for every client of the plan.
-void add_predictions(const Scenario& scenario, Plan& plan);
+void add_predictions(const Scenario& scenario, Plan& plan, const ModelParameters& m);
 
 // The compute demand the planner packs for a profiled workload (docs/decisions.md): its measured GPM SM
-// activity, the share of SMs it keeps busy, where measured; else the profile's compute demand.
-double packing_compute(const ProfileFacts& p);
+// activity, the share of SMs it keeps busy, where measured; else the SM-share curve's knee
+// (curve_share_tolerance); else the profile's compute demand (at least min_packing_compute).
+double packing_compute(const ProfileFacts& p, const ModelParameters& m);
 // The smallest MPS thread share (0..1) at which the SM-share curve keeps req/s within `tolerance` of its
-// best point, interpolated between points; none without a curve. Throughput only: p99 of real programs
+// best point, interpolated between points; none without a curve (ModelParameters::curve_share_tolerance). Throughput only: p99 of real programs
 // varies run to run by more than the curve's steps (resnet18-b1: 3.2 to 5.5 ms alone).
-std::optional<double> curve_share(const ProfileFacts& p, double tolerance = 0.1);
+std::optional<double> curve_share(const ProfileFacts& p, double tolerance);
 
 }  // namespace gpupack
