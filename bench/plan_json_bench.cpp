@@ -11,7 +11,7 @@
 #include "io/scenario_yaml.hpp"
 #include "many_workloads.hpp"
 #include "planner/planner.hpp"
-#include "model/profile_prediction.hpp"
+#include "model/prediction.hpp"
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include "io/scenario_yaml.hpp"
 #include "planner/consumer_search.hpp"
 #include "planner/planner.hpp"
-#include "model/profile_prediction.hpp"
+#include "model/prediction.hpp"
 
 namespace gpupack {
 

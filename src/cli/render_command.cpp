@@ -16,7 +16,7 @@
 #include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
 #include "planner/planner.hpp"
-#include "model/profile_prediction.hpp"
+#include "model/prediction.hpp"
 #include "render/render_targets.hpp"
 #include "render/tree_writer.hpp"
 

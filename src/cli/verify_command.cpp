@@ -22,7 +22,7 @@
 #include "io/json_document.hpp"
 #include "io/model_parameters_json.hpp"
 #include "io/scenario_yaml.hpp"
-#include "model/profile_prediction.hpp"
+#include "model/prediction.hpp"
 #include "mps/mps_control.hpp"
 #include "mps/orphaned_daemons.hpp"
 #include "contract/plan_json.hpp"
@@ -110,9 +110,7 @@ void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const
       if (!model || home == gpu.slices.end()) continue;
       const int mig = home->profile && model->mig ? model->mig->find_profile(*home->profile) : -1;
       const SliceCapacity capacity = slice_capacity(*model, mig);
-      PredictionInput alone_input;
-      alone_input.workload = &w;
-      const ClientPrediction p = predict_slice(Sharing::exclusive, capacity, 1.0, {alone_input}, parameters).front();
+      const ClientOutcome p = predict({Sharing::exclusive, capacity}, {ModelClient{&w, 1, 0.0, std::nullopt}}, parameters).clients.front();
       // Alone on a slice, the model extrapolates only by scaling to another GPU; a profile from a GPU the
       // catalog does not know (no SM count) is marked extrapolated but not scaled.
       const bool scaled = p.extrapolated && w.profile->gpu_sms > 0;

@@ -36,7 +36,7 @@ void cap_to(Figures& f, double kept) {
 }
 
 // The client alone under an MPS cap of `cap` percent: the SM-share curve where measured.
-Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out) {
+Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcome& out) {
   Figures alone{p.req_per_s.value_or(0), p.p99_ms};
   if (!cap) return alone;
   const auto& c = p.share_curve;
@@ -47,9 +47,7 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
       const double kept = (*cap / 100.0) / *p.sm_active;
       cap_to(alone, kept);
       out.extrapolated = true;
-      out.notes.push_back("no SM-share curve: capped at " + std::to_string(*cap) +
-                          "% below its SM activity " + note_number(*p.sm_active) + ", keeps " + note_number(kept) +
-                          " of its req/s, its tail beyond the mean as alone");
+      out.notes.push_back({ModelNote::Kind::cap_below_activity, {*p.sm_active, kept}, {*cap}});
     }
     return alone;
   }
@@ -65,11 +63,7 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
     Figures f{c.front().req_per_s, c.front().p99_ms ? c.front().p99_ms : alone.p99};
     if (kept < 1) cap_to(f, kept);
     out.extrapolated = true;
-    out.notes.push_back("cap " + std::to_string(*cap) + "% below the SM-share curve's lowest point (" +
-                        std::to_string(c.front().pct) + "%): " +
-                        (need < c.front().pct ? "it holds its req/s there and keeps " + note_number(need) + "% of the SMs busy, so keeps " +
-                                                    note_number(kept) + " of its work"
-                                              : std::string("scaled in proportion")));
+    out.notes.push_back({ModelNote::Kind::cap_below_curve, {need, kept}, {*cap, c.front().pct}, need < c.front().pct});
     return f;
   }
   for (size_t i = 1; i < c.size(); ++i) {
@@ -77,11 +71,11 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
       Figures f{lerp_points(c[i - 1].pct, c[i - 1].req_per_s, c[i].pct, c[i].req_per_s, *cap), alone.p99};
       if (c[i - 1].p99_ms && c[i].p99_ms)
         f.p99 = lerp_points(c[i - 1].pct, *c[i - 1].p99_ms, c[i].pct, *c[i].p99_ms, *cap);
-      out.notes.push_back("SM-share curve at " + std::to_string(*cap) + "%");
+      out.notes.push_back({ModelNote::Kind::curve_at_cap, {}, {*cap}});
       return f;
     }
   }
-  out.notes.push_back("SM-share curve at its highest point (" + std::to_string(c.back().pct) + "%)");
+  out.notes.push_back({ModelNote::Kind::curve_highest, {}, {c.back().pct}});
   return {c.back().req_per_s, c.back().p99_ms ? c.back().p99_ms : alone.p99};
 }
 
@@ -91,7 +85,7 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPredic
 // the window are separate runs, and where they disagree (mlp-b8: 7094 req/s at the curve's 100%, 6156 in
 // the window; the copies' grid and verify measured 5900-6200 alone) the curve is scaled to the window.
 // p99 keeps the curve's own figure: the tail of a short run is noisier than a ratio can correct.
-Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out) {
+Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcome& out) {
   Figures f = curve_at_cap(p, cap, out);
   const auto& c = p.share_curve;
   if (cap && !c.empty() && c.back().pct == 100 && c.back().req_per_s > 0 && p.req_per_s && *p.req_per_s > 0) {
@@ -105,10 +99,10 @@ Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& 
 // memory-bound part, scaled by bandwidth measured / bandwidth here, in proportion to its SM activity and
 // DRAM share (GPM, the same window): m = DRAM / (SM activity + DRAM). Where either bandwidth is not known
 // the busy time scales by the SMs alone, and the note says so.
-double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientPrediction& out) {
+double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientOutcome& out) {
   if (p.gpu_sms <= 0) {
     out.extrapolated = true;
-    out.notes.push_back("measured on a GPU not in the catalog: not scaled");
+    out.notes.push_back({ModelNote::Kind::gpu_not_in_catalog});
     return 1;
   }
   const bool bandwidth_known = p.gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0;
@@ -121,32 +115,23 @@ double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientPrediction& o
   const double memory_time = bandwidth_known ? p.gpu_bandwidth_gbs / slice.bandwidth_gbs : 1.0;
   const double speed = 1.0 / ((1 - a) + a * ((1 - m) * sm_time + m * memory_time));
   out.extrapolated = true;
-  std::string note = "measured on " + (p.gpu_model.empty() ? std::string("another GPU") : p.gpu_model) +
-                     " (" + std::to_string(p.gpu_sms) + " SMs), scaled to " + std::to_string(slice.sms) +
-                     " SMs";
-  note += bandwidth_known ? " and " + note_number(slice.bandwidth_gbs) + " GB/s (from " + note_number(p.gpu_bandwidth_gbs) +
-                                "; memory-bound share " + note_number(m) + " of its busy time)"
-                          : " (memory bandwidth not known: not scaled)";
-  out.notes.push_back(note + " by its SM activity " + note_number(a) + ": x" + note_number(speed) + " req/s");
+  out.notes.push_back({ModelNote::Kind::gpu_scaled, {slice.bandwidth_gbs, p.gpu_bandwidth_gbs, m, a, speed},
+                       {p.gpu_sms, slice.sms}, bandwidth_known});
   return speed;
 }
-
-namespace {
 
 std::string grid_mode(Sharing s) {
   return s == Sharing::mps ? "mps" : "timeslicing";
 }
 
-}  // namespace
 
-std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientPrediction& out) {
+std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out) {
   std::vector<ProfileGridPoint> pts;
   for (const auto& g : p.grid) {
     if (g.mode == grid_mode(sharing)) pts.push_back(g);
   }
   if (pts.empty()) return std::nullopt;
   std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.k < b.k; });
-  const std::string where = grid_mode(sharing) + " K=" + std::to_string(k);
   Figures agg;
   if (k <= pts.front().k) {
     agg = {pts.front().aggregate_req_per_s * k / pts.front().k, pts.front().worst_p99_ms};
@@ -160,8 +145,7 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
     agg.req = last.aggregate_req_per_s + slope * (k - last.k);
     if (last.worst_p99_ms) agg.p99 = *last.worst_p99_ms * k / last.k;
     out.extrapolated = true;
-    out.notes.push_back(where + " beyond the grid's K=" + std::to_string(last.k) +
-                        ": aggregate extended along its last step, p99 grown in proportion to K");
+    out.notes.push_back({ModelNote::Kind::grid_beyond, {}, {k, last.k}});
   } else {
     for (size_t i = 1; i < pts.size(); ++i) {
       if (k > pts[i].k) continue;
@@ -172,7 +156,7 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
       break;
     }
   }
-  if (!out.extrapolated) out.notes.push_back("co-location grid, " + where);
+  if (!out.extrapolated) out.notes.push_back({ModelNote::Kind::grid_cell, {}, {k}});
   return Figures{agg.req / k, agg.p99 ? agg.p99 : p.p99_ms};
 }
 

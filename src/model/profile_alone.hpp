@@ -8,6 +8,7 @@
 #include "core/gpu_model.hpp"
 #include "core/plan.hpp"
 #include "core/profile_facts.hpp"
+#include "model/client_outcome.hpp"
 
 namespace gpupack {
 
@@ -25,10 +26,12 @@ std::string note_number(double v);
 void scale_figures(Figures& f, double speed);
 // The client alone under an MPS cap of `cap` percent (none: uncapped): the SM-share curve where measured,
 // scaled to the level of the profile's steady window. Notes and `extrapolated` go to `out`.
-Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientPrediction& out);
+Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcome& out);
 // How much faster the client runs on `slice` than where it was measured (1: the same GPU).
-double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientPrediction& out);
+double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientOutcome& out);
+// The co-location grid's name of a sharing ("mps", "timeslicing").
+std::string grid_mode(Sharing s);
 // K copies of one workload from its co-location grid; none when the grid has no cells for the sharing.
-std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientPrediction& out);
+std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out);
 
 }  // namespace gpupack

@@ -46,19 +46,20 @@ bool copies_of_one(const std::vector<PredictionInput>& clients) {
   return clients.size() > 1;
 }
 
-ClientPrediction synthetic(const PredictionInput& c, const ModelParameters& m) {
-  ClientPrediction out;
-  out.source = "synthetic";
+// Without a profile: p99 alone (or its share of the SLO) x the synthetic inflation; no note of its own
+// (explain_outcome says so from the source).
+ClientOutcome synthetic(const PredictionInput& c, const ModelParameters& m) {
+  ClientOutcome out;
+  out.source = kSyntheticSource;
   const Workload& w = *c.workload;
   if (w.latency_slo_ms) out.p99_ms = w.p99_alone_ms.value_or(default_p99_alone_ms(*w.latency_slo_ms, m)) * c.synthetic_inflation;
-  out.notes.push_back("no profile: predictions from the synthetic model");
   return out;
 }
 
 }  // namespace
 
-std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice, double slice_throughput,
-                                            const std::vector<PredictionInput>& clients, const ModelParameters& m) {
+std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, double slice_throughput,
+                                          const std::vector<PredictionInput>& clients, const ModelParameters& m) {
   std::vector<contention::Activity> acts;
   double dram_sum = 0;
   for (const auto& c : clients) {
@@ -68,15 +69,15 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
   const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
   int slice_clients = 0;  // processes on the slice: every replica is one
   for (const auto& c : clients) slice_clients += c.replicas;
-  std::vector<ClientPrediction> out;
+  std::vector<ClientOutcome> out;
   for (const auto& c : clients) {
     const ProfileFacts* p = c.workload->profile.get();
     if (!p) {
       out.push_back(synthetic(c, m));
       continue;
     }
-    ClientPrediction pred;
-    pred.source = "profile";
+    ClientOutcome pred;
+    pred.source = kProfileSource;
     std::optional<Figures> f;
     // The req/s its host CPU is counted at: the prediction before the MPS launch path (below), whose wait is
     // spent in the client's own CUDA calls on its core, so it frees no CPU (docs/decisions.md, "Host CPU").
@@ -101,12 +102,7 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
         const double memory = memory_queueing(own_dram, dram_sum - own_dram, m);
         const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
         pred.notes.push_back(
-            "SM pressure " + note_number(sm_pressure) + ", DRAM " + note_number(dram_sum) +
-            (burst > 0 ? ", bursts of wider neighbours +" + note_number(burst) : "") +
-            (contention > 1
-                 ? ": contention x" + note_number(contention) + " on its kernel time share " + note_number(own.exposed)
-                 : ": no contention") +
-            (memory > m.memory_queueing_note_above ? ", memory queueing x" + note_number(memory) : "") + ": x" + note_number(slowed));
+            {ModelNote::Kind::contention, {sm_pressure, dram_sum, burst, contention, own.exposed, memory, slowed}});
         scale_figures(*f, 1.0 / slowed);
         cpu_req = f->req;
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
@@ -116,8 +112,7 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
             1 + launch_cost_per_client(*p, own.exposed, own_dram, m) * (slice_clients - 1) * (1 - own.exposed);
         if (launch > 1) {
           scale_figures(*f, 1.0 / launch);
-          pred.notes.push_back("MPS launch path with " + std::to_string(slice_clients) + " clients: x" +
-                               note_number(launch) + " slower");
+          pred.notes.push_back({ModelNote::Kind::launch_path, {launch}, {slice_clients}});
         }
         // A closed loop's mean request time is 1 / req/s: the tail beyond it is capped (colocated_tail_ratio,
         // colocated_tail_excess).
@@ -128,12 +123,8 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
           const double mean_plus_own_excess = mean_ms + m.colocated_tail_excess * own_request_ms;
           const double capped = std::min(m.colocated_tail_ratio * mean_ms, mean_plus_own_excess);
           if (*f->p99 > capped) {
-            pred.notes.push_back("tail alone " + note_number(*f->p99 / mean_ms) +
-                                 " x its mean request, beside neighbours " + note_number(capped / mean_ms) + " x" +
-                                 (mean_plus_own_excess < m.colocated_tail_ratio * mean_ms
-                                      ? " (its mean + " + note_number(m.colocated_tail_excess) +
-                                            " x its request time alone under its cap)"
-                                      : ""));
+            pred.notes.push_back({ModelNote::Kind::tail_capped, {*f->p99 / mean_ms, capped / mean_ms}, {},
+                                  mean_plus_own_excess < m.colocated_tail_ratio * mean_ms});
             f->p99 = capped;
           }
         }
@@ -143,16 +134,13 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
           // Fitted on resnet18-b1's density searches, not measured for this workload: its profile has no
           // co-location grid at this K (the grid's measured p99 is used where it has one).
           pred.extrapolated = true;
-          pred.notes.push_back(std::to_string(slice_clients) + " client processes on " +
-                               note_number(slice.host_cores) + " host cores: +" + note_number(waits * m.core_wait_ms) +
-                               " ms waiting for a core (fitted on other programs, not measured for this one)");
+          pred.notes.push_back({ModelNote::Kind::core_wait, {slice.host_cores, waits * m.core_wait_ms}, {slice_clients}});
         }
       } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
         // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.
         f->req *= slice_throughput;
         if (f->p99) *f->p99 *= c.synthetic_inflation;
-        pred.notes.push_back(std::string(to_string(sharing)) + ": no measured K-curve, synthetic slowdown x" +
-                             note_number(1.0 / std::max(1e-9, slice_throughput)));
+        pred.notes.push_back({ModelNote::Kind::synthetic_slowdown, {1.0 / std::max(1e-9, slice_throughput)}});
       }
     }
     // Its host CPU at the predicted rate: the CPU time of a request alone (spin-waits included, so at most
@@ -168,26 +156,6 @@ std::vector<ClientPrediction> predict_slice(Sharing sharing, SliceCapacity slice
     out.push_back(std::move(pred));
   }
   return out;
-}
-
-void add_predictions(const Scenario& scenario, Plan& plan, const ModelParameters& m) {
-  std::vector<PredictionInput> inputs;
-  for (auto& g : plan.gpus) {
-    const FleetEntry& entry = scenario.fleet[static_cast<size_t>(g.fleet_entry)];
-    for (auto& s : g.slices) {
-      const SliceCapacity capacity = slice_capacity_on(entry, s.profile);
-      inputs.clear();
-      for (const auto& c : s.clients) {
-        const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
-        inputs.push_back({&w, static_cast<int>(c.replicas.size()),
-                          s.compute_share > 0 ? c.compute / s.compute_share : 1.0,
-                          c.mps_active_thread_percentage, c.predicted_p99_inflation});
-      }
-      std::vector<ClientPrediction> preds =
-          predict_slice(s.sharing, capacity, s.predicted_throughput, inputs, m);
-      for (size_t i = 0; i < s.clients.size(); ++i) s.clients[i].prediction = std::move(preds[i]);
-    }
-  }
 }
 
 double packing_compute(const ProfileFacts& p, const ModelParameters& m) {

@@ -14,21 +14,6 @@ double p99_alone_ms(const Workload& w, const ModelParameters& m) {
   return default_p99_alone_ms(w.latency_slo_ms.value_or(0), m);
 }
 
-ProfiledSliceJudgement judge_profiled_slice(SliceCapacity slice, const std::vector<PredictionInput>& clients,
-                                            const ModelParameters& m) {
-  // Throughput of the slice only matters to the model for time-slicing and streams, not for MPS.
-  const std::vector<ClientPrediction> preds = predict_slice(Sharing::mps, slice, 1.0, clients, m);
-  ProfiledSliceJudgement out;
-  out.inflation.reserve(clients.size());
-  for (size_t i = 0; i < clients.size(); ++i) {
-    const double alone = p99_alone_ms(*clients[i].workload, m);
-    out.inflation.push_back(preds[i].p99_ms && alone > 0 ? *preds[i].p99_ms / alone
-                                                         : clients[i].synthetic_inflation);
-    out.host_cores += preds[i].host_cores.value_or(0) * clients[i].replicas;
-  }
-  return out;
-}
-
 bool may_oversubscribe(const std::vector<const Workload*>& clients) {
   return !clients.empty() && std::all_of(clients.begin(), clients.end(), [](const Workload* w) {
     return w && judged_by_profile(*w);

@@ -44,6 +44,7 @@ Demands make_demands(const Scenario& scenario, const ModelParameters& parameters
     wd.max_p99_inflation = w.max_p99_inflation(parameters.p99_alone_share_of_slo);
     if (w.profile && w.profile->host_cpu_cores) wd.host_cpu = *w.profile->host_cpu_cores;
     if (judged_by_profile(w)) wd.profiled = &w;
+    wd.entry = &w;
     d.workloads.push_back(wd);
   }
   return d;

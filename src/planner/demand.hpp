@@ -22,6 +22,7 @@ struct WorkloadDemand {
   std::optional<double> max_p99_inflation;
   double host_cpu = 0;               // one replica's host CPU cores (its profile's); 0 without a profile
   const Workload* profiled = nullptr;  // the workload, when its profile judges it (model/profiled_slice.hpp)
+  const Workload* entry = nullptr;     // the workload (Scenario::workloads[workload]): what the model predicts
 };
 
 struct Demands {

@@ -46,7 +46,7 @@ size_t heaviest_client(const SliceState& s) {
 
 double slice_host_cores(const PlanContext& ctx, const SliceState& slice) {
   if (slice.empty()) return 0;
-  const auto e = evaluate_slice(slice.spec(), slice.loads(), ctx.policy(), ctx.parameters());
+  const auto e = choose_slice_sharing(slice.spec(), slice.loads(), ctx.policy(), ctx.parameters(), PredictionDetail::inflation);
   if (e && e->host_cores) return *e->host_cores;
   double alone = 0;
   for (const auto& c : slice.loads()) alone += c.host_cpu;

@@ -2,7 +2,7 @@
 // The host cores of a node bound what its profiled replicas use, summed over every GPU and MIG instance of
 // the node (issue 37: two MIG instances each given "their share" of 16 cores held 30 decode loops of about
 // one core each; the cores do not grow with the number of instances). Each replica counts its profile's host
-// cores at its predicted request rate (model/profile_prediction.hpp, `host_cores`); a slice that the
+// cores at its predicted request rate (model/prediction.hpp, `host_cores`); a slice that the
 // profile model did not judge counts its replicas' cores alone. The packers bound each slice by its GPU's
 // even share of the node's cores; this pass then takes replicas off the node until the sum fits, the ones
 // using most cores first, so that no plan puts more CPU demand on a node than its cores.

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/units.hpp"
-#include "model/slice_model.hpp"
+#include "model/prediction.hpp"
 
 namespace gpupack {
 
@@ -38,18 +38,23 @@ std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& 
   return caps;
 }
 
-// The model's view of the clients (model/slice_model.hpp), in a buffer kept between calls (the packers
-// predict hundreds of thousands of times per plan).
-const std::vector<SliceLoad>& slice_loads(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
-  thread_local std::vector<SliceLoad> loads;
-  loads.clear();
-  for (const auto& c : clients) loads.push_back({slice_fraction(spec, c.compute), c.profiled});
-  return loads;
+// The clients as the model sees them (model/prediction.hpp), caps to be set under MPS, in a buffer kept
+// between calls (the packers ask hundreds of thousands of times per plan).
+std::vector<ModelClient>& model_clients(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
+  thread_local std::vector<ModelClient> out;
+  out.clear();
+  for (const auto& c : clients) out.push_back({c.workload, c.replicas, slice_fraction(spec, c.compute), std::nullopt});
+  return out;
 }
 
-bool keeps_slos(const std::vector<ClientLoad>& clients, const std::vector<double>& inflation) {
+void set_caps(std::vector<ModelClient>& clients, const std::vector<int>& caps) {
+  for (size_t i = 0; i < clients.size(); ++i) clients[i].cap_pct = caps[i];
+}
+
+bool keeps_slos(const std::vector<ClientLoad>& clients, const SliceOutcome& outcome) {
   for (size_t i = 0; i < clients.size(); ++i) {
-    if (clients[i].max_p99_inflation && inflation[i] > *clients[i].max_p99_inflation + 1e-9) return false;
+    const double inflation = outcome.clients[i].inflation;
+    if (clients[i].max_p99_inflation && inflation > *clients[i].max_p99_inflation + 1e-9) return false;
   }
   return true;
 }
@@ -76,7 +81,8 @@ ClientLoad new_client(const WorkloadDemand& d, double compute) {
                     needs_own_slice(d.isolation),
                     1,
                     d.profiled,
-                    d.host_cpu};
+                    d.host_cpu,
+                    d.entry};
 }
 
 }  // namespace
@@ -117,32 +123,22 @@ SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda
   return s;
 }
 
-SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                             const ModelParameters& m) {
+SliceEvaluation evaluate_sharing(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                             const ModelParameters& m, PredictionDetail detail) {
   SliceEvaluation e;
   e.sharing = sharing;
-  const std::vector<SliceLoad>& loads = slice_loads(spec, clients);
-  const double k = effective_clients(loads);
-  switch (sharing) {
-    case Sharing::exclusive:
-    case Sharing::streams:
-      e.inflation.assign(clients.size(), 1.0);
-      e.throughput = streams_throughput(clients.size(), k, m);
-      break;
-    case Sharing::mps: {
-      e.mps_caps = mps_caps(spec, clients, false, m);
-      e.inflation = mps_inflation(spec.capacity, loads, e.mps_caps, m, e.host_cores);
-      if (!keeps_slos(clients, e.inflation)) {
-        e.mps_caps = mps_caps(spec, clients, true, m);
-        e.inflation = mps_inflation(spec.capacity, loads, e.mps_caps, m, e.host_cores);
-      }
-      e.throughput = mps_throughput(loads, e.mps_caps, k, m);
-      break;
+  std::vector<ModelClient>& asked = model_clients(spec, clients);
+  if (sharing == Sharing::mps) {
+    e.mps_caps = mps_caps(spec, clients, false, m);
+    set_caps(asked, e.mps_caps);
+    static_cast<SliceOutcome&>(e) = predict({sharing, spec.capacity}, asked, m, detail);
+    if (!keeps_slos(clients, e)) {
+      e.mps_caps = mps_caps(spec, clients, true, m);
+      set_caps(asked, e.mps_caps);
+      static_cast<SliceOutcome&>(e) = predict({sharing, spec.capacity}, asked, m, detail);
     }
-    case Sharing::time_slicing:
-      e.inflation = timeslicing_inflation(loads, m);
-      e.throughput = timeslicing_throughput(k, m);
-      break;
+  } else {
+    static_cast<SliceOutcome&>(e) = predict({sharing, spec.capacity}, asked, m, detail);
   }
   return e;
 }
@@ -164,6 +160,13 @@ bool fits_host_cores(const SliceSpec& spec, const std::vector<ClientLoad>& clien
   return used <= spec.capacity.host_cores + kComputeEpsilon;
 }
 
+// The verdict without the predictions (choose_sharing with `predict` false).
+SliceEvaluation unpredicted(Sharing sharing) {
+  SliceEvaluation e;
+  e.sharing = sharing;
+  return e;
+}
+
 // Whether the consumer can give these MPS clients what they need (planner/consumer_rules.hpp).
 bool fits_consumer(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
   thread_local std::vector<ClientNeed> needs;
@@ -174,21 +177,21 @@ bool fits_consumer(const SliceSpec& spec, const std::vector<ClientLoad>& clients
   return fits_consumer_mps(spec.consumer, spec.memory_bytes, needs);
 }
 
-// evaluate_slice, and with `predict` false the same verdict without the predictions where they cannot
+// choose_slice_sharing, and with `predict` false the same verdict without the predictions where they cannot
 // change it: a slice none of whose clients has an SLO keeps every SLO under any sharing. (The packers
 // ask hundreds of thousands of times per plan whether a replica may join; the predictions were most of
 // that time.)
 std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
                                               const ModePolicy& policy, const ModelParameters& parameters,
-                                              Fit* why, bool predict) {
+                                              Fit* why, bool predict, PredictionDetail detail) {
   // The NVIDIA plugin's MPS replica: one client alone gets the same share as its neighbours would.
   if (clients.size() == 1 && plugin_mps_replicas(spec.consumer) > 0) {
     if (!fits_consumer(spec, clients) || !fits_host_cores(spec, clients, nullptr)) {
       if (why) *why = fits_consumer(spec, clients) ? Fit::host_cpu : Fit::memory;
       return std::nullopt;
     }
-    if (!predict) return SliceEvaluation{Sharing::mps, {}, {}, 1.0, {}};
-    return predict_with(Sharing::mps, spec, clients, parameters);
+    if (!predict) return unpredicted(Sharing::mps);
+    return evaluate_sharing(Sharing::mps, spec, clients, parameters, detail);
   }
   if (clients.size() == 1) {
     const Sharing alone = clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive;
@@ -196,8 +199,8 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
       if (why) *why = Fit::host_cpu;
       return std::nullopt;
     }
-    if (!predict) return SliceEvaluation{alone, {}, {}, 1.0, {}};
-    return predict_with(alone, spec, clients, parameters);
+    if (!predict) return unpredicted(alone);
+    return evaluate_sharing(alone, spec, clients, parameters, detail);
   }
   const bool any_slo = std::any_of(clients.begin(), clients.end(),
                                    [](const ClientLoad& c) { return c.max_p99_inflation.has_value(); });
@@ -228,13 +231,13 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
   const bool cores_alone_fit = fits_host_cores(spec, clients, nullptr);
   for (Sharing s : order) {
     if ((s == Sharing::mps && !mps_ok) || (s == Sharing::time_slicing && !ts_ok)) continue;
-    if (!predict && !any_slo && cores_alone_fit) return SliceEvaluation{s, {}, {}, 1.0, {}};
-    SliceEvaluation e = predict_with(s, spec, clients, parameters);
+    if (!predict && !any_slo && cores_alone_fit) return unpredicted(s);
+    SliceEvaluation e = evaluate_sharing(s, spec, clients, parameters, detail);
     if (!fits_host_cores(spec, clients, &e)) {
       reason = Fit::host_cpu;
       continue;
     }
-    if (keeps_slos(clients, e.inflation)) return e;
+    if (keeps_slos(clients, e)) return e;
   }
   if (why) *why = reason;
   return std::nullopt;
@@ -242,10 +245,10 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
 
 }  // namespace
 
-std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+std::optional<SliceEvaluation> choose_slice_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
                                               const ModePolicy& policy, const ModelParameters& parameters,
-                                              Fit* why) {
-  return choose_sharing(spec, clients, policy, parameters, why, true);
+                                              PredictionDetail detail, Fit* why) {
+  return choose_sharing(spec, clients, policy, parameters, why, true, detail);
 }
 
 int SliceState::joinable_client(const WorkloadDemand& d) const {
@@ -286,7 +289,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     if (spec_.capacity.host_cores > 0 && d.host_cpu > spec_.capacity.host_cores + kComputeEpsilon)
       return Fit::host_cpu;
     // An NVIDIA plugin MPS replica gets its equal share even alone.
-    if (plugin_mps_replicas(spec_.consumer) > 0 && !choose_sharing(spec_, {new_client(d, compute)}, *policy_, *parameters_, nullptr, false))
+    if (plugin_mps_replicas(spec_.consumer) > 0 && !choose_sharing(spec_, {new_client(d, compute)}, *policy_, *parameters_, nullptr, false, PredictionDetail::inflation))
       return Fit::memory;
     return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
   }
@@ -303,7 +306,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     next.push_back(new_client(d, compute));
   }
   Fit why = Fit::ok;
-  if (!choose_sharing(spec_, next, *policy_, *parameters_, &why, false)) return why;
+  if (!choose_sharing(spec_, next, *policy_, *parameters_, &why, false, PredictionDetail::inflation)) return why;
   return Fit::ok;
 }
 
@@ -331,11 +334,13 @@ PlanSlice SliceState::finish(const std::vector<std::string>& tenants) const {
   s.memory_bytes = spec_.memory_bytes;
   s.compute_share = spec_.compute_share;
   if (tenant_ >= 0) s.tenant = tenants[static_cast<size_t>(tenant_)];
-  const std::optional<SliceEvaluation> e = evaluate_slice(spec_, clients_, *policy_, *parameters_);
+  const std::optional<SliceEvaluation> e =
+      choose_slice_sharing(spec_, clients_, *policy_, *parameters_, PredictionDetail::figures);
   // Without a sharing that keeps every SLO (the NVIDIA plugin's shares grown to its node's replicas,
   // set_plugin_replicas) the predictions say what the consumer's own sharing does.
   const Sharing fallback = plugin_mps_replicas(spec_.consumer) > 0 ? Sharing::mps : Sharing::exclusive;
-  const SliceEvaluation eval = e ? *e : predict_with(fallback, spec_, clients_, *parameters_);
+  const SliceEvaluation eval =
+      e ? *e : evaluate_sharing(fallback, spec_, clients_, *parameters_, PredictionDetail::figures);
   s.sharing = eval.sharing;
   s.predicted_throughput = eval.throughput;
   std::vector<std::uint64_t> limits;
@@ -347,7 +352,11 @@ PlanSlice SliceState::finish(const std::vector<std::string>& tenants) const {
     c.memory_limit_bytes = limits[i];
     c.compute = clients_[i].compute;
     if (!eval.mps_caps.empty()) c.mps_active_thread_percentage = eval.mps_caps[i];
-    c.predicted_p99_inflation = eval.inflation[i];
+    c.predicted_p99_inflation = eval.clients[i].inflation;
+    // The outcome kept with the slice: the plan's prediction for the client, its notes made from it.
+    if (clients_[i].workload) {
+      c.prediction = plan_prediction(eval.clients[i], *clients_[i].workload, eval.sharing, *parameters_);
+    }
     s.clients.push_back(std::move(c));
   }
   return s;

@@ -9,6 +9,7 @@
 #include "core/gpu_model.hpp"
 #include "core/plan.hpp"
 #include "model/model_parameters.hpp"
+#include "model/prediction.hpp"
 #include "planner/consumer_rules.hpp"
 #include "planner/demand.hpp"
 #include "planner/policy.hpp"
@@ -51,28 +52,28 @@ struct ClientLoad {
   const Workload* profiled = nullptr;  // set when its profile judges it (model/profiled_slice.hpp)
   double host_cpu =
       0;  // its replicas' host CPU cores alone (their profiles'): the bound where no rate scales it
+  const Workload* workload = nullptr;  // its (first replica's) workload: the model predicts it from this
 };
 
-// The outcome of the performance model for the clients of one slice.
-struct SliceEvaluation {
+// The sharing chosen for the clients of one slice, its MPS caps, and the model's outcome for them
+// (model/prediction.hpp): per client its inflation and figures, the slice's throughput, and the host cores
+// its clients use at their predicted req/s where the profile model judged the slice (else their cores
+// alone count). Empty outcomes where the verdict needed no prediction.
+struct SliceEvaluation : SliceOutcome {
   Sharing sharing = Sharing::exclusive;
-  std::vector<int> mps_caps;      // per client, empty unless MPS
-  std::vector<double> inflation;  // predicted p99 inflation per client
-  double throughput = 1.0;        // per-client throughput relative to alone
-  // The host CPU cores its clients use at their predicted req/s, where the profile model predicted them
-  // (an MPS slice judged by its clients' profiles); else their cores alone count.
-  std::optional<double> host_cores;
+  std::vector<int> mps_caps;  // per client, empty unless MPS
 };
 
 // Chooses the sharing for `clients` (the first the policy allows whose predictions keep every SLO) and
 // predicts p99 and throughput. None when no sharing works; `why` then says which rule failed.
-std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+std::optional<SliceEvaluation> choose_slice_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
                                               const ModePolicy& policy, const ModelParameters& parameters,
-                                              Fit* why = nullptr);
+                                              PredictionDetail detail, Fit* why = nullptr);
 
 // The same model with one sharing imposed (used by explanations to show what an alternative would do).
-SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                             const ModelParameters& parameters);
+SliceEvaluation evaluate_sharing(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                             const ModelParameters& parameters,
+                             PredictionDetail detail = PredictionDetail::inflation);
 
 class SliceState {
  public:

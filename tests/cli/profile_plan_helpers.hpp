@@ -12,6 +12,7 @@
 #include "io/scenario_yaml.hpp"
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
+#include "model/prediction.hpp"
 #include "model/profile_prediction.hpp"
 
 namespace gpupack::test {

@@ -12,6 +12,7 @@
 #include "io/scenario_yaml.hpp"
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
+#include "model/predict_clients.hpp"
 #include "model/profile_prediction.hpp"
 #include "profile_plan_helpers.hpp"
 
@@ -157,7 +158,7 @@ workloads:
 // program, whose small kernels contend for more than their SM-busy share).
 double mps_copies_speedup(const Workload& w, int k) {
   std::vector<PredictionInput> in(static_cast<size_t>(k), PredictionInput{&w, 1, w.compute, 100, 1.0});
-  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in, ModelParameters{});
+  const auto preds = test::predict_clients(Sharing::mps, {132, 3350}, in);
   return preds.at(0).req_per_s.value() * k / w.profile->req_per_s.value();
 }
 
@@ -194,7 +195,7 @@ TEST(ProfilePlan, GridInterpolatesAndMarksCopiesBeyondItAsExtrapolated) {
   const Workload w = cnn_with_grid({{"mps", 1, 500, 4.0}, {"mps", 4, 1800, 6.0}, {"mps", 8, 3100, 10.0}});
   auto at = [&](int k) {
     std::vector<PredictionInput> in(static_cast<size_t>(k), PredictionInput{&w, 1, 0.1, 100, 1.0});
-    return predict_slice(Sharing::mps, {132, 3350}, 1.0, in, ModelParameters{}).at(0);
+    return test::predict_clients(Sharing::mps, {132, 3350}, in).at(0);
   };
   const ClientPrediction six = at(6);
   EXPECT_NEAR(*six.req_per_s * 6, 2450, 1e-6);
@@ -298,7 +299,7 @@ TEST(ProfilePlan, ThreeResnetsAndAnMlpWithinTheTargetsOfTheH100Run) {
                                         {&resnet, 1, 0.1, 20, 1.0},
                                         {&resnet, 1, 0.1, 20, 1.0},
                                         {&mlp, 1, 0.3, 30, 1.0}};
-  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in, ModelParameters{});
+  const auto preds = test::predict_clients(Sharing::mps, {132, 3350}, in);
   // resnet req/s: -19% to -12% (the launch path among 4 clients, x1.26, costs more here than measured that
   // day).
   for (const double measured : {464.1, 434.2, 427.9})
@@ -325,7 +326,7 @@ TEST(ProfilePlan, ANarrowClientWaitsForTheBurstsOfWiderNeighbours) {
     std::vector<PredictionInput> in(4, PredictionInput{&resnet, 1, 0.05, 15, 1.0});
     for (int i = 0; i < mlps; ++i) in.push_back({&mlp, 1, 0.3, mlp_cap, 1.0});
     if (with_gemm) in.push_back({&gemm, 1, 0.3, 30, 1.0});
-    return predict_slice(Sharing::mps, {132, 3350}, 1.0, in, ModelParameters{});
+    return test::predict_clients(Sharing::mps, {132, 3350}, in);
   };
   auto mentions_bursts = [](const ClientPrediction& p) {
     return std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& n) {
@@ -356,7 +357,7 @@ TEST(ProfilePlan, TheColocatedTailCapHoldsUpToSixteenClients) {
   auto predict = [&](int clients) {
     const std::vector<PredictionInput> in(static_cast<size_t>(clients),
                                           PredictionInput{&resnet, 1, 0.05, 15, 1.0});
-    return predict_slice(Sharing::mps, {132, 3350}, 1.0, in, ModelParameters{})[0];
+    return test::predict_clients(Sharing::mps, {132, 3350}, in)[0];
   };
   auto tail_ratio = [&](int clients) {
     return *predict(clients).p99_ms * *predict(clients).req_per_s / 1000;
@@ -377,7 +378,7 @@ TEST(ProfilePlan, LaunchPathCoefficientComesFromTheProfilesOwnGrid) {
   const Workload other = cnn_with_grid({});  // without a grid: the measured default, 0.10
   const std::vector<PredictionInput> in{
       {&w, 1, 0.1, 100, 1.0}, {&other, 1, 0.1, 100, 1.0}, {&other, 1, 0.1, 100, 1.0}};
-  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in, ModelParameters{});
+  const auto preds = test::predict_clients(Sharing::mps, {132, 3350}, in);
   const double alpha = (1 / 0.75 - 1) / (7 * 0.9);
   EXPECT_NEAR(*preds[0].req_per_s, 500 / (1 + alpha * 2 * 0.9), 1e-6);
   EXPECT_NEAR(*preds[1].req_per_s, 500 / (1 + 0.10 * 2 * 0.9), 1e-6);

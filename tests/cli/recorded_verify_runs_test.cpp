@@ -13,6 +13,7 @@
 #include "core/gpu_catalog.hpp"
 #include "io/input_file.hpp"
 #include "io/scenario_yaml.hpp"
+#include "model/predict_clients.hpp"
 #include "model/profile_prediction.hpp"
 #include "verify/verify_result.hpp"
 
@@ -212,7 +213,7 @@ std::map<std::string, ClientPrediction> predict_recorded(const Run& run) {
     names.push_back(name);
   }
   const std::vector<ClientPrediction> preds =
-      predict_slice(Sharing::mps, slice_capacity_on(s.fleet.front()), 1.0, in, ModelParameters{});
+      test::predict_clients(Sharing::mps, slice_capacity_on(s.fleet.front()), in);
   std::map<std::string, ClientPrediction> out;
   for (size_t i = 0; i < preds.size(); ++i) out[names[i]] = preds[i];
   return out;

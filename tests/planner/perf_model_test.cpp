@@ -64,10 +64,10 @@ TEST(PerfModel, SliceThroughputUnderMpsReadsTheCappedThroughputCalibration) {
   client.compute = 0.4;  // no SLO: capped at its demand, 40 %
   const std::vector<ClientLoad> clients{client, client};
   ModelParameters c;
-  const double measured = predict_with(Sharing::mps, spec, clients, c).throughput;
+  const double measured = evaluate_sharing(Sharing::mps, spec, clients, c).throughput;
   EXPECT_NEAR(measured, 1.0 / mps_slowdown(c, 1.4), 1e-9);  // caps at the demand cost nothing
   c.calibration.mps_capped_neighbour_throughput = {0.2, 0.3, 0.6};
-  const SliceEvaluation e = predict_with(Sharing::mps, spec, clients, c);
+  const SliceEvaluation e = evaluate_sharing(Sharing::mps, spec, clients, c);
   EXPECT_EQ(e.mps_caps, (std::vector<int>{40, 40}));
   EXPECT_NEAR(e.throughput, 0.65 * measured, 1e-9);
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "model/predict_clients.hpp"
 #include "model/profile_prediction.hpp"
 #include "scenario_builder.hpp"
 
@@ -23,7 +24,7 @@ ClientPrediction alone_under_cap(std::shared_ptr<ProfileFacts> p, int cap) {
   Workload w = test::workload("job", 1, 0, 1);
   w.profile = std::move(p);
   const std::vector<PredictionInput> in{{&w, 1, 1.0, cap, 1.0}};
-  return predict_slice(Sharing::mps, {132, 3350}, 1.0, in, ModelParameters{})[0];
+  return test::predict_clients(Sharing::mps, {132, 3350}, in)[0];
 }
 
 TEST(ProfileCap, WithoutACurveTheCapKeepsItsShareAndTheTailBeyondTheMeanStays) {

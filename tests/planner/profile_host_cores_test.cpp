@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "model/predict_clients.hpp"
 #include "model/profile_prediction.hpp"
 #include "scenario_builder.hpp"
 
@@ -23,7 +24,7 @@ Workload launch_bound() {
 
 std::vector<ClientPrediction> copies(const Workload& w, int n, double host_cores) {
   const std::vector<PredictionInput> in(static_cast<size_t>(n), PredictionInput{&w, 1, 0.1, 20, 1.0});
-  return predict_slice(Sharing::mps, {132, 3350, host_cores}, 1.0, in, ModelParameters{});
+  return test::predict_clients(Sharing::mps, {132, 3350, host_cores}, in);
 }
 
 TEST(ProfileHostCores, AClientUsesItsCoreAtItsPredictedRate) {

@@ -7,6 +7,7 @@
 
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
+#include "model/prediction.hpp"
 #include "model/profile_prediction.hpp"
 #include "scenario_builder.hpp"
 
