@@ -55,7 +55,7 @@ void report(benchmark::State& state, const std::string& text) {
 void BM_PlanJson(benchmark::State& state) {
   Scenario s = bench::many_workloads_scenario(200, 20, catalog());
   const Plan plan = make_plan(s, PlanOptions{});
-  const std::string text = plan_json_text(plan_document(s, plan, {}, Calibration{}));
+  const std::string text = plan_json_text(plan_document(s, plan, {}, ModelParameters{}));
   if (text.size() > kMaxInputFileBytes) state.SkipWithError("the plan is over 4 MiB");
   for (auto _ : state)
     benchmark::DoNotOptimize(read_plan_json(parse_json_document(text, "plan.json"), catalog()));

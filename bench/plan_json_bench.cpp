@@ -11,7 +11,7 @@
 #include "io/scenario_yaml.hpp"
 #include "many_workloads.hpp"
 #include "planner/planner.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/prediction.hpp"
 
 namespace {
 
@@ -42,9 +42,9 @@ std::string plan_json_of(const std::string& yaml) {
   const Scenario scenario = load_scenario(yaml);
   const PlanOptions options;
   Plan plan = make_plan(scenario, options);
-  add_predictions(scenario, plan);
+  add_predictions(scenario, plan, ModelParameters{});
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
-  return plan_json_text(plan_document(scenario, plan, comparison, options.calibration));
+  return plan_json_text(plan_document(scenario, plan, comparison, options.parameters));
 }
 
 void BM_PlanCommandEndToEnd(benchmark::State& state) {
@@ -63,10 +63,10 @@ void BM_PlanJsonText(benchmark::State& state) {
   const Scenario scenario = load_scenario(many_workloads_file(state));
   const PlanOptions options;
   Plan plan = make_plan(scenario, options);
-  add_predictions(scenario, plan);
+  add_predictions(scenario, plan, ModelParameters{});
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
   for (auto _ : state) {
-    const std::string json = plan_json_text(plan_document(scenario, plan, comparison, options.calibration));
+    const std::string json = plan_json_text(plan_document(scenario, plan, comparison, options.parameters));
     benchmark::DoNotOptimize(json.data());
   }
 }

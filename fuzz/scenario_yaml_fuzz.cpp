@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   gpupack::PlanOptions options;
   options.exact_budget = 2000;
   const gpupack::Plan plan = gpupack::make_plan(scenario, options);
-  const auto errors = gpupack::check_plan(scenario, plan, options.calibration);
+  const auto errors = gpupack::check_plan(scenario, plan, options.parameters);
   if (!errors.empty()) {
     std::fprintf(stderr, "plan breaks a rule: %s\n", errors.front().c_str());
     std::abort();

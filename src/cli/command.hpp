@@ -33,6 +33,7 @@ void print_mig_profiles(std::ostream& out, const MigGeometry& geometry);
 void register_catalog_command(CLI::App& app, CommandContext& ctx);
 void register_mig_command(CLI::App& app, CommandContext& ctx);
 void register_plan_command(CLI::App& app, CommandContext& ctx);
+void register_model_command(CLI::App& app, CommandContext& ctx);
 void register_bench_command(CLI::App& app, CommandContext& ctx);
 void register_gpus_command(CLI::App& app, CommandContext& ctx);
 void register_mps_command(CLI::App& app, CommandContext& ctx);

@@ -21,6 +21,8 @@ const std::map<std::string, std::string>& examples() {
       {"mig capacity", "gpupack mig capacity A100-80GB 7x1g.10gb --time-slicing 4"},
       {"plan", "gpupack plan examples/mixed-fleet.yaml --explain\n  gpupack plan examples/mixed-fleet.yaml -o plan.json --render out/\n"
                "  gpupack plan examples/mixed-fleet.yaml --deploy-with nvidia-device-plugin"},
+      {"model", "gpupack model show --format json > my-model.json"},
+      {"model show", "gpupack model show --format json > my-model.json"},
       {"render", "gpupack render plan.json --target mps,k8s-workloads -o out/ --force"},
       {"verify", "gpupack verify plan.json --scenario my.yaml --run resnet=\"python3 examples/clients/resnet18_b1.py\""},
       {"bench", "gpupack bench --json bench.json --report bench.html"},

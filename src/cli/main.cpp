@@ -85,6 +85,7 @@ int run(int argc, char** argv) {
   register_catalog_command(app, ctx);
   register_mig_command(app, ctx);
   register_plan_command(app, ctx);
+  register_model_command(app, ctx);
   register_bench_command(app, ctx);
   register_gpus_command(app, ctx);
   register_mps_command(app, ctx);

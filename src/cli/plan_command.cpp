@@ -1,5 +1,5 @@
 // `gpupack plan [file.yaml] [--gpu MODEL] [--format table|json|yaml] [-o FILE] [--explain]
-//  [--calibration bench.json] [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
+//  [--model FILE] [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -16,12 +16,12 @@
 #include "contract/plan_json.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
-#include "io/calibration_json.hpp"
+#include "io/model_parameters_json.hpp"
 #include "io/default_scenario.hpp"
 #include "io/scenario_yaml.hpp"
 #include "planner/consumer_search.hpp"
 #include "planner/planner.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/prediction.hpp"
 
 namespace gpupack {
 
@@ -33,7 +33,7 @@ struct PlanArgs {
   OutputFormat format = OutputFormat::table;
   std::string output;
   bool explain = false;
-  std::string calibration;
+  std::string model;  // --model FILE (alias --calibration): model parameters or a bench report
   std::string profiles;  // --profiles DIR: workload profiles matched by name
   bool strict = false;
   std::string render_dir;  // --render DIR: also render the plan's files (gpupack render)
@@ -78,7 +78,8 @@ std::string unplaced_headline(const Scenario& scenario, const Plan& plan) {
          std::to_string(exit_code::unplaced) + "\n";
 }
 
-Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCatalog& catalog) {
+Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCatalog& catalog,
+                       const ModelParameters& parameters) {
   Scenario s = args.file.empty() ? parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog)
                                  : parse_scenario_yaml(read_input_file(fs, args.file), args.file, catalog);
   if (!args.gpu.empty()) {
@@ -92,7 +93,7 @@ Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCata
                      " has no 'fleet'; add one or pass --gpu MODEL");
   }
   assign_consumers(s, consumer_option("--deploy-with", args.deploy_with));
-  attach_profiles(fs, s, args.file, args.profiles, catalog);
+  attach_profiles(fs, s, args.file, args.profiles, catalog, parameters);
   return s;
 }
 
@@ -101,21 +102,19 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   const GpuCatalog& catalog = ctx.catalog;
   const OutputFormat format = output_format(args);
   if (!args.output.empty()) check_output_file(ctx.env.fs, "-o", args.output);
-  const Scenario loaded = load_scenario(args, ctx.env.fs, catalog);
   PlanOptions options;
-  if (!args.calibration.empty()) {
-    options.calibration = parse_calibration_json(read_input_file(ctx.env.fs, args.calibration), args.calibration);
-  }
+  if (!args.model.empty()) options.parameters = parse_model_input(read_input_file(ctx.env.fs, args.model), args.model);
+  const Scenario loaded = load_scenario(args, ctx.env.fs, catalog, options.parameters);
   // Pools the NVIDIA plugin serves get their one config first: the plan and its comparison use it.
   const Scenario scenario = needs_plugin_configs(loaded) ? with_plugin_configs(loaded, options) : loaded;
   PlanProgress progress(std::cerr, ctx.env.clock, ::isatty(2) != 0);
   options.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
   Plan plan = make_plan(scenario, options);
-  add_predictions(scenario, plan);
+  add_predictions(scenario, plan, options.parameters);
   const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
   const std::vector<ConsumerOutcome> consumers = compare_consumers(scenario, options, &plan);
   progress.finish();
-  PlanDocument document = plan_document(scenario, plan, comparison, options.calibration);
+  PlanDocument document = plan_document(scenario, plan, comparison, options.parameters);
   document.deploy_with = consumer_option("--deploy-with", args.deploy_with);
   for (const ConsumerOutcome& c : consumers) {
     document.consumers.push_back({c.consumer, c.gpus_used, c.placed, c.unplaced, c.gpus_needed, c.cost_per_hour});
@@ -126,7 +125,7 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
     // Beside JSON or YAML on stdout the file list goes to stderr: stdout stays one document for programs.
     std::ostream& listing = format == OutputFormat::table || !args.output.empty() ? out : std::cerr;
     render_plan_to_dir(ctx, document, args.render_targets, args.render_dir, args.force, listing,
-                       {args.file, args.calibration});
+                       {args.file, args.model});
   }
   // The plan's text, held once: the JSON of 10,000 replicas is 12 MB, not worth a second copy in a stream.
   std::string text;
@@ -168,8 +167,9 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
                   "What serves the GPUs to pods: gpupack-agent (default), nvidia-device-plugin or dra; the plan keeps "
                   "to what it can express (a fleet entry's deploy_with: overrides it; docs/consumers.md)")
       ->default_str("gpupack-agent");
-  cmd->add_option("--calibration", args->calibration,
-                  "JSON from `gpupack bench --json FILE`: replaces the performance model's constants");
+  cmd->add_option("--model,--calibration", args->model,
+                  "The performance model's parameters: a file from `gpupack model show --format json` (any subset "
+                  "of them) or the report of `gpupack bench --json FILE` (its calibration); --calibration is an alias");
   cmd->add_option("--profiles", args->profiles,
                   "Folder of workload profiles (`gpupack profile -o FILE`): DIR/<workload name>.json is that "
                   "workload's profile unless its entry names one");

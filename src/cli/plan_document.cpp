@@ -3,6 +3,7 @@
 // The plan JSON writer formats what this builds and computes nothing.
 #include "cli/plan_views.hpp"
 #include "contract/plan_json.hpp"
+#include "io/model_parameters_json.hpp"
 
 namespace gpupack {
 
@@ -17,13 +18,14 @@ std::optional<DocPrediction> doc_prediction(const std::optional<ClientPrediction
 
 // A placement's predicted p99: the profile's absolute figure where there is one, else p99 alone (or half
 // the SLO) times the predicted inflation.
-std::optional<double> predicted_p99_ms(const Workload& w, const PlanClient& c) {
+std::optional<double> predicted_p99_ms(const Workload& w, const PlanClient& c, const ModelParameters& m) {
   if (c.prediction && c.prediction->source == "profile" && c.prediction->p99_ms) return *c.prediction->p99_ms;
   if (!w.latency_slo_ms) return std::nullopt;
-  return w.p99_alone_ms.value_or(*w.latency_slo_ms / 2) * c.predicted_p99_inflation;
+  return w.p99_alone_ms.value_or(default_p99_alone_ms(*w.latency_slo_ms, m)) * c.predicted_p99_inflation;
 }
 
-DocSlice doc_slice(const Scenario& scenario, const GpuModel& model, const PlanSlice& s, size_t index) {
+DocSlice doc_slice(const Scenario& scenario, const GpuModel& model, const PlanSlice& s, size_t index,
+                   const ModelParameters& m) {
   DocSlice out;
   out.id = slice_id(index);
   if (s.profile >= 0) {
@@ -43,7 +45,7 @@ DocSlice doc_slice(const Scenario& scenario, const GpuModel& model, const PlanSl
       const Workload& w = scenario.workloads[static_cast<size_t>(r.workload)];
       process.replicas.push_back({w.name, r.replica});
       out.clients.push_back({w.name, r.replica, w.tenant, pc.memory_limit_bytes, pc.mps_active_thread_percentage,
-                             pc.predicted_p99_inflation, predicted_p99_ms(w, pc),
+                             pc.predicted_p99_inflation, predicted_p99_ms(w, pc, m),
                              pc.prediction ? pc.prediction->req_per_s : std::nullopt,
                              pc.prediction ? pc.prediction->source : std::string("synthetic"),
                              pc.prediction && pc.prediction->extrapolated});
@@ -53,7 +55,8 @@ DocSlice doc_slice(const Scenario& scenario, const GpuModel& model, const PlanSl
   return out;
 }
 
-DocModel doc_model(const Calibration& c) {
+DocModel doc_model(const ModelParameters& m) {
+  const Calibration& c = m.calibration;
   const auto points = [](const auto& keys, const auto& values) {
     std::vector<std::pair<std::string, double>> out;
     for (size_t i = 0; i < keys.size(); ++i) out.emplace_back(std::to_string(keys[i]), values[i]);
@@ -64,13 +67,14 @@ DocModel doc_model(const Calibration& c) {
           points(kCalibrationCaps, c.mps_capped_p99_inflation),
           points(kCalibrationCaps, c.mps_capped_neighbour_throughput),
           points(kCalibrationClients, c.timeslicing_slowdown),
-          points(kCalibrationClients, c.mps_slowdown)};
+          points(kCalibrationClients, c.mps_slowdown),
+          model_parameters_record(m)};
 }
 
 }  // namespace
 
 PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std::vector<ModeOutcome>& comparison,
-                           const Calibration& calibration) {
+                           const ModelParameters& parameters) {
   PlanDocument out;
   long placed = 0;
   for (const PlanGpu& g : plan.gpus) {
@@ -85,7 +89,7 @@ PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std
       gpu.mig.push_back({p.name, inst.start, p.memory_slices});
     }
     for (size_t i = 0; i < g.slices.size(); ++i) {
-      gpu.slices.push_back(doc_slice(scenario, model, g.slices[i], i));
+      gpu.slices.push_back(doc_slice(scenario, model, g.slices[i], i, parameters));
       placed += static_cast<long>(gpu.slices.back().clients.size());
     }
     gpu.why = g.why;
@@ -130,7 +134,7 @@ PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std
     out.workloads.push_back({w.name, w.deploy.image, w.deploy.namespace_, w.deploy.kind, w.deploy.schedule, cpu,
                              w.deploy.host_memory_bytes});
   }
-  out.model = doc_model(calibration);
+  out.model = doc_model(parameters);
   number_gpus_by_node(out);
   return out;
 }

@@ -9,7 +9,7 @@
 #include "contract/plan_document.hpp"
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
-#include "planner/calibration.hpp"
+#include "model/model_parameters.hpp"
 #include "planner/planner.hpp"
 
 namespace gpupack {
@@ -17,7 +17,7 @@ namespace gpupack {
 // The typed plan the plan JSON and the render are made from (cli/plan_document.cpp): every name resolved,
 // slice ids given, predicted p99 in milliseconds computed.
 PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std::vector<ModeOutcome>& comparison,
-                           const Calibration& calibration);
+                           const ModelParameters& parameters);
 // Block-style YAML of any JSON value (the --format yaml view).
 std::string json_to_yaml(const Json& value);
 void print_plan_table(std::ostream& out, const Scenario& scenario, const Plan& plan,

@@ -10,7 +10,7 @@
 #include "io/input_file.hpp"
 #include "measure/colocation_grid.hpp"
 #include "measure/workload_profile.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/profile_prediction.hpp"
 
 namespace gpupack {
 
@@ -91,7 +91,7 @@ void require_memory_and_compute(const Workload& w, const std::string& scenario_f
 }  // namespace
 
 void attach_profiles(const Filesystem& files, Scenario& scenario, const std::string& scenario_file,
-                     const std::string& profiles_dir, const GpuCatalog& catalog) {
+                     const std::string& profiles_dir, const GpuCatalog& catalog, const ModelParameters& parameters) {
   namespace fs = std::filesystem;  // paths joined lexically; the files themselves are read through `files`
   if (!profiles_dir.empty() && !files.stat(profiles_dir).is_dir) {
     throw InputError("--profiles " + profiles_dir + ": not a directory (give the folder of `gpupack profile` JSON files)");
@@ -114,9 +114,9 @@ void attach_profiles(const Filesystem& files, Scenario& scenario, const std::str
     // What the entry states wins; the profile fills what it left out (the same memory as the entry
     // `gpupack profile` prints).
     if (w.memory_bytes == 0) w.memory_bytes = loaded.memory_bytes;
-    if (w.compute <= 0) w.compute = packing_compute(loaded.facts);
+    if (w.compute <= 0) w.compute = packing_compute(loaded.facts, parameters);
     if (w.latency_slo_ms && !w.p99_alone_ms && loaded.facts.p99_ms) w.p99_alone_ms = loaded.facts.p99_ms;
-    if (w.latency_slo_ms && !w.slo_margin) w.slo_margin = kProfiledSloMargin;
+    if (w.latency_slo_ms && !w.slo_margin) w.slo_margin = parameters.profiled_slo_margin;
     w.profile = std::make_shared<const ProfileFacts>(std::move(loaded.facts));
   }
 }

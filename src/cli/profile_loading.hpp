@@ -7,12 +7,15 @@
 
 #include "core/gpu_catalog.hpp"
 #include "core/scenario.hpp"
+#include "model/model_parameters.hpp"
 #include "os/filesystem.hpp"
 
 namespace gpupack {
 
-// Profile files are read through `fs` (the Env's files).
+// Profile files are read through `fs` (the Env's files). `parameters` give the defaults a profile brings
+// (the compute it is packed at, the SLO margin of a profiled workload).
 void attach_profiles(const Filesystem& fs, Scenario& scenario, const std::string& scenario_file,
-                     const std::string& profiles_dir, const GpuCatalog& catalog);
+                     const std::string& profiles_dir, const GpuCatalog& catalog,
+                     const ModelParameters& parameters = ModelParameters{});
 
 }  // namespace gpupack

@@ -16,7 +16,7 @@
 #include "io/json_document.hpp"
 #include "io/scenario_yaml.hpp"
 #include "planner/planner.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/prediction.hpp"
 #include "render/render_targets.hpp"
 #include "render/tree_writer.hpp"
 
@@ -43,11 +43,11 @@ PlanDocument plan_from_input(const Filesystem& fs, const std::string& path, cons
   if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
     Scenario scenario = parse_scenario_yaml(text, path, catalog);
     assign_consumers(scenario, consumer.value_or(Consumer::gpupack_agent));
-    attach_profiles(fs, scenario, path, "", catalog);  // entries that name a profile (docs/workloads.md)
     const PlanOptions options;
+    attach_profiles(fs, scenario, path, "", catalog, options.parameters);  // entries that name a profile (docs/workloads.md)
     Plan plan = make_plan(scenario, options);
-    add_predictions(scenario, plan);
-    PlanDocument document = plan_document(scenario, plan, {}, options.calibration);
+    add_predictions(scenario, plan, options.parameters);
+    PlanDocument document = plan_document(scenario, plan, {}, options.parameters);
     document.deploy_with = consumer.value_or(Consumer::gpupack_agent);
     check_plan_document(document, catalog);
     return document;

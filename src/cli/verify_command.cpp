@@ -20,8 +20,9 @@
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
 #include "io/json_document.hpp"
+#include "io/model_parameters_json.hpp"
 #include "io/scenario_yaml.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/prediction.hpp"
 #include "mps/mps_control.hpp"
 #include "mps/orphaned_daemons.hpp"
 #include "contract/plan_json.hpp"
@@ -74,10 +75,11 @@ void require_program(const std::string& workload, const std::string& command, co
 }
 
 // The SLOs of --scenario, and its workloads with their profiles.
-Scenario read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const std::string& path, SetupRequest& request) {
+Scenario read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const std::string& path,
+                       const ModelParameters& parameters, SetupRequest& request) {
   if (path.empty()) return {};
   Scenario scenario = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
-  attach_profiles(fs, scenario, path, "", catalog);
+  attach_profiles(fs, scenario, path, "", catalog, parameters);
   for (const auto& w : scenario.workloads) {
     if (w.latency_slo_ms) {
       request.slo_ms[w.name] = *w.latency_slo_ms;
@@ -91,7 +93,8 @@ Scenario read_scenario(const Filesystem& fs, const GpuCatalog& catalog, const st
 // plan that first holds it, as the profile model predicts it there. A profile measured on another GPU model
 // (or on a whole GPU where the plan gives a MIG slice) is scaled as the plan's predictions are, so the drift
 // is this machine's, not the two models' difference (and rebased errors do not count the scaling twice).
-void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const GpuCatalog& catalog, SetupRequest& request) {
+void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const GpuCatalog& catalog,
+                       const ModelParameters& parameters, SetupRequest& request) {
   // The node verify runs (build_setup's choice: --node, else the plan's first).
   const std::string node = request.node.value_or(plan.nodes.empty() ? "" : plan.nodes.front());
   const auto holds = [](const DocSlice& slice, const std::string& workload) {
@@ -107,9 +110,7 @@ void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const
       if (!model || home == gpu.slices.end()) continue;
       const int mig = home->profile && model->mig ? model->mig->find_profile(*home->profile) : -1;
       const SliceCapacity capacity = slice_capacity(*model, mig);
-      PredictionInput alone_input;
-      alone_input.workload = &w;
-      const ClientPrediction p = predict_slice(Sharing::exclusive, capacity, 1.0, {alone_input}).front();
+      const ClientOutcome p = predict({Sharing::exclusive, capacity}, {ModelClient{&w, 1, 0.0, std::nullopt}}, parameters).clients.front();
       // Alone on a slice, the model extrapolates only by scaling to another GPU; a profile from a GPU the
       // catalog does not know (no SM count) is marked extrapolated but not scaled.
       const bool scaled = p.extrapolated && w.profile->gpu_sms > 0;
@@ -227,8 +228,10 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
   if (!a.node.empty()) request.node = a.node;
   if (!a.report_html.empty()) check_output_file(ctx.env.fs, "--report", a.report_html);
   if (!a.json_file.empty()) check_output_file(ctx.env.fs, "--json", a.json_file);
-  const Scenario scenario = read_scenario(ctx.env.fs, ctx.catalog, a.scenario, request);
-  add_profile_alone(scenario, plan, ctx.catalog, request);
+  // The model the plan was made with ($.model.parameters; the built-in one for plans without the record).
+  const ModelParameters parameters = model_parameters_from_record(plan.model.parameters, a.plan);
+  const Scenario scenario = read_scenario(ctx.env.fs, ctx.catalog, a.scenario, parameters, request);
+  add_profile_alone(scenario, plan, ctx.catalog, parameters, request);
 
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);

@@ -166,6 +166,17 @@ struct DocGpuTypeChoice {
   bool operator==(const DocGpuTypeChoice&) const = default;
 };
 
+// One parameter of the model the plan was made with ($.model.parameters.<name>), in the shape of a model
+// parameters file's "parameters" (docs/model-parameters.md); the model layer names and checks them.
+struct DocModelParameter {
+  std::string name;
+  std::vector<double> value;  // one number, or the points of a curve
+  bool curve = false;         // written as an array
+  bool integer = false;       // written as a whole number
+  std::string source;         // what it was fitted or measured on
+  bool operator==(const DocModelParameter&) const = default;
+};
+
 // The performance model's constants the plan was made with ($.model); curves keyed by the text of their
 // point (active-thread cap or client count).
 struct DocModel {
@@ -175,6 +186,7 @@ struct DocModel {
   std::vector<std::pair<std::string, double>> mps_capped_neighbour_throughput;
   std::vector<std::pair<std::string, double>> timeslicing_slowdown;
   std::vector<std::pair<std::string, double>> mps_slowdown;
+  std::vector<DocModelParameter> parameters;  // every parameter, the calibration's included; empty in older plans
   bool operator==(const DocModel&) const = default;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "contract/model_parameters_record.hpp"
 #include "contract/names.hpp"
 #include "contract/plan_json.hpp"
 #include "contract/sharing.hpp"
@@ -277,6 +278,9 @@ void read_model(const json& m, DocModel& out) {
   out.mps_capped_neighbour_throughput = read_curve(m, "mps_capped_neighbour_throughput");
   out.timeslicing_slowdown = read_curve(m, "timeslicing_slowdown");
   out.mps_slowdown = read_curve(m, "mps_slowdown");
+  if (const json* parameters = optional_field(m, "$.model", "parameters")) {
+    out.parameters = read_model_parameters_shape(*parameters, "plan JSON", "$.model.parameters");
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The plan JSON's writer (docs/plan-schema.md): formats a PlanDocument, computing nothing; keys in the
 // documented order. Placements are written GPU by GPU and slice by slice, the order the reader keeps.
 #include "contract/json_text_writer.hpp"
+#include "contract/model_parameters_record.hpp"
 #include "contract/plan_json.hpp"
 #include "contract/sharing.hpp"
 
@@ -148,6 +149,10 @@ void write_model(JsonTextWriter& w, const DocModel& m) {
   write_curve(w, "mps_capped_neighbour_throughput", m.mps_capped_neighbour_throughput);
   write_curve(w, "timeslicing_slowdown", m.timeslicing_slowdown);
   write_curve(w, "mps_slowdown", m.mps_slowdown);
+  if (!m.parameters.empty()) {
+    w.key("parameters");
+    write_model_parameters(w, m.parameters);
+  }
   w.end_object();
 }
 

@@ -38,9 +38,9 @@ std::optional<double> Workload::planning_slo_ms() const {
   return *latency_slo_ms / (1.0 + slo_margin.value_or(0));
 }
 
-std::optional<double> Workload::max_p99_inflation() const {
+std::optional<double> Workload::max_p99_inflation(double p99_alone_share_of_slo) const {
   if (!latency_slo_ms) return std::nullopt;
-  const double alone = p99_alone_ms.value_or(*latency_slo_ms / 2.0);
+  const double alone = p99_alone_ms.value_or(*latency_slo_ms * p99_alone_share_of_slo);
   return *planning_slo_ms() / alone;
 }
 

@@ -26,11 +26,6 @@ std::string_view to_string(UsagePattern pattern);
 Isolation parse_isolation(std::string_view text);
 UsagePattern parse_usage_pattern(std::string_view text);
 
-// A profiled workload's default slo_margin. At the density edge of the profile model (28-30 resnet18-b1
-// clients on one H100, runs 22-24 in results/) the worst replica's mean p99 ran 3-9% above the
-// prediction and its worst window 13-15% above; docs/decisions.md, "SLO margin", says how 12% was chosen.
-inline constexpr double kProfiledSloMargin = 0.12;
-
 inline bool needs_own_slice(Isolation i) { return i == Isolation::fault || i == Isolation::hardware; }
 
 // How a workload's pods are deployed on Kubernetes (`deploy:` in the scenario, docs/workloads.md).
@@ -55,9 +50,10 @@ struct Workload {
   std::uint64_t memory_bytes = 0;  // device memory one replica allocates, without the CUDA context
   double compute = 0;              // fraction (0..1] of the SMs of the reference GPU one replica keeps busy
   std::optional<double> latency_slo_ms;  // p99 target
-  std::optional<double> p99_alone_ms;    // p99 alone on a whole GPU; defaults to half the SLO
+  std::optional<double> p99_alone_ms;    // p99 alone on a whole GPU; none: a share of the SLO (the model's)
   // The plan keeps predicted p99 x (1 + slo_margin) within the SLO: room for what the model does not see
-  // (the worst replica's worst window). None: kProfiledSloMargin with a profile, else 0 (docs/workloads.md).
+  // (the worst replica's worst window). None: 0 (attach_profiles sets the model's profiled_slo_margin
+  // for a profiled workload; docs/workloads.md).
   std::optional<double> slo_margin;
   std::string tenant = "default";        // trust domain
   Isolation isolation = Isolation::none;
@@ -68,8 +64,9 @@ struct Workload {
   DeploySpec deploy;
 
   // The largest p99 inflation (predicted p99 / p99 alone) the SLO tolerates, its margin taken off; none
-  // without an SLO.
-  std::optional<double> max_p99_inflation() const;
+  // without an SLO. Without p99_alone_ms, p99 alone is `p99_alone_share_of_slo` of the SLO (the model's
+  // parameter of that name: ModelParameters, model/model_parameters.hpp).
+  std::optional<double> max_p99_inflation(double p99_alone_share_of_slo) const;
   // The SLO the plan packs to: latency_slo_ms / (1 + slo_margin); none without an SLO.
   std::optional<double> planning_slo_ms() const;
 };

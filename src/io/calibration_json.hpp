@@ -3,7 +3,7 @@
 // the performance model's constants; fields left out keep their defaults.
 #include <string_view>
 
-#include "planner/calibration.hpp"
+#include "model/calibration.hpp"
 
 namespace gpupack {
 

@@ -112,7 +112,7 @@ Scenario with_plugin_configs(const Scenario& scenario, const PlanOptions& option
   const int passes = open.size() > 1 ? 2 : 1;
   for (int pass = 0; pass < passes; ++pass) {
     for (int e : open) {
-      const PlanContext ctx(s, policy_for(options.forced), options.calibration);
+      const PlanContext ctx(s, policy_for(options.forced), options.parameters);
       std::optional<Plan> best;
       PluginSharing chosen = *s.fleet[static_cast<size_t>(e)].plugin_sharing;
       for (const PluginSharing& candidate : plugin_config_candidates(ctx, e)) {

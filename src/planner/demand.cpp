@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "planner/profiled_slice.hpp"
+#include "model/profiled_slice.hpp"
 
 namespace gpupack {
 
@@ -24,7 +24,7 @@ class Interner {
 };
 }  // namespace
 
-Demands make_demands(const Scenario& scenario) {
+Demands make_demands(const Scenario& scenario, const ModelParameters& parameters) {
   Demands d;
   d.reference_sms = reference_model(scenario).sm_count;
   Interner tenant(d.tenants);
@@ -41,9 +41,10 @@ Demands make_demands(const Scenario& scenario) {
     wd.compute = w.compute;
     wd.isolation = w.isolation;
     wd.intermittent = w.pattern == UsagePattern::intermittent;
-    wd.max_p99_inflation = w.max_p99_inflation();
+    wd.max_p99_inflation = w.max_p99_inflation(parameters.p99_alone_share_of_slo);
     if (w.profile && w.profile->host_cpu_cores) wd.host_cpu = *w.profile->host_cpu_cores;
     if (judged_by_profile(w)) wd.profiled = &w;
+    wd.entry = &w;
     d.workloads.push_back(wd);
   }
   return d;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/scenario.hpp"
+#include "model/model_parameters.hpp"
 
 namespace gpupack {
 
@@ -20,7 +21,8 @@ struct WorkloadDemand {
   bool intermittent = false;
   std::optional<double> max_p99_inflation;
   double host_cpu = 0;               // one replica's host CPU cores (its profile's); 0 without a profile
-  const Workload* profiled = nullptr;  // the workload, when its profile judges it (planner/profiled_slice.hpp)
+  const Workload* profiled = nullptr;  // the workload, when its profile judges it (model/profiled_slice.hpp)
+  const Workload* entry = nullptr;     // the workload (Scenario::workloads[workload]): what the model predicts
 };
 
 struct Demands {
@@ -30,6 +32,6 @@ struct Demands {
   int reference_sms = 0;                  // SMs of the GPU `compute` fractions refer to
 };
 
-Demands make_demands(const Scenario& scenario);
+Demands make_demands(const Scenario& scenario, const ModelParameters& parameters);
 
 }  // namespace gpupack

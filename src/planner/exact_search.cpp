@@ -74,7 +74,7 @@ class ExactSearch {
       const int gpu = static_cast<int>(gi);
       used_[gi] = true;
       if (ctx_.whole_allowed(gpu)) {
-        SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration());
+        SliceState slice(ctx_.whole(gpu), &ctx_.policy(), &ctx_.parameters());
         if (slice.check(d) == Fit::ok) {
           slice.add(d, r.replica);
           open.push_back(GpuBuild{gpu, false, {std::move(slice)}});
@@ -101,7 +101,7 @@ class ExactSearch {
       const bool ok = valid_layout(*model.mig, counts);
       counts[p] -= 1;
       if (!ok) continue;
-      SliceState slice(ctx_.instance(open[g].gpu, static_cast<int>(p)), &ctx_.policy(), &ctx_.calibration());
+      SliceState slice(ctx_.instance(open[g].gpu, static_cast<int>(p)), &ctx_.policy(), &ctx_.parameters());
       if (slice.check(d) != Fit::ok) continue;
       slice.add(d, r.replica);
       open[g].slices.push_back(std::move(slice));

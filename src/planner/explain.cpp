@@ -67,11 +67,12 @@ std::string worst_slo_miss(const GpuContents& c, const SliceEvaluation& e) {
   std::string text;
   for (size_t i = 0; i < c.clients.size(); ++i) {
     const auto& allowed = c.clients[i].max_p99_inflation;
-    if (!allowed || e.inflation[i] <= *allowed) continue;
-    const double ratio = e.inflation[i] / *allowed;
+    const double inflation = e.clients[i].inflation;
+    if (!allowed || inflation <= *allowed) continue;
+    const double ratio = inflation / *allowed;
     if (ratio > worst_ratio) {
       worst_ratio = ratio;
-      text = "predicted p99 " + times(e.inflation[i]) + " alone for " + c.names[i] + " (its SLO" +
+      text = "predicted p99 " + times(inflation) + " alone for " + c.names[i] + " (its SLO" +
              (c.slo_margin > 0 ? " less its margin" : "") + " allows " + times(*allowed) + ")";
     }
   }
@@ -79,7 +80,10 @@ std::string worst_slo_miss(const GpuContents& c, const SliceEvaluation& e) {
 }
 
 double worst(const SliceEvaluation& e) {
-  return e.inflation.empty() ? 1.0 : *std::max_element(e.inflation.begin(), e.inflation.end());
+  if (e.clients.empty()) return 1.0;
+  double most = e.clients.front().inflation;
+  for (const ClientOutcome& c : e.clients) most = std::max(most, c.inflation);
+  return most;
 }
 
 std::string join_nonempty(const std::vector<std::string>& parts) {
@@ -140,7 +144,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
   const GpuModel& model = ctx.scenario().fleet[static_cast<size_t>(gpu.fleet_entry)].model;
   if (mode.uses_mig) return breaks_under_mig(mode.sharing, model, c);
   const SliceSpec whole = whole_gpu_spec(model, ctx.scenario().cuda, ctx.demands().reference_sms,
-                                         ctx.scenario().context_overhead_bytes);
+                                         ctx.scenario().context_overhead_bytes, ctx.parameters());
   const std::string n = std::to_string(c.replicas);
   switch (mode.sharing) {
     case Sharing::exclusive:
@@ -148,7 +152,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
       if (c.replicas <= 1) return "";
       return "one replica per GPU: these " + n + " replicas would need " + n + " GPUs instead of 1";
     case Sharing::time_slicing: {
-      const SliceEvaluation e = predict_with(Sharing::time_slicing, whole, c.clients, ctx.calibration());
+      const SliceEvaluation e = evaluate_sharing(Sharing::time_slicing, whole, c.clients, ctx.parameters());
       return join_nonempty({trust_problem(c),
                             "p99 grows with every busy neighbour: worst predicted " + times(worst(e)) + " alone",
                             worst_slo_miss(c, e),
@@ -158,7 +162,7 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
     }
     case Sharing::mps: {
       if (!mps_supported(model)) return "MPS is not documented inside an AWS fractional GPU (vGPU guest)";
-      const SliceEvaluation e = predict_with(Sharing::mps, whole, c.clients, ctx.calibration());
+      const SliceEvaluation e = evaluate_sharing(Sharing::mps, whole, c.clients, ctx.parameters());
       return join_nonempty(
           {trust_problem(c), worst_slo_miss(c, e),
            fault_reaches(c.replicas),

@@ -27,7 +27,7 @@ int fewest_covering(std::vector<double> capacities, double demand) {
 }
 
 // The compute a replica surely takes from its GPU: none for a profiled one with an SLO under a policy
-// with MPS, which may share SMs past their count (planner/profiled_slice.hpp).
+// with MPS, which may share SMs past their count (model/profiled_slice.hpp).
 double bound_compute(const PlanContext& ctx, const WorkloadDemand& w) {
   return w.profiled && w.max_p99_inflation && ctx.policy().mps ? 0.0 : w.compute;
 }
@@ -51,7 +51,7 @@ std::pair<double, double> smallest_own_slice(const PlanContext& ctx, const Workl
     const GpuModel& m = ctx.model(g);
     const double scale = static_cast<double>(m.sm_count) / ctx.demands().reference_sms;  // GPU -> reference units
     if (ctx.policy().whole_gpu) {
-      consider(static_cast<double>(whole_gpu_memory_bytes(m)), scale);
+      consider(static_cast<double>(whole_gpu_memory_bytes(m, ctx.parameters())), scale);
     }
     if (ctx.policy().mig && m.mig) {
       for (const auto& p : m.mig->profiles) {
@@ -77,7 +77,7 @@ Unit largest_gpu(const PlanContext& ctx) {
   Unit u;
   for (int g = 0; g < static_cast<int>(ctx.gpus().size()); ++g) {
     const GpuModel& m = ctx.model(g);
-    u.memory = std::max(u.memory, static_cast<double>(whole_gpu_memory_bytes(m)));
+    u.memory = std::max(u.memory, static_cast<double>(whole_gpu_memory_bytes(m, ctx.parameters())));
     u.compute = std::max(u.compute, static_cast<double>(m.sm_count) / ctx.demands().reference_sms);
   }
   return u;
@@ -90,7 +90,7 @@ double equivalents_of_gpu(const PlanContext& ctx, int gpu, const Unit& unit) {
   const GpuModel& m = ctx.model(gpu);
   const double sms = ctx.demands().reference_sms;
   double best = 0;
-  if (ctx.policy().whole_gpu) best = unit.of(static_cast<double>(whole_gpu_memory_bytes(m)), m.sm_count / sms);
+  if (ctx.policy().whole_gpu) best = unit.of(static_cast<double>(whole_gpu_memory_bytes(m, ctx.parameters())), m.sm_count / sms);
   for (const MigLayout& layout : ctx.layouts(gpu)) {
     double sum = 0;
     for (const MigPlacedInstance& inst : layout.instances) {
@@ -179,7 +179,7 @@ int lower_bound_gpus(const PlanContext& ctx) {
   std::vector<double> slice_cap;
   for (int g = 0; g < static_cast<int>(ctx.gpus().size()); ++g) {
     const GpuModel& m = ctx.model(g);
-    memory_cap.push_back(static_cast<double>(whole_gpu_memory_bytes(m)));
+    memory_cap.push_back(static_cast<double>(whole_gpu_memory_bytes(m, ctx.parameters())));
     compute_cap.push_back(static_cast<double>(m.sm_count) / d.reference_sms);
     const bool mig = ctx.policy().mig && m.mig;
     slice_cap.push_back(mig ? m.mig->max_instances : (ctx.policy().whole_gpu ? 1 : 0));

@@ -23,7 +23,7 @@ const WorkloadDemand& demand_of(const PlanContext& ctx, const ReplicaRef& r) {
 // The slice again without one replica (client `client`, its last member), its other replicas added in the
 // order they joined, so that group members merge into the same processes as before.
 SliceState without(const PlanContext& ctx, const SliceState& s, size_t client) {
-  SliceState out(s.spec(), &ctx.policy(), &ctx.calibration());
+  SliceState out(s.spec(), &ctx.policy(), &ctx.parameters());
   for (size_t i = 0; i < s.members().size(); ++i) {
     const auto& m = s.members()[i];
     const size_t keep = i == client ? m.size() - 1 : m.size();
@@ -46,21 +46,11 @@ size_t heaviest_client(const SliceState& s) {
 
 double slice_host_cores(const PlanContext& ctx, const SliceState& slice) {
   if (slice.empty()) return 0;
-  const auto e = evaluate_slice(slice.spec(), slice.loads(), ctx.policy(), ctx.calibration());
+  const auto e = choose_slice_sharing(slice.spec(), slice.loads(), ctx.policy(), ctx.parameters(), PredictionDetail::inflation);
   if (e && e->host_cores) return *e->host_cores;
   double alone = 0;
   for (const auto& c : slice.loads()) alone += c.host_cpu;
   return alone;
-}
-
-std::map<std::string, int> client_processes_by_node(const Plan& plan) {
-  std::map<std::string, int> out;
-  for (const auto& g : plan.gpus) {
-    for (const auto& s : g.slices) {
-      for (const auto& c : s.clients) out[g.node] += static_cast<int>(c.replicas.size());
-    }
-  }
-  return out;
 }
 
 std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector<GpuBuild>& builds,

@@ -2,7 +2,7 @@
 // The host cores of a node bound what its profiled replicas use, summed over every GPU and MIG instance of
 // the node (issue 37: two MIG instances each given "their share" of 16 cores held 30 decode loops of about
 // one core each; the cores do not grow with the number of instances). Each replica counts its profile's host
-// cores at its predicted request rate (planner/profile_prediction.hpp, `host_cores`); a slice that the
+// cores at its predicted request rate (model/prediction.hpp, `host_cores`); a slice that the
 // profile model did not judge counts its replicas' cores alone. The packers bound each slice by its GPU's
 // even share of the node's cores; this pass then takes replicas off the node until the sum fits, the ones
 // using most cores first, so that no plan puts more CPU demand on a node than its cores.
@@ -17,10 +17,6 @@ namespace gpupack {
 // The host cores a filled slice's replicas use: at their predicted req/s where the profile model judged the
 // slice, else their cores alone.
 double slice_host_cores(const PlanContext& ctx, const SliceState& slice);
-
-// The client processes on each node of a plan, over all of its GPUs and MIG instances (every replica is
-// one): what competes for the node's cores in the wait for a core (profile_prediction.cpp).
-std::map<std::string, int> client_processes_by_node(const Plan& plan);
 
 // A replica taken off a node whose cores its slices' replicas exceeded.
 struct CoreBoundReplica {

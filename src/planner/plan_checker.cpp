@@ -6,8 +6,8 @@
 #include <set>
 
 #include "core/units.hpp"
-#include "planner/perf_model.hpp"
-#include "planner/profiled_slice.hpp"
+#include "model/prediction.hpp"
+#include "model/profiled_slice.hpp"
 
 namespace gpupack {
 
@@ -15,7 +15,7 @@ namespace {
 
 class Checker {
  public:
-  Checker(const Scenario& s, const Plan& p, const Calibration& c) : s_(s), p_(p), c_(c) {}
+  Checker(const Scenario& s, const Plan& p, const ModelParameters& m) : s_(s), p_(p), m_(m) {}
 
   std::vector<std::string> run() {
     seen_.resize(s_.workloads.size());
@@ -175,11 +175,13 @@ class Checker {
     int replicas = 0;
     std::vector<double> loads;              // per client, fraction of the slice
     std::vector<const Workload*> profiled;  // per client: its workload where its profile judges it
+    std::vector<const Workload*> firsts;    // per client: its workload where it runs one replica
     for (const PlanClient& c : sl.clients) {
       const Workload* first = c.replicas.size() == 1 && c.replicas.front().workload >= 0 &&
                                       c.replicas.front().workload < static_cast<int>(s_.workloads.size())
                                   ? &s_.workloads[static_cast<size_t>(c.replicas.front().workload)]
                                   : nullptr;
+      firsts.push_back(first);
       profiled.push_back(first && judged_by_profile(*first) ? first : nullptr);
       std::uint64_t members_memory = 0;
       double members_compute = 0;
@@ -203,7 +205,7 @@ class Checker {
         if (w.isolation == Isolation::memory && sl.sharing == Sharing::mps && !mps_isolates_memory(m)) {
           fail(id + ": " + w.name + " needs a memory cap but MPS on " + m.name + " isolates no memory");
         }
-        if (const auto allowed = w.max_p99_inflation();
+        if (const auto allowed = w.max_p99_inflation(m_.p99_alone_share_of_slo);
             allowed && c.predicted_p99_inflation > *allowed + 1e-9) {
           fail(id + ": " + w.name + " predicted p99 above its SLO");
         }
@@ -252,66 +254,36 @@ class Checker {
       case Sharing::time_slicing:
         break;
     }
-    check_predictions(id, sl, loads, judged_by_profiles);
-    std::optional<double> host_cores;
-    if (judged_by_profiles) {
-      host_cores = check_profile_predictions(
-          id, sl, slice_capacity_on(s_.fleet[static_cast<size_t>(g.fleet_entry)], sl.profile), profiled);
-    }
+    const std::optional<double> host_cores = check_predictions(
+        id, sl, slice_capacity_on(s_.fleet[static_cast<size_t>(g.fleet_entry)], sl.profile), loads, firsts,
+        judged_by_profiles);
     add_host_cpu(g, sl, host_cores);
   }
 
-  // A slice judged by its clients' profiles: the plan's p99 inflations are the profile model's. Returns the
-  // host cores its clients use at their predicted req/s.
-  double check_profile_predictions(const std::string& id, const PlanSlice& sl, SliceCapacity capacity,
-                                   const std::vector<const Workload*>& profiled) {
-    std::vector<PredictionInput> inputs;
+  // The predictions in the plan must be the model's (model/prediction.hpp), asked again here: the synthetic
+  // model's, or the profile model's where it judged the slice (profiled_slice.hpp). Returns the host cores
+  // the clients of a slice the profile model judged use at their predicted req/s.
+  std::optional<double> check_predictions(const std::string& id, const PlanSlice& sl, SliceCapacity capacity,
+                                          const std::vector<double>& loads, const std::vector<const Workload*>& first,
+                                          bool judged_by_profiles) {
+    std::vector<ModelClient> clients;
     for (size_t i = 0; i < sl.clients.size(); ++i) {
       const PlanClient& c = sl.clients[i];
-      inputs.push_back({profiled[i], 1, c.compute / sl.compute_share, c.mps_active_thread_percentage,
-                        synthetic_mps_inflation(sl, i)});
+      clients.push_back({first[i], static_cast<int>(c.replicas.size()), loads[i], c.mps_active_thread_percentage});
     }
-    const ProfiledSliceJudgement judged = judge_profiled_slice(capacity, inputs);
+    const SliceOutcome outcome = predict({sl.sharing, capacity}, clients, m_, PredictionDetail::inflation);
     for (size_t i = 0; i < sl.clients.size(); ++i) {
-      if (std::abs(judged.inflation[i] - sl.clients[i].predicted_p99_inflation) > 1e-6) {
-        fail(id + ": predicted p99 of a client differs from its profile's model");
+      if (std::abs(outcome.clients[i].inflation - sl.clients[i].predicted_p99_inflation) > 1e-6) {
+        fail(id + (judged_by_profiles ? ": predicted p99 of a client differs from its profile's model"
+                                      : ": predicted p99 of a client differs from the performance model"));
       }
     }
-    return judged.host_cores;
-  }
-
-  double synthetic_mps_inflation(const PlanSlice& sl, size_t j) const {
-    int others = 0;
-    for (size_t i = 0; i < sl.clients.size(); ++i) {
-      if (i != j) others += sl.clients[i].mps_active_thread_percentage.value_or(0);
-    }
-    return mps_p99_inflation(c_, std::min(100, others));
-  }
-
-  // The predictions in the plan must be the performance model's (recomputed here from its functions).
-  void check_predictions(const std::string& id, const PlanSlice& sl, const std::vector<double>& loads,
-                         bool judged_by_profiles) {
-    for (size_t j = 0; j < sl.clients.size(); ++j) {
-      if (judged_by_profiles) continue;  // check_profile_predictions
-      double expected = 1.0;
-      if (sl.sharing == Sharing::mps) {
-        expected = synthetic_mps_inflation(sl, j);
-      } else if (sl.sharing == Sharing::time_slicing) {
-        std::vector<double> neighbours;
-        for (size_t i = 0; i < loads.size(); ++i) {
-          if (i != j) neighbours.push_back(std::min(1.0, loads[i]));
-        }
-        expected = timeslicing_p99_inflation(c_, neighbours);
-      }
-      if (std::abs(expected - sl.clients[j].predicted_p99_inflation) > 1e-6) {
-        fail(id + ": predicted p99 of a client differs from the performance model");
-      }
-    }
+    return judged_by_profiles ? outcome.host_cores : std::nullopt;
   }
 
   const Scenario& s_;
   const Plan& p_;
-  const Calibration& c_;
+  const ModelParameters& m_;
   std::vector<std::vector<int>> seen_;
   std::vector<std::string> errors_;
   std::map<std::string, std::pair<double, double>> host_cpu_;  // node -> (used, cores)
@@ -320,8 +292,8 @@ class Checker {
 }  // namespace
 
 std::vector<std::string> check_plan(const Scenario& scenario, const Plan& plan,
-                                    const Calibration& calibration) {
-  return Checker(scenario, plan, calibration).run();
+                                    const ModelParameters& parameters) {
+  return Checker(scenario, plan, parameters).run();
 }
 
 }  // namespace gpupack

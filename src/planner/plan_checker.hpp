@@ -8,10 +8,10 @@
 
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
-#include "planner/calibration.hpp"
+#include "model/model_parameters.hpp"
 
 namespace gpupack {
 
-std::vector<std::string> check_plan(const Scenario& scenario, const Plan& plan, const Calibration& calibration);
+std::vector<std::string> check_plan(const Scenario& scenario, const Plan& plan, const ModelParameters& parameters);
 
 }  // namespace gpupack

@@ -7,8 +7,8 @@
 
 namespace gpupack {
 
-PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibration calibration, GpuOrder order)
-    : scenario_(&scenario), demands_(make_demands(scenario)), policy_(policy), calibration_(calibration), order_(order) {
+PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, ModelParameters parameters, GpuOrder order)
+    : scenario_(&scenario), demands_(make_demands(scenario, parameters)), policy_(policy), parameters_(std::move(parameters)), order_(order) {
   const long replicas = total_replicas(scenario);
   for (size_t e = 0; e < scenario.fleet.size(); ++e) {
     const FleetEntry& f = scenario.fleet[e];
@@ -33,8 +33,8 @@ PlanContext::PlanContext(const Scenario& scenario, ModePolicy policy, Calibratio
     if (order == GpuOrder::cheapest_first && fa.cost_per_hour.value_or(0) != fb.cost_per_hour.value_or(0)) {
       return fa.cost_per_hour.value_or(0) < fb.cost_per_hour.value_or(0);
     }
-    const auto ka = std::make_pair(whole_gpu_memory_bytes(fa.model), fa.model.sm_count);
-    const auto kb = std::make_pair(whole_gpu_memory_bytes(fb.model), fb.model.sm_count);
+    const auto ka = std::make_pair(whole_gpu_memory_bytes(fa.model, parameters_), fa.model.sm_count);
+    const auto kb = std::make_pair(whole_gpu_memory_bytes(fb.model, parameters_), fb.model.sm_count);
     return ka > kb;
   });
 }
@@ -63,7 +63,7 @@ const GpuModel& PlanContext::model(int gpu) const {
 }
 
 SliceSpec PlanContext::whole(int gpu) const {
-  SliceSpec s = whole_gpu_spec(model(gpu), scenario_->cuda, demands_.reference_sms, scenario_->context_overhead_bytes);
+  SliceSpec s = whole_gpu_spec(model(gpu), scenario_->cuda, demands_.reference_sms, scenario_->context_overhead_bytes, parameters_);
   s.capacity = slice_capacity_on(entry(gpu));
   s.consumer = consumer_rules(entry(gpu), -1);
   s.consumer.only_tenant = node_tenant(gpu);
@@ -72,7 +72,7 @@ SliceSpec PlanContext::whole(int gpu) const {
 
 SliceSpec PlanContext::instance(int gpu, int profile) const {
   SliceSpec s = mig_instance_spec(model(gpu), profile, scenario_->cuda, demands_.reference_sms,
-                                  scenario_->context_overhead_bytes);
+                                  scenario_->context_overhead_bytes, parameters_);
   s.capacity = slice_capacity_on(entry(gpu), profile);
   s.consumer = consumer_rules(entry(gpu), profile);
   s.consumer.only_tenant = node_tenant(gpu);
@@ -153,7 +153,7 @@ Plan assemble_plan(const PlanContext& ctx, std::vector<GpuBuild> builds, std::ve
                        [](const PlanSlice& x, const PlanSlice& y) { return x.mig_start < y.mig_start; });
     }
     g.mode = gpu_mode_of(b.mig, g.slices);
-    memory_total += static_cast<double>(whole_gpu_memory_bytes(model));
+    memory_total += static_cast<double>(whole_gpu_memory_bytes(model, ctx.parameters()));
     for (const auto& s : g.slices) {
       for (const auto& c : s.clients) {
         memory_used += static_cast<double>(c.memory_limit_bytes);
@@ -193,7 +193,7 @@ std::optional<double> one_per_gpu_cost(const PlanContext& ctx) {
       const auto& price = scenario.fleet[e].cost_per_hour;
       if (!price) return std::nullopt;  // a type without a price: no cost to compare
       if (gpu_of_entry[e] < 0 || (cheapest && *price >= *cheapest)) continue;
-      if (SliceState(ctx.whole(gpu_of_entry[e]), &alone, &ctx.calibration()).check(d) == Fit::ok) cheapest = price;
+      if (SliceState(ctx.whole(gpu_of_entry[e]), &alone, &ctx.parameters()).check(d) == Fit::ok) cheapest = price;
     }
     // A replica no GPU holds alone is left out on both sides of the comparison.
     if (cheapest) total += *cheapest * static_cast<double>(d.replicas);

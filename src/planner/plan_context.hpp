@@ -8,7 +8,7 @@
 #include "core/mig_enumerate.hpp"
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
-#include "planner/calibration.hpp"
+#include "model/model_parameters.hpp"
 #include "planner/demand.hpp"
 #include "planner/policy.hpp"
 #include "planner/slice_state.hpp"
@@ -34,7 +34,7 @@ class PlanContext {
   // The order in which packers take the fleet's GPUs: largest first (fewest GPUs), or cheapest first (a
   // fixed fleet with prices, issue 32: the plan that costs least), largest first within one price.
   enum class GpuOrder { largest_first, cheapest_first };
-  PlanContext(const Scenario& scenario, ModePolicy policy, Calibration calibration,
+  PlanContext(const Scenario& scenario, ModePolicy policy, ModelParameters parameters,
               GpuOrder order = GpuOrder::largest_first);
 
   const Scenario& scenario() const { return *scenario_; }
@@ -45,7 +45,7 @@ class PlanContext {
   }
   const Demands& demands() const { return demands_; }
   const ModePolicy& policy() const { return policy_; }
-  const Calibration& calibration() const { return calibration_; }
+  const ModelParameters& parameters() const { return parameters_; }
   GpuOrder order() const { return order_; }
   // The fleet's GPUs in the context's order (largest: memory, then SMs); an elastic fleet has one per replica.
   const std::vector<FleetGpu>& gpus() const { return gpus_; }
@@ -68,7 +68,7 @@ class PlanContext {
   const Scenario* scenario_;
   Demands demands_;
   ModePolicy policy_;
-  Calibration calibration_;
+  ModelParameters parameters_;
   GpuOrder order_;
   std::vector<FleetGpu> gpus_;
   std::vector<std::vector<MigLayout>> layouts_by_entry_;

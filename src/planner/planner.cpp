@@ -39,12 +39,12 @@ bool prices_differ(const Scenario& scenario) {
 }
 
 Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanContext::GpuOrder order) {
-  const PlanContext ctx(scenario, policy_for(options.forced), options.calibration, order);
+  const PlanContext ctx(scenario, policy_for(options.forced), options.parameters, order);
   PackResult packed = greedy_pack(ctx);
   // The bound in the order it assumes (largest first); the count is the fleet's either way.
   const int bound = order == PlanContext::GpuOrder::largest_first
                         ? lower_bound_gpus(ctx)
-                        : lower_bound_gpus(PlanContext(scenario, policy_for(options.forced), options.calibration));
+                        : lower_bound_gpus(PlanContext(scenario, policy_for(options.forced), options.parameters));
   bool proven = false;
   // The exhaustive search looks for fewer GPUs, not a lower cost: only in the fewest-GPUs order.
   if (packed.left.empty() && order == PlanContext::GpuOrder::largest_first) {

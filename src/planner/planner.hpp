@@ -8,12 +8,12 @@
 
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
-#include "planner/calibration.hpp"
+#include "model/model_parameters.hpp"
 
 namespace gpupack {
 
 struct PlanOptions {
-  Calibration calibration;
+  ModelParameters parameters;
   std::optional<GpuMode> forced;  // plan with this mode only (the comparison of modes)
   bool exact = true;              // exhaustive search when the instance is small
   long exact_budget = 200'000;  // search nodes (about 0.1 s)

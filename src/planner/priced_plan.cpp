@@ -30,7 +30,7 @@ using Counts = std::vector<std::vector<int>>;
 class PricedPlanner {
  public:
   PricedPlanner(const Scenario& scenario, const PlanOptions& options)
-      : s_(scenario), options_(options), table_(scenario, policy_for(options.forced), options.calibration) {
+      : s_(scenario), options_(options), table_(scenario, policy_for(options.forced), options.parameters) {
     quick_ = options;
     quick_.exact = false;
     quick_.explain = false;
@@ -234,7 +234,7 @@ class PricedPlanner {
     double compute_used = 0;
     double cost = 0;
     for (const PlanGpu& g : plan.gpus) {
-      memory_total += static_cast<double>(whole_gpu_memory_bytes(s_.fleet[static_cast<size_t>(g.fleet_entry)].model));
+      memory_total += static_cast<double>(whole_gpu_memory_bytes(s_.fleet[static_cast<size_t>(g.fleet_entry)].model, options_.parameters));
       cost += price(g.fleet_entry);
       for (const PlanSlice& sl : g.slices) {
         for (const PlanClient& c : sl.clients) {
@@ -245,7 +245,7 @@ class PricedPlanner {
     }
     PlanSummary& s = plan.summary;
     s.gpus_used = static_cast<int>(plan.gpus.size());
-    const PlanContext ctx(s_, policy_for(options_.forced), options_.calibration);
+    const PlanContext ctx(s_, policy_for(options_.forced), options_.parameters);
     s.lower_bound_gpus = lower_bound_gpus(ctx);
     s.memory_utilisation = memory_total > 0 ? memory_used / memory_total : 0;
     s.compute_utilisation = s.gpus_used > 0 ? compute_used / s.gpus_used : 0;

@@ -33,11 +33,11 @@ double SliceFiller::fill(SliceState& slice, const Candidate& c, const std::vecto
 
 InstanceFill SliceFiller::fill_instance(int gpu, int profile, const Candidate& c,
                                         const std::vector<int>& left) const {
-  return fill_empty(SliceState(ctx_.instance(gpu, profile), &ctx_.policy(), &ctx_.calibration()), c, left, gpu);
+  return fill_empty(SliceState(ctx_.instance(gpu, profile), &ctx_.policy(), &ctx_.parameters()), c, left, gpu);
 }
 
 InstanceFill SliceFiller::fill_whole(int gpu, const Candidate& c, const std::vector<int>& left) const {
-  return fill_empty(SliceState(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration()), c, left, gpu);
+  return fill_empty(SliceState(ctx_.whole(gpu), &ctx_.policy(), &ctx_.parameters()), c, left, gpu);
 }
 
 InstanceFill SliceFiller::fill_empty(SliceState slice, const Candidate& c, const std::vector<int>& left, int gpu) const {

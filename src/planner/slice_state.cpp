@@ -5,8 +5,7 @@
 #include <cmath>
 
 #include "core/units.hpp"
-#include "planner/perf_model.hpp"
-#include "planner/profiled_slice.hpp"
+#include "model/prediction.hpp"
 
 namespace gpupack {
 
@@ -15,79 +14,47 @@ namespace {
 // Compute sums are compared with a small tolerance so that e.g. 7 x 1/7 fits a whole GPU.
 constexpr double kComputeEpsilon = 1e-9;
 
-int ceil_to_5(double pct) {
-  return std::min(100, std::max(5, static_cast<int>(std::ceil(pct / 5.0 - 1e-9)) * 5));
+// Up to the next multiple of the cap step (5 %), at least one step, at most 100 %.
+int cap_step_up(double pct, const ModelParameters& m) {
+  const int step = m.mps_cap_step_pct;
+  return std::min(100, std::max(step, static_cast<int>(std::ceil(pct / static_cast<double>(step) - 1e-9)) * step));
 }
 
 double slice_fraction(const SliceSpec& spec, double compute) {
   return spec.compute_share > 0 ? compute / spec.compute_share : 1.0;
 }
 
-// Busy clients beside the largest one: the concurrency the slowdown curves are read at.
-double effective_clients(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
-  double sum = 0;
-  double largest = 0;
-  for (const auto& c : clients) {
-    const double u = std::min(1.0, slice_fraction(spec, c.compute));
-    sum += u;
-    largest = std::max(largest, u);
-  }
-  return 1.0 + sum - largest;
-}
-
 // MPS caps: a client without an SLO is capped at its own demand (the neighbour that must not steal);
-// one with an SLO gets twice its demand as room for bursts, unless that breaks someone's SLO.
-std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& clients, bool tight) {
+// one with an SLO gets slo_cap_headroom (twice) its demand as room for bursts, unless that breaks someone's
+// SLO.
+std::vector<int> mps_caps(const SliceSpec& spec, const std::vector<ClientLoad>& clients, bool tight,
+                          const ModelParameters& m) {
   std::vector<int> caps;
   for (const auto& c : clients) {
     const double pct = 100.0 * slice_fraction(spec, c.compute);
-    caps.push_back(ceil_to_5(c.max_p99_inflation && !tight ? 2 * pct : pct));
+    caps.push_back(cap_step_up(c.max_p99_inflation && !tight ? m.slo_cap_headroom * pct : pct, m));
   }
   consumer_mps_caps(spec.consumer, caps);
   return caps;
 }
 
-bool all_profiled(const std::vector<ClientLoad>& clients) {
-  return std::all_of(clients.begin(), clients.end(),
-                     [](const ClientLoad& c) { return c.profiled != nullptr; });
-}
-
-// p99 inflation per MPS client: the synthetic model from the neighbours' summed caps, or, where every
-// client is judged by its profile, the profile model (planner/profiled_slice.hpp).
-std::vector<double> mps_inflation(const Calibration& cal, const SliceSpec& spec,
-                                  const std::vector<ClientLoad>& clients, const std::vector<int>& caps,
-                                  std::optional<double>& host_cores) {
-  int total = 0;
-  for (int c : caps) total += c;
-  std::vector<double> out;
-  for (int c : caps) out.push_back(mps_p99_inflation(cal, std::min(100, total - c)));
-  if (clients.size() < 2 || !all_profiled(clients)) return out;
-  std::vector<PredictionInput> inputs;
-  for (size_t i = 0; i < clients.size(); ++i) {
-    inputs.push_back({clients[i].profiled, 1, slice_fraction(spec, clients[i].compute), caps[i], out[i]});
-  }
-  ProfiledSliceJudgement judged = judge_profiled_slice(spec.capacity, inputs);
-  host_cores = judged.host_cores;
-  return std::move(judged.inflation);
-}
-
-std::vector<double> timeslicing_inflation(const Calibration& cal, const SliceSpec& spec,
-                                          const std::vector<ClientLoad>& clients) {
-  std::vector<double> out;
-  std::vector<double> neighbours;
-  for (size_t j = 0; j < clients.size(); ++j) {
-    neighbours.clear();
-    for (size_t i = 0; i < clients.size(); ++i) {
-      if (i != j) neighbours.push_back(std::min(1.0, slice_fraction(spec, clients[i].compute)));
-    }
-    out.push_back(timeslicing_p99_inflation(cal, neighbours));
-  }
+// The clients as the model sees them (model/prediction.hpp), caps to be set under MPS, in a buffer kept
+// between calls (the packers ask hundreds of thousands of times per plan).
+std::vector<ModelClient>& model_clients(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
+  thread_local std::vector<ModelClient> out;
+  out.clear();
+  for (const auto& c : clients) out.push_back({c.workload, c.replicas, slice_fraction(spec, c.compute), std::nullopt});
   return out;
 }
 
-bool keeps_slos(const std::vector<ClientLoad>& clients, const std::vector<double>& inflation) {
+void set_caps(std::vector<ModelClient>& clients, const std::vector<int>& caps) {
+  for (size_t i = 0; i < clients.size(); ++i) clients[i].cap_pct = caps[i];
+}
+
+bool keeps_slos(const std::vector<ClientLoad>& clients, const SliceOutcome& outcome) {
   for (size_t i = 0; i < clients.size(); ++i) {
-    if (clients[i].max_p99_inflation && inflation[i] > *clients[i].max_p99_inflation + 1e-9) return false;
+    const double inflation = outcome.clients[i].inflation;
+    if (clients[i].max_p99_inflation && inflation > *clients[i].max_p99_inflation + 1e-9) return false;
   }
   return true;
 }
@@ -114,12 +81,13 @@ ClientLoad new_client(const WorkloadDemand& d, double compute) {
                     needs_own_slice(d.isolation),
                     1,
                     d.profiled,
-                    d.host_cpu};
+                    d.host_cpu,
+                    d.entry};
 }
 
 }  // namespace
 
-std::uint64_t whole_gpu_memory_bytes(const GpuModel& model) {
+std::uint64_t whole_gpu_memory_bytes(const GpuModel& model, const ModelParameters& m) {
   if (model.mig) {
     double best = 0;
     for (const auto& p : model.mig->profiles) {
@@ -127,12 +95,13 @@ std::uint64_t whole_gpu_memory_bytes(const GpuModel& model) {
     }
     if (best > 0) return gib_to_bytes(best);
   }
-  return gib_to_bytes(std::floor(model.memory_gib * 0.94 * 4) / 4);
+  return gib_to_bytes(std::floor(model.memory_gib * m.usable_memory_share * 4) / 4);
 }
 
-SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead) {
+SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead,
+                         const ModelParameters& m) {
   SliceSpec s;
-  s.memory_bytes = whole_gpu_memory_bytes(model);
+  s.memory_bytes = whole_gpu_memory_bytes(model, m);
   s.compute_share = 1.0;
   s.mps_client_limit = mps_client_limit(model, cuda);
   s.mps_isolates_memory = mps_isolates_memory(model);
@@ -143,9 +112,9 @@ SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_
 }
 
 SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda, int reference_sms,
-                            std::uint64_t overhead) {
+                            std::uint64_t overhead, const ModelParameters& m) {
   const MigProfile& p = model.mig->profiles[static_cast<size_t>(profile)];
-  SliceSpec s = whole_gpu_spec(model, cuda, reference_sms, overhead);
+  SliceSpec s = whole_gpu_spec(model, cuda, reference_sms, overhead, m);
   s.profile = profile;
   s.memory_bytes = gib_to_bytes(p.memory_gib);
   s.compute_share = static_cast<double>(p.sms) / model.sm_count;
@@ -154,40 +123,22 @@ SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda
   return s;
 }
 
-SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                             const Calibration& calibration) {
+SliceEvaluation evaluate_sharing(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                             const ModelParameters& m, PredictionDetail detail) {
   SliceEvaluation e;
   e.sharing = sharing;
-  const double k = effective_clients(spec, clients);
-  switch (sharing) {
-    case Sharing::exclusive:
-    case Sharing::streams:
-      // One process: its streams interleave like MPS clients, without cross-process contention.
-      e.inflation.assign(clients.size(), 1.0);
-      e.throughput = clients.size() > 1 ? 1.0 / mps_slowdown(calibration, k) : 1.0;
-      break;
-    case Sharing::mps: {
-      e.mps_caps = mps_caps(spec, clients, false);
-      e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps, e.host_cores);
-      if (!keeps_slos(clients, e.inflation)) {
-        e.mps_caps = mps_caps(spec, clients, true);
-        e.inflation = mps_inflation(calibration, spec, clients, e.mps_caps, e.host_cores);
-      }
-      // Caps below what a client needs slow it down: the compute-weighted share of throughput kept.
-      double kept = 0;
-      double weight = 0;
-      for (size_t i = 0; i < clients.size(); ++i) {
-        const double demand = std::min(1.0, slice_fraction(spec, clients[i].compute));
-        kept += demand * mps_capped_throughput(calibration, e.mps_caps[i], demand);
-        weight += demand;
-      }
-      e.throughput = (weight > 0 ? kept / weight : 1.0) / mps_slowdown(calibration, k);
-      break;
+  std::vector<ModelClient>& asked = model_clients(spec, clients);
+  if (sharing == Sharing::mps) {
+    e.mps_caps = mps_caps(spec, clients, false, m);
+    set_caps(asked, e.mps_caps);
+    static_cast<SliceOutcome&>(e) = predict({sharing, spec.capacity}, asked, m, detail);
+    if (!keeps_slos(clients, e)) {
+      e.mps_caps = mps_caps(spec, clients, true, m);
+      set_caps(asked, e.mps_caps);
+      static_cast<SliceOutcome&>(e) = predict({sharing, spec.capacity}, asked, m, detail);
     }
-    case Sharing::time_slicing:
-      e.inflation = timeslicing_inflation(calibration, spec, clients);
-      e.throughput = 1.0 / timeslicing_slowdown(calibration, k);
-      break;
+  } else {
+    static_cast<SliceOutcome&>(e) = predict({sharing, spec.capacity}, asked, m, detail);
   }
   return e;
 }
@@ -209,6 +160,13 @@ bool fits_host_cores(const SliceSpec& spec, const std::vector<ClientLoad>& clien
   return used <= spec.capacity.host_cores + kComputeEpsilon;
 }
 
+// The verdict without the predictions (choose_sharing with `predict` false).
+SliceEvaluation unpredicted(Sharing sharing) {
+  SliceEvaluation e;
+  e.sharing = sharing;
+  return e;
+}
+
 // Whether the consumer can give these MPS clients what they need (planner/consumer_rules.hpp).
 bool fits_consumer(const SliceSpec& spec, const std::vector<ClientLoad>& clients) {
   thread_local std::vector<ClientNeed> needs;
@@ -219,21 +177,21 @@ bool fits_consumer(const SliceSpec& spec, const std::vector<ClientLoad>& clients
   return fits_consumer_mps(spec.consumer, spec.memory_bytes, needs);
 }
 
-// evaluate_slice, and with `predict` false the same verdict without the predictions where they cannot
+// choose_slice_sharing, and with `predict` false the same verdict without the predictions where they cannot
 // change it: a slice none of whose clients has an SLO keeps every SLO under any sharing. (The packers
 // ask hundreds of thousands of times per plan whether a replica may join; the predictions were most of
 // that time.)
 std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                              const ModePolicy& policy, const Calibration& calibration,
-                                              Fit* why, bool predict) {
+                                              const ModePolicy& policy, const ModelParameters& parameters,
+                                              Fit* why, bool predict, PredictionDetail detail) {
   // The NVIDIA plugin's MPS replica: one client alone gets the same share as its neighbours would.
   if (clients.size() == 1 && plugin_mps_replicas(spec.consumer) > 0) {
     if (!fits_consumer(spec, clients) || !fits_host_cores(spec, clients, nullptr)) {
       if (why) *why = fits_consumer(spec, clients) ? Fit::host_cpu : Fit::memory;
       return std::nullopt;
     }
-    if (!predict) return SliceEvaluation{Sharing::mps, {}, {}, 1.0, {}};
-    return predict_with(Sharing::mps, spec, clients, calibration);
+    if (!predict) return unpredicted(Sharing::mps);
+    return evaluate_sharing(Sharing::mps, spec, clients, parameters, detail);
   }
   if (clients.size() == 1) {
     const Sharing alone = clients[0].replicas > 1 ? Sharing::streams : Sharing::exclusive;
@@ -241,8 +199,8 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
       if (why) *why = Fit::host_cpu;
       return std::nullopt;
     }
-    if (!predict) return SliceEvaluation{alone, {}, {}, 1.0, {}};
-    return predict_with(alone, spec, clients, calibration);
+    if (!predict) return unpredicted(alone);
+    return evaluate_sharing(alone, spec, clients, parameters, detail);
   }
   const bool any_slo = std::any_of(clients.begin(), clients.end(),
                                    [](const ClientLoad& c) { return c.max_p99_inflation.has_value(); });
@@ -273,13 +231,13 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
   const bool cores_alone_fit = fits_host_cores(spec, clients, nullptr);
   for (Sharing s : order) {
     if ((s == Sharing::mps && !mps_ok) || (s == Sharing::time_slicing && !ts_ok)) continue;
-    if (!predict && !any_slo && cores_alone_fit) return SliceEvaluation{s, {}, {}, 1.0, {}};
-    SliceEvaluation e = predict_with(s, spec, clients, calibration);
+    if (!predict && !any_slo && cores_alone_fit) return unpredicted(s);
+    SliceEvaluation e = evaluate_sharing(s, spec, clients, parameters, detail);
     if (!fits_host_cores(spec, clients, &e)) {
       reason = Fit::host_cpu;
       continue;
     }
-    if (keeps_slos(clients, e.inflation)) return e;
+    if (keeps_slos(clients, e)) return e;
   }
   if (why) *why = reason;
   return std::nullopt;
@@ -287,10 +245,10 @@ std::optional<SliceEvaluation> choose_sharing(const SliceSpec& spec, const std::
 
 }  // namespace
 
-std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                              const ModePolicy& policy, const Calibration& calibration,
-                                              Fit* why) {
-  return choose_sharing(spec, clients, policy, calibration, why, true);
+std::optional<SliceEvaluation> choose_slice_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                                              const ModePolicy& policy, const ModelParameters& parameters,
+                                              PredictionDetail detail, Fit* why) {
+  return choose_sharing(spec, clients, policy, parameters, why, true, detail);
 }
 
 int SliceState::joinable_client(const WorkloadDemand& d) const {
@@ -331,7 +289,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     if (spec_.capacity.host_cores > 0 && d.host_cpu > spec_.capacity.host_cores + kComputeEpsilon)
       return Fit::host_cpu;
     // An NVIDIA plugin MPS replica gets its equal share even alone.
-    if (plugin_mps_replicas(spec_.consumer) > 0 && !choose_sharing(spec_, {new_client(d, compute)}, *policy_, *calibration_, nullptr, false))
+    if (plugin_mps_replicas(spec_.consumer) > 0 && !choose_sharing(spec_, {new_client(d, compute)}, *policy_, *parameters_, nullptr, false, PredictionDetail::inflation))
       return Fit::memory;
     return d.max_p99_inflation && *d.max_p99_inflation < 1.0 ? Fit::slo : Fit::ok;
   }
@@ -348,7 +306,7 @@ Fit SliceState::check(const WorkloadDemand& d) const {
     next.push_back(new_client(d, compute));
   }
   Fit why = Fit::ok;
-  if (!choose_sharing(spec_, next, *policy_, *calibration_, &why, false)) return why;
+  if (!choose_sharing(spec_, next, *policy_, *parameters_, &why, false, PredictionDetail::inflation)) return why;
   return Fit::ok;
 }
 
@@ -376,11 +334,13 @@ PlanSlice SliceState::finish(const std::vector<std::string>& tenants) const {
   s.memory_bytes = spec_.memory_bytes;
   s.compute_share = spec_.compute_share;
   if (tenant_ >= 0) s.tenant = tenants[static_cast<size_t>(tenant_)];
-  const std::optional<SliceEvaluation> e = evaluate_slice(spec_, clients_, *policy_, *calibration_);
+  const std::optional<SliceEvaluation> e =
+      choose_slice_sharing(spec_, clients_, *policy_, *parameters_, PredictionDetail::figures);
   // Without a sharing that keeps every SLO (the NVIDIA plugin's shares grown to its node's replicas,
   // set_plugin_replicas) the predictions say what the consumer's own sharing does.
   const Sharing fallback = plugin_mps_replicas(spec_.consumer) > 0 ? Sharing::mps : Sharing::exclusive;
-  const SliceEvaluation eval = e ? *e : predict_with(fallback, spec_, clients_, *calibration_);
+  const SliceEvaluation eval =
+      e ? *e : evaluate_sharing(fallback, spec_, clients_, *parameters_, PredictionDetail::figures);
   s.sharing = eval.sharing;
   s.predicted_throughput = eval.throughput;
   std::vector<std::uint64_t> limits;
@@ -392,7 +352,11 @@ PlanSlice SliceState::finish(const std::vector<std::string>& tenants) const {
     c.memory_limit_bytes = limits[i];
     c.compute = clients_[i].compute;
     if (!eval.mps_caps.empty()) c.mps_active_thread_percentage = eval.mps_caps[i];
-    c.predicted_p99_inflation = eval.inflation[i];
+    c.predicted_p99_inflation = eval.clients[i].inflation;
+    // The outcome kept with the slice: the plan's prediction for the client, its notes made from it.
+    if (clients_[i].workload) {
+      c.prediction = plan_prediction(eval.clients[i], *clients_[i].workload, eval.sharing, *parameters_);
+    }
     s.clients.push_back(std::move(c));
   }
   return s;

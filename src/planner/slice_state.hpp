@@ -8,7 +8,8 @@
 
 #include "core/gpu_model.hpp"
 #include "core/plan.hpp"
-#include "planner/calibration.hpp"
+#include "model/model_parameters.hpp"
+#include "model/prediction.hpp"
 #include "planner/consumer_rules.hpp"
 #include "planner/demand.hpp"
 #include "planner/policy.hpp"
@@ -28,11 +29,12 @@ struct SliceSpec {
 };
 
 // Usable memory of a whole GPU: the full-size MIG profile's memory where the catalog has one (what the
-// driver reports), otherwise 94% of nominal (an L4 reports 22.5 of 24 GiB, a T4 15 of 16).
-std::uint64_t whole_gpu_memory_bytes(const GpuModel& model);
-SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead);
+// driver reports), otherwise the model's usable_memory_share (94%) of nominal, in steps of 1/4 GiB.
+std::uint64_t whole_gpu_memory_bytes(const GpuModel& model, const ModelParameters& m);
+SliceSpec whole_gpu_spec(const GpuModel& model, CudaVersion cuda, int reference_sms, std::uint64_t overhead,
+                         const ModelParameters& m);
 SliceSpec mig_instance_spec(const GpuModel& model, int profile, CudaVersion cuda, int reference_sms,
-                            std::uint64_t overhead);
+                            std::uint64_t overhead, const ModelParameters& m);
 
 // Why a replica may not join a slice.
 enum class Fit { ok, memory, compute, host_cpu, clients, tenant, isolation, slo };
@@ -47,36 +49,36 @@ struct ClientLoad {
   bool needs_memory_cap = false;
   bool own_slice = false;
   int replicas = 0;
-  const Workload* profiled = nullptr;  // set when its profile judges it (planner/profiled_slice.hpp)
+  const Workload* profiled = nullptr;  // set when its profile judges it (model/profiled_slice.hpp)
   double host_cpu =
       0;  // its replicas' host CPU cores alone (their profiles'): the bound where no rate scales it
+  const Workload* workload = nullptr;  // its (first replica's) workload: the model predicts it from this
 };
 
-// The outcome of the performance model for the clients of one slice.
-struct SliceEvaluation {
+// The sharing chosen for the clients of one slice, its MPS caps, and the model's outcome for them
+// (model/prediction.hpp): per client its inflation and figures, the slice's throughput, and the host cores
+// its clients use at their predicted req/s where the profile model judged the slice (else their cores
+// alone count). Empty outcomes where the verdict needed no prediction.
+struct SliceEvaluation : SliceOutcome {
   Sharing sharing = Sharing::exclusive;
-  std::vector<int> mps_caps;      // per client, empty unless MPS
-  std::vector<double> inflation;  // predicted p99 inflation per client
-  double throughput = 1.0;        // per-client throughput relative to alone
-  // The host CPU cores its clients use at their predicted req/s, where the profile model predicted them
-  // (an MPS slice judged by its clients' profiles); else their cores alone count.
-  std::optional<double> host_cores;
+  std::vector<int> mps_caps;  // per client, empty unless MPS
 };
 
 // Chooses the sharing for `clients` (the first the policy allows whose predictions keep every SLO) and
 // predicts p99 and throughput. None when no sharing works; `why` then says which rule failed.
-std::optional<SliceEvaluation> evaluate_slice(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                                              const ModePolicy& policy, const Calibration& calibration,
-                                              Fit* why = nullptr);
+std::optional<SliceEvaluation> choose_slice_sharing(const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                                              const ModePolicy& policy, const ModelParameters& parameters,
+                                              PredictionDetail detail, Fit* why = nullptr);
 
 // The same model with one sharing imposed (used by explanations to show what an alternative would do).
-SliceEvaluation predict_with(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
-                             const Calibration& calibration);
+SliceEvaluation evaluate_sharing(Sharing sharing, const SliceSpec& spec, const std::vector<ClientLoad>& clients,
+                             const ModelParameters& parameters,
+                             PredictionDetail detail = PredictionDetail::inflation);
 
 class SliceState {
  public:
-  SliceState(SliceSpec spec, const ModePolicy* policy, const Calibration* calibration)
-      : spec_(spec), policy_(policy), calibration_(calibration) {}
+  SliceState(SliceSpec spec, const ModePolicy* policy, const ModelParameters* parameters)
+      : spec_(spec), policy_(policy), parameters_(parameters) {}
 
   Fit check(const WorkloadDemand& d) const;
   // Adds one replica (check must have said ok).
@@ -89,7 +91,7 @@ class SliceState {
   // The first tests of check, cheap: room for `memory` bytes (without a context, which a group member may
   // share) and `compute` (fraction of the reference GPU). False means check refuses any such replica.
   // Compute is not a bound on a slice whose clients are all judged by their profiles under MPS (check
-  // decides there: planner/profiled_slice.hpp).
+  // decides there: model/profiled_slice.hpp).
   bool has_room(std::uint64_t memory, double compute) const;
   const SliceSpec& spec() const { return spec_; }
   int tenant() const { return tenant_; }
@@ -110,7 +112,7 @@ class SliceState {
 
   SliceSpec spec_;
   const ModePolicy* policy_;
-  const Calibration* calibration_;
+  const ModelParameters* parameters_;
   int tenant_ = -1;
   std::uint64_t memory_used_ = 0;  // client limits, contexts included
   double compute_used_ = 0;

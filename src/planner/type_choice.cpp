@@ -36,8 +36,8 @@ std::string refusal_of(Fit fit) {
 // Replicas of `d` one slice of `spec` holds alone, up to kCapacityCountLimit; `why` gets the rule that
 // stops the first one.
 int fill_alone(const SliceSpec& spec, const WorkloadDemand& d, const ModePolicy& policy,
-               const Calibration& calibration, Fit* why) {
-  SliceState slice(spec, &policy, &calibration);
+               const ModelParameters& parameters, Fit* why) {
+  SliceState slice(spec, &policy, &parameters);
   int n = 0;
   while (n < kCapacityCountLimit) {
     const Fit fit = slice.has_room(d.memory_bytes, d.compute) ? slice.check(d) : Fit::memory;
@@ -66,16 +66,16 @@ Scenario on_one_type(const Scenario& scenario, int entry) {
   return s;
 }
 
-TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const Calibration& calibration)
-    : scenario_(&scenario) {
+TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const ModelParameters& parameters)
+    : scenario_(&scenario), parameters_(&parameters) {
   const size_t types = scenario.fleet.size();
   for (size_t e = 0; e < types; ++e) on_type_.push_back(on_one_type(scenario, static_cast<int>(e)));
   cells_.resize(scenario.workloads.size() * types);
   for (size_t e = 0; e < types; ++e) {
     const Scenario& s = on_type_[e];
     const FleetEntry& f = s.fleet.front();
-    const Demands demands = make_demands(s);
-    SliceSpec whole = whole_gpu_spec(f.model, s.cuda, demands.reference_sms, s.context_overhead_bytes);
+    const Demands demands = make_demands(s, parameters);
+    SliceSpec whole = whole_gpu_spec(f.model, s.cuda, demands.reference_sms, s.context_overhead_bytes, parameters);
     whole.capacity = slice_capacity_on(f);
     whole.consumer = consumer_rules(f, -1);
     const std::vector<MigLayout> layouts = fleet_mig_layouts(f, policy);
@@ -92,15 +92,15 @@ TypeTable::TypeTable(const Scenario& scenario, const ModePolicy& policy, const C
       Cell& c = cells_[w * types + e];
       Fit why = Fit::ok;
       if (whole_allowed) {
-        c.replicas = std::min(fill_alone(whole, d, policy, calibration, &why),
+        c.replicas = std::min(fill_alone(whole, d, policy, parameters, &why),
                               std::max(1, tenant_replicas[static_cast<size_t>(d.tenant)]));
       }
       std::vector<int> per_profile(f.model.mig ? f.model.mig->profiles.size() : 0, 0);
       for (int p : profiles) {
-        SliceSpec inst = mig_instance_spec(f.model, p, s.cuda, demands.reference_sms, s.context_overhead_bytes);
+        SliceSpec inst = mig_instance_spec(f.model, p, s.cuda, demands.reference_sms, s.context_overhead_bytes, parameters);
         inst.capacity = slice_capacity_on(f, p);
         inst.consumer = consumer_rules(f, p);
-        per_profile[static_cast<size_t>(p)] = fill_alone(inst, d, policy, calibration, whole_allowed ? nullptr : &why);
+        per_profile[static_cast<size_t>(p)] = fill_alone(inst, d, policy, parameters, whole_allowed ? nullptr : &why);
       }
       for (const MigLayout& l : layouts) {
         int sum = 0;
@@ -142,8 +142,8 @@ int TypeTable::cheapest(int workload) const {
   if (best >= 0) return best;
   best = 0;
   for (int e = 1; e < types(); ++e) {
-    if (whole_gpu_memory_bytes(scenario_->fleet[static_cast<size_t>(e)].model) >
-        whole_gpu_memory_bytes(scenario_->fleet[static_cast<size_t>(best)].model)) {
+    if (whole_gpu_memory_bytes(scenario_->fleet[static_cast<size_t>(e)].model, *parameters_) >
+        whole_gpu_memory_bytes(scenario_->fleet[static_cast<size_t>(best)].model, *parameters_)) {
       best = e;
     }
   }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/scenario.hpp"
-#include "planner/calibration.hpp"
+#include "model/model_parameters.hpp"
 #include "planner/policy.hpp"
 
 namespace gpupack {
@@ -26,7 +26,7 @@ constexpr int kCapacityCountLimit = 64;
 
 class TypeTable {
  public:
-  TypeTable(const Scenario& scenario, const ModePolicy& policy, const Calibration& calibration);
+  TypeTable(const Scenario& scenario, const ModePolicy& policy, const ModelParameters& parameters);
 
   int types() const { return static_cast<int>(on_type_.size()); }
   // The scenario of every workload on type `entry` alone (on_one_type).
@@ -56,6 +56,7 @@ class TypeTable {
   }
 
   const Scenario* scenario_;
+  const ModelParameters* parameters_;
   std::vector<Scenario> on_type_;
   std::vector<Cell> cells_;  // workload-major
 };

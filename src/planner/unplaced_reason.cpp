@@ -24,13 +24,13 @@ bool fits_empty_slice(const PlanContext& ctx, const WorkloadDemand& d, bool* mig
     const GpuModel& m = ctx.model(g);
     if (ctx.mig_allowed(g)) *mig_gpu_exists = true;
     if (ctx.whole_allowed(g) &&
-        SliceState(ctx.whole(g), &ctx.policy(), &ctx.calibration()).check(d) == Fit::ok) {
+        SliceState(ctx.whole(g), &ctx.policy(), &ctx.parameters()).check(d) == Fit::ok) {
       return true;
     }
     if (ctx.mig_allowed(g)) {
       for (size_t p = 0; p < m.mig->profiles.size(); ++p) {
         if (ctx.entry(g).mig == FleetMig::fixed && ctx.entry(g).mig_layout[p] == 0) continue;
-        if (SliceState(ctx.instance(g, static_cast<int>(p)), &ctx.policy(), &ctx.calibration()).check(d) ==
+        if (SliceState(ctx.instance(g, static_cast<int>(p)), &ctx.policy(), &ctx.parameters()).check(d) ==
             Fit::ok) {
           return true;
         }

@@ -196,7 +196,7 @@ class WholeGpuTrials {
  private:
   const WorkloadDemand& demand(size_t i) const { return *tenant_.demands[i]; }
 
-  SliceState empty_slice(int gpu) const { return SliceState(ctx_.whole(gpu), &ctx_.policy(), &ctx_.calibration()); }
+  SliceState empty_slice(int gpu) const { return SliceState(ctx_.whole(gpu), &ctx_.policy(), &ctx_.parameters()); }
 
   // The workload whose next replica best matches what `slice` has left; -1 when none fits. Workloads whose
   // replica failed the full check are marked in `blocked`.

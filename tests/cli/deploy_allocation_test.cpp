@@ -140,7 +140,7 @@ void check_scenario(const std::string& yaml, const std::string& source, const st
   }
   PlanOptions options;
   const Plan plan = make_plan(scenario, options);
-  PlanDocument document = plan_document(scenario, plan, {}, options.calibration);
+  PlanDocument document = plan_document(scenario, plan, {}, options.parameters);
   check_plan_document(document, catalog);
   EXPECT_EQ(allocate_everything(document, catalog), document.summary.placed);
 }

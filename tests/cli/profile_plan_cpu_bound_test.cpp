@@ -60,8 +60,8 @@ Plan plan_of(const Scenario& s, std::optional<GpuMode> forced) {
   PlanOptions o;
   o.forced = forced;
   Plan p = make_plan(s, o);
-  add_predictions(s, p);
-  EXPECT_EQ(check_plan(s, p, Calibration{}), std::vector<std::string>{});
+  add_predictions(s, p, ModelParameters{});
+  EXPECT_EQ(check_plan(s, p, ModelParameters{}), std::vector<std::string>{});
   return p;
 }
 

@@ -12,7 +12,8 @@
 #include "io/scenario_yaml.hpp"
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/prediction.hpp"
+#include "model/profile_prediction.hpp"
 
 namespace gpupack::test {
 
@@ -35,8 +36,8 @@ inline Scenario from_text(const std::string& yaml, const std::string& profiles_d
 
 inline Plan plan_with_predictions(const Scenario& s) {
   Plan p = make_plan(s, PlanOptions{});
-  add_predictions(s, p);
-  EXPECT_EQ(check_plan(s, p, Calibration{}), std::vector<std::string>{});
+  add_predictions(s, p, ModelParameters{});
+  EXPECT_EQ(check_plan(s, p, ModelParameters{}), std::vector<std::string>{});
   return p;
 }
 

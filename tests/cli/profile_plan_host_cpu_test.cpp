@@ -47,7 +47,7 @@ TEST(ProfilePlan, NodeCpuCoresLimitLaunchBoundReplicas) {
   for (auto& c : crowded.gpus[1].slices[0].clients) first.push_back(c);
   crowded.gpus.pop_back();
   crowded.summary.gpus_used = 1;
-  const auto errors = check_plan(s, crowded, Calibration{});
+  const auto errors = check_plan(s, crowded, ModelParameters{});
   EXPECT_TRUE(std::any_of(errors.begin(), errors.end(), [](const std::string& e) {
     return e.find("host CPU cores") != std::string::npos;
   }));

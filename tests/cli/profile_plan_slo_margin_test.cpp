@@ -46,7 +46,7 @@ Packed resnets_of(const Plan& p) {
 TEST(ProfilePlanSloMargin, AProfiledSloKeepsTwelvePercentByDefault) {
   const Scenario s = density("");
   ASSERT_TRUE(s.workloads[0].slo_margin);
-  EXPECT_DOUBLE_EQ(*s.workloads[0].slo_margin, kProfiledSloMargin);
+  EXPECT_DOUBLE_EQ(*s.workloads[0].slo_margin, ModelParameters{}.profiled_slo_margin);
   EXPECT_FALSE(s.workloads[1].slo_margin);  // no SLO, no margin
   const Packed p = resnets_of(plan_with_predictions(s));
   // Measured on three H100s (runs 22-24): 30, 27 and 28 fit at this SLO. Without a margin the plan
@@ -70,7 +70,7 @@ TEST(ProfilePlanSloMargin, AStatedMarginWins) {
 TEST(ProfilePlanSloMargin, TheCheckerHoldsAPlanToTheMargin) {
   // The plan packed without a margin breaks the default margin's SLO in the checker.
   const Plan loose = plan_with_predictions(density(", slo_margin: 0"));
-  const auto errors = check_plan(density(""), loose, Calibration{});
+  const auto errors = check_plan(density(""), loose, ModelParameters{});
   EXPECT_TRUE(std::any_of(errors.begin(), errors.end(), [](const std::string& e) {
     return e.find("predicted p99 above its SLO") != std::string::npos;
   })) << errors.size();

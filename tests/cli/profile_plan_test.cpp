@@ -12,7 +12,8 @@
 #include "io/scenario_yaml.hpp"
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/predict_clients.hpp"
+#include "model/profile_prediction.hpp"
 #include "profile_plan_helpers.hpp"
 
 namespace gpupack {
@@ -48,7 +49,7 @@ TEST(ProfilePlan, ProfileFillsComputeFromGpmActivityAndP99Alone) {
   EXPECT_EQ(resnet.memory_bytes, 921698304u);        // the profile's memory with headroom
   EXPECT_DOUBLE_EQ(named(s, "gemm").compute, 0.55);  // a value written in the entry wins
   // The SM-share curve's share for throughput within 10% of its best: between its 12% and 25% points.
-  const auto share = curve_share(*resnet.profile);
+  const auto share = curve_share(*resnet.profile, ModelParameters{}.curve_share_tolerance);
   ASSERT_TRUE(share);
   EXPECT_GT(*share, 0.12);
   EXPECT_LT(*share, 0.25);
@@ -95,7 +96,7 @@ TEST(ProfilePlan, Issue15SixResnetsAndGemmShareOneH100) {
 TEST(ProfilePlan, UncappedGemmBesideSixResnetsIsJudgedByTheProfiles) {
   // Without a written cap the GEMM keeps 0.85 of the SMs busy and six resnets 0.07 each: 1.28 > 1. Every
   // client is profiled and the resnets have an SLO, so the profile model decides
-  // (planner/profiled_slice.hpp): the contention x1.28 keeps the resnets' p99 within 16.4 ms, and all share
+  // (model/profiled_slice.hpp): the contention x1.28 keeps the resnets' p99 within 16.4 ms, and all share
   // the GPU under MPS.
   const std::string dir = kData + "/profiles-h100-2026-11-23";
   const Scenario s = from_text(
@@ -157,7 +158,7 @@ workloads:
 // program, whose small kernels contend for more than their SM-busy share).
 double mps_copies_speedup(const Workload& w, int k) {
   std::vector<PredictionInput> in(static_cast<size_t>(k), PredictionInput{&w, 1, w.compute, 100, 1.0});
-  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in);
+  const auto preds = test::predict_clients(Sharing::mps, {132, 3350}, in);
   return preds.at(0).req_per_s.value() * k / w.profile->req_per_s.value();
 }
 
@@ -194,7 +195,7 @@ TEST(ProfilePlan, GridInterpolatesAndMarksCopiesBeyondItAsExtrapolated) {
   const Workload w = cnn_with_grid({{"mps", 1, 500, 4.0}, {"mps", 4, 1800, 6.0}, {"mps", 8, 3100, 10.0}});
   auto at = [&](int k) {
     std::vector<PredictionInput> in(static_cast<size_t>(k), PredictionInput{&w, 1, 0.1, 100, 1.0});
-    return predict_slice(Sharing::mps, {132, 3350}, 1.0, in).at(0);
+    return test::predict_clients(Sharing::mps, {132, 3350}, in).at(0);
   };
   const ClientPrediction six = at(6);
   EXPECT_NEAR(*six.req_per_s * 6, 2450, 1e-6);
@@ -253,7 +254,7 @@ TEST(ProfilePlan, OnlyAnEntryWithAProfileMayLeaveOutMemoryAndCompute) {
       "fleet: [{model: H100-SXM5-80GB, count: 1}]\nworkloads: [{name: a, replicas: 3, profile: p.json}]\n",
       "in.yaml", catalog);
   const Plan p = make_plan(planned, PlanOptions{});
-  EXPECT_EQ(check_plan(planned, p, Calibration{}), std::vector<std::string>{});
+  EXPECT_EQ(check_plan(planned, p, ModelParameters{}), std::vector<std::string>{});
   try {
     from_text("workloads: [{name: a, memory: 1GiB}]\n", "");
     FAIL() << "compute is required without a profile";
@@ -298,7 +299,7 @@ TEST(ProfilePlan, ThreeResnetsAndAnMlpWithinTheTargetsOfTheH100Run) {
                                         {&resnet, 1, 0.1, 20, 1.0},
                                         {&resnet, 1, 0.1, 20, 1.0},
                                         {&mlp, 1, 0.3, 30, 1.0}};
-  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in);
+  const auto preds = test::predict_clients(Sharing::mps, {132, 3350}, in);
   // resnet req/s: -19% to -12% (the launch path among 4 clients, x1.26, costs more here than measured that
   // day).
   for (const double measured : {464.1, 434.2, 427.9})
@@ -325,7 +326,7 @@ TEST(ProfilePlan, ANarrowClientWaitsForTheBurstsOfWiderNeighbours) {
     std::vector<PredictionInput> in(4, PredictionInput{&resnet, 1, 0.05, 15, 1.0});
     for (int i = 0; i < mlps; ++i) in.push_back({&mlp, 1, 0.3, mlp_cap, 1.0});
     if (with_gemm) in.push_back({&gemm, 1, 0.3, 30, 1.0});
-    return predict_slice(Sharing::mps, {132, 3350}, 1.0, in);
+    return test::predict_clients(Sharing::mps, {132, 3350}, in);
   };
   auto mentions_bursts = [](const ClientPrediction& p) {
     return std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& n) {
@@ -336,7 +337,7 @@ TEST(ProfilePlan, ANarrowClientWaitsForTheBurstsOfWiderNeighbours) {
   EXPECT_TRUE(mentions_bursts(three[0]));
   EXPECT_TRUE(mentions_bursts(four[0]));
   EXPECT_FALSE(mentions_bursts(capped[0]));
-  EXPECT_FALSE(mentions_bursts(slice(1, 80, true)[0]));  // one MLP and the GEMM: under kBurstFree
+  EXPECT_FALSE(mentions_bursts(slice(1, 80, true)[0]));  // one MLP and the GEMM: under burst_free
   for (const auto& p : {three[4], four[4], capped[4], slice(3, 80, true)[7]})
     EXPECT_FALSE(mentions_bursts(p));
   // Within 10% of run 13's measured means (that machine ran every resnet about 10% slower than the others).
@@ -356,7 +357,7 @@ TEST(ProfilePlan, TheColocatedTailCapHoldsUpToSixteenClients) {
   auto predict = [&](int clients) {
     const std::vector<PredictionInput> in(static_cast<size_t>(clients),
                                           PredictionInput{&resnet, 1, 0.05, 15, 1.0});
-    return predict_slice(Sharing::mps, {132, 3350}, 1.0, in)[0];
+    return test::predict_clients(Sharing::mps, {132, 3350}, in)[0];
   };
   auto tail_ratio = [&](int clients) {
     return *predict(clients).p99_ms * *predict(clients).req_per_s / 1000;
@@ -377,7 +378,7 @@ TEST(ProfilePlan, LaunchPathCoefficientComesFromTheProfilesOwnGrid) {
   const Workload other = cnn_with_grid({});  // without a grid: the measured default, 0.10
   const std::vector<PredictionInput> in{
       {&w, 1, 0.1, 100, 1.0}, {&other, 1, 0.1, 100, 1.0}, {&other, 1, 0.1, 100, 1.0}};
-  const auto preds = predict_slice(Sharing::mps, {132, 3350}, 1.0, in);
+  const auto preds = test::predict_clients(Sharing::mps, {132, 3350}, in);
   const double alpha = (1 / 0.75 - 1) / (7 * 0.9);
   EXPECT_NEAR(*preds[0].req_per_s, 500 / (1 + alpha * 2 * 0.9), 1e-6);
   EXPECT_NEAR(*preds[1].req_per_s, 500 / (1 + 0.10 * 2 * 0.9), 1e-6);

@@ -13,7 +13,8 @@
 #include "core/gpu_catalog.hpp"
 #include "io/input_file.hpp"
 #include "io/scenario_yaml.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/predict_clients.hpp"
+#include "model/profile_prediction.hpp"
 #include "verify/verify_result.hpp"
 
 namespace gpupack {
@@ -50,7 +51,7 @@ const std::vector<Run> kRuns = {
     {"verify-profiled-h100/run7/mixed-h100", "mixed-h100"},
     {"verify-profiled-h100/run7/mixed2-h100", "mixed2-h100"},
     {"verify-profiled-h100/run7/issue15-one-h100", "issue15-one-h100"},
-    // The tail probe (2026-11-25, out of sample for the model of that day; kColocatedTailRatio was chosen on
+    // The tail probe (2026-11-25, out of sample for the model of that day; colocated_tail_ratio was chosen on
     // machines a and b): machines a and b quiet, c (two sessions) with long tails everywhere.
     {"tail-probe-h100/a/mixed", "mixed-h100"},
     {"tail-probe-h100/a/mixed2", "mixed2-h100"},
@@ -212,7 +213,7 @@ std::map<std::string, ClientPrediction> predict_recorded(const Run& run) {
     names.push_back(name);
   }
   const std::vector<ClientPrediction> preds =
-      predict_slice(Sharing::mps, slice_capacity_on(s.fleet.front()), 1.0, in);
+      test::predict_clients(Sharing::mps, slice_capacity_on(s.fleet.front()), in);
   std::map<std::string, ClientPrediction> out;
   for (size_t i = 0; i < preds.size(); ++i) out[names[i]] = preds[i];
   return out;
@@ -323,8 +324,8 @@ std::map<std::string, Worst> errors_over_runs() {
 // own (stall_free above): every replica within 45%, the mean absolute error within 15% (the GEMM profile
 // has no SM-share curve, so its p99 under a cap is extrapolated: 14.7% with p99 / kept, 12.5% with the tail
 // beyond the mean kept as alone (worst 30% -> 24%, through run 20); the 1.3x tail cap,
-// kColocatedTailRatio, took resnet18-b1 from 69% to 14% and mlp-b8 from 27% to 13% over these runs; the
-// tail excess of the client's own, kColocatedTailExcess, from 15.9% to 12.1% and 13.7% to 10.7% through
+// colocated_tail_ratio, took resnet18-b1 from 69% to 14% and mlp-b8 from 27% to 13% over these runs; the
+// tail excess of the client's own, colocated_tail_excess, from 15.9% to 12.1% and 13.7% to 10.7% through
 // run 17, and the worst from 36% to 41%: 3 replicas of run 4's density slice, -41%, whose p99 was 1.97-1.99x
 // their mean, just under the 2x counted as a tail of their own; the other 12 had 2.0-2.4x).
 // Printed, not bounded: the others' p99 without the requests shared stalls met (resnet18-b1 through run

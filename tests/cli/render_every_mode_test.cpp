@@ -55,7 +55,7 @@ TEST(RenderEveryMode, EachForcedModeRendersWhatItNeeds) {
     options.forced = mode;
     const Plan plan = make_plan(scenario, options);
     // Rendered from the typed plan, as `gpupack plan --render` does.
-    PlanDocument document = plan_document(scenario, plan, {}, options.calibration);
+    PlanDocument document = plan_document(scenario, plan, {}, options.parameters);
     check_plan_document(document, catalog);
     const size_t placed = static_cast<size_t>(document.summary.placed);
     ASSERT_GT(placed, 0u) << "the scenario is meant to fit every mode";

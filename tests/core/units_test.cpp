@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/workload.hpp"
+#include "model/model_parameters.hpp"
 
 namespace gpupack {
 
@@ -43,11 +44,11 @@ TEST(Units, FormatsWithTheLargestUnit) {
 
 TEST(Workload, SloDefaultsToHalfItsBudgetAlone) {
   Workload w;
-  EXPECT_FALSE(w.max_p99_inflation());
+  EXPECT_FALSE(w.max_p99_inflation(ModelParameters{}.p99_alone_share_of_slo));
   w.latency_slo_ms = 20;
-  EXPECT_DOUBLE_EQ(*w.max_p99_inflation(), 2.0);
+  EXPECT_DOUBLE_EQ(*w.max_p99_inflation(ModelParameters{}.p99_alone_share_of_slo), 2.0);
   w.p99_alone_ms = 8;
-  EXPECT_DOUBLE_EQ(*w.max_p99_inflation(), 2.5);
+  EXPECT_DOUBLE_EQ(*w.max_p99_inflation(ModelParameters{}.p99_alone_share_of_slo), 2.5);
   EXPECT_EQ(parse_isolation("Hardware"), Isolation::hardware);
   EXPECT_THROW(parse_isolation("strong"), InputError);
   EXPECT_EQ(parse_usage_pattern("intermittent"), UsagePattern::intermittent);

@@ -131,4 +131,33 @@ expect_usage_error "mps_p99_inflation must be a ratio of a time beside neighbour
 run plan --format xml
 expect_rc 2
 
+# The model's parameters (docs/model-parameters.md): `model show` writes a file `plan --model` reads; the plan
+# records every parameter it used, and a file naming a few changes only those.
+run model show
+expect_rc 0
+expect_out "^mps_launch_cost_per_client +0.1 +fitted"
+run model show --format json
+expect_rc 0
+expect_json '.schema == "gpupack-model" and .version == 1 and .parameters.core_wait_ms.value == 4'
+printf '%s\n' "$OUT" >"$WORK/model.json"
+run plan --format json
+expect_json '.model.parameters.profiled_slo_margin == {"value": 0.12, "source": .model.parameters.profiled_slo_margin.source}'
+BUILT_IN_PLAN=$OUT
+run plan --model "$WORK/model.json" --format json
+expect_rc 0
+[ "$OUT" = "$BUILT_IN_PLAN" ] || fail "plan --model with the built-in parameters plans differently"
+MIXED="$ROOT/tests/planner/data/mixed-h100.yaml"
+printf '{"schema": "gpupack-model", "version": 1, "parameters": {"dram_queueing": {"value": 2, "source": "a test"}}}\n' \
+  >"$WORK/dram.json"
+run plan "$MIXED" --model "$WORK/dram.json" --format json
+expect_rc 0
+expect_json '.model.parameters.dram_queueing == {"value": 2, "source": "a test"} and .model.parameters.burst_wait.value == 2'
+DRAM_PLAN=$OUT
+run plan "$MIXED" --format json
+[ "$(jq -c '[.placements[].predicted_req_per_s]' <<<"$OUT")" != "$(jq -c '[.placements[].predicted_req_per_s]' <<<"$DRAM_PLAN")" ] ||
+  fail "dram_queueing from --model changed no prediction"
+printf '{"schema": "gpupack-model", "version": 1, "parameters": {"tail_cap_max_clients": {"value": 2.5}}}\n' >"$WORK/badmodel.json"
+run plan --model "$WORK/badmodel.json"
+expect_usage_error "badmodel.json: parameter tail_cap_max_clients must be a whole number of clients from 1 to 10000, got 2.5"
+
 finish

@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/units.hpp"
 #include "io/default_scenario.hpp"
+#include "model/model_parameters.hpp"
 
 namespace gpupack {
 
@@ -61,7 +62,7 @@ workloads:
   EXPECT_EQ(b.isolation, Isolation::memory);
   EXPECT_EQ(b.pattern, UsagePattern::intermittent);
   EXPECT_EQ(*b.group, "g");
-  EXPECT_DOUBLE_EQ(*b.max_p99_inflation(), 4.0);
+  EXPECT_DOUBLE_EQ(*b.max_p99_inflation(ModelParameters{}.p99_alone_share_of_slo), 4.0);
 }
 
 TEST(ScenarioYaml, SloMarginTightensTheSloThePlanPacksTo) {
@@ -71,10 +72,10 @@ TEST(ScenarioYaml, SloMarginTightensTheSloThePlanPacksTo) {
       "  - {name: b, memory: 1GiB, compute: 0.1, latency_slo_ms: 20, p99_alone_ms: 5, slo_margin: 0}\n"
       "  - {name: c, memory: 1GiB, compute: 0.1, latency_slo_ms: 20, p99_alone_ms: 5}\n");
   EXPECT_DOUBLE_EQ(*s.workloads[0].planning_slo_ms(), 16.0);
-  EXPECT_DOUBLE_EQ(*s.workloads[0].max_p99_inflation(), 3.2);
-  EXPECT_DOUBLE_EQ(*s.workloads[1].max_p99_inflation(), 4.0);
+  EXPECT_DOUBLE_EQ(*s.workloads[0].max_p99_inflation(ModelParameters{}.p99_alone_share_of_slo), 3.2);
+  EXPECT_DOUBLE_EQ(*s.workloads[1].max_p99_inflation(ModelParameters{}.p99_alone_share_of_slo), 4.0);
   EXPECT_FALSE(s.workloads[2].slo_margin);  // the default is set where a profile is loaded (profile_loading)
-  EXPECT_DOUBLE_EQ(*s.workloads[2].max_p99_inflation(), 4.0);
+  EXPECT_DOUBLE_EQ(*s.workloads[2].max_p99_inflation(ModelParameters{}.p99_alone_share_of_slo), 4.0);
   EXPECT_EQ(error_of("workloads:\n  - {name: a, memory: 1GiB, compute: 0.1, slo_margin: 0.1}\n"),
             "in.yaml:2:55: 'slo_margin' needs 'latency_slo_ms'");
   EXPECT_EQ(error_of("workloads: [{name: a, memory: 1GiB, compute: 0.1, latency_slo_ms: 9, slo_margin: -0.1}]"),

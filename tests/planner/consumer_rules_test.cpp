@@ -31,7 +31,7 @@ Scenario for_consumer(std::vector<FleetEntry> fleet, std::vector<Workload> workl
 
 Plan plan_checked(const Scenario& s) {
   Plan p = make_plan(s, PlanOptions{});
-  for (const auto& e : check_plan(s, p, Calibration{})) ADD_FAILURE() << e;
+  for (const auto& e : check_plan(s, p, ModelParameters{})) ADD_FAILURE() << e;
   return p;
 }
 
@@ -267,7 +267,7 @@ TEST(ConsumerRules, RandomScenariosKeepEveryConsumersRules) {
       Scenario s = base;
       assign_consumers(s, c);
       const Plan p = make_plan(s, PlanOptions{});
-      for (const auto& e : check_plan(s, p, Calibration{}))
+      for (const auto& e : check_plan(s, p, ModelParameters{}))
         ADD_FAILURE() << to_string(c) << " " << i << ": " << e;
       if (c != Consumer::nvidia_device_plugin) continue;
       std::map<std::string, std::set<std::pair<int, std::uint64_t>>> limits;

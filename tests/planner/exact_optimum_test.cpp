@@ -20,7 +20,7 @@ namespace {
 
 class Oracle {
  public:
-  explicit Oracle(const Scenario& s) : s_(s), d_(make_demands(s)), model_(s.fleet.front().model) {
+  explicit Oracle(const Scenario& s) : s_(s), d_(make_demands(s, ModelParameters{})), model_(s.fleet.front().model) {
     for (const auto& w : d_.workloads) {
       for (int i = 0; i < w.replicas; ++i) replicas_.push_back({w.workload, i});
     }
@@ -44,7 +44,7 @@ class Oracle {
  private:
   // The replicas of `mask` in one slice of `spec`, added one by one (the rules are monotone).
   bool fits_slice(unsigned mask, const SliceSpec& spec) const {
-    SliceState slice(spec, &policy_, &calibration_);
+    SliceState slice(spec, &policy_, &parameters_);
     for (size_t i = 0; i < replicas_.size(); ++i) {
       if (!(mask & (1u << i))) continue;
       const WorkloadDemand& w = d_.workloads[static_cast<size_t>(replicas_[i].workload)];
@@ -57,7 +57,7 @@ class Oracle {
   bool fits_gpu(unsigned mask) {
     const auto it = gpu_memo_.find(mask);
     if (it != gpu_memo_.end()) return it->second;
-    bool ok = fits_slice(mask, whole_gpu_spec(model_, s_.cuda, d_.reference_sms, s_.context_overhead_bytes));
+    bool ok = fits_slice(mask, whole_gpu_spec(model_, s_.cuda, d_.reference_sms, s_.context_overhead_bytes, parameters_));
     if (!ok && model_.mig) {
       MigCounts counts(model_.mig->profiles.size(), 0);
       ok = split_into_instances(mask, counts);
@@ -74,7 +74,7 @@ class Oracle {
       for (size_t p = 0; p < model_.mig->profiles.size(); ++p) {
         if (model_.mig->profiles[p].is_variant()) continue;
         if (!fits_slice(sub, mig_instance_spec(model_, static_cast<int>(p), s_.cuda, d_.reference_sms,
-                                               s_.context_overhead_bytes))) {
+                                               s_.context_overhead_bytes, parameters_))) {
           continue;
         }
         counts[p] += 1;
@@ -90,7 +90,7 @@ class Oracle {
   Demands d_;
   const GpuModel& model_;
   ModePolicy policy_ = policy_for(std::nullopt);
-  Calibration calibration_;
+  ModelParameters parameters_;
   std::vector<ReplicaRef> replicas_;
   std::map<unsigned, bool> gpu_memo_;
 };

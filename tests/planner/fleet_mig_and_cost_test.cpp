@@ -16,7 +16,7 @@ Plan plan_valid(const Scenario& s, std::optional<GpuMode> forced = std::nullopt)
   PlanOptions o;
   o.forced = forced;
   Plan p = make_plan(s, o);
-  for (const auto& e : check_plan(s, p, Calibration{})) ADD_FAILURE() << e;
+  for (const auto& e : check_plan(s, p, ModelParameters{})) ADD_FAILURE() << e;
   return p;
 }
 

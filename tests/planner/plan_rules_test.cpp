@@ -13,7 +13,7 @@ namespace {
 using test::fleet;
 using test::workload;
 
-void expect_valid(const Scenario& s, const Plan& plan, const Calibration& c = {}) {
+void expect_valid(const Scenario& s, const Plan& plan, const ModelParameters& c = {}) {
   const std::vector<std::string> errors = check_plan(s, plan, c);
   for (const auto& e : errors) ADD_FAILURE() << e;
 }
@@ -202,7 +202,7 @@ TEST(PlanRules, RandomScenariosUnderEveryModeAreValid) {
       PlanOptions po;
       po.forced = mode;
       const Plan p = make_plan(s, po);
-      const auto errors = check_plan(s, p, po.calibration);
+      const auto errors = check_plan(s, p, po.parameters);
       ASSERT_TRUE(errors.empty()) << "round " << round << ": " << errors.front();
       EXPECT_EQ(placed(p) + static_cast<int>(p.unplaced.size()), total_replicas(s));
       ++plans;

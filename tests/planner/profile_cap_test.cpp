@@ -1,11 +1,12 @@
-// A client alone under an MPS cap, from its profile (planner/profile_prediction.cpp): where no SM-share
+// A client alone under an MPS cap, from its profile (model/profile_prediction.cpp): where no SM-share
 // curve was measured, or the cap lies below the curve's lowest point, the cap keeps a share of its req/s
 // in proportion; its mean request lengthens with it, and its tail beyond the mean stays its own.
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "planner/profile_prediction.hpp"
+#include "model/predict_clients.hpp"
+#include "model/profile_prediction.hpp"
 #include "scenario_builder.hpp"
 
 namespace gpupack {
@@ -23,7 +24,7 @@ ClientPrediction alone_under_cap(std::shared_ptr<ProfileFacts> p, int cap) {
   Workload w = test::workload("job", 1, 0, 1);
   w.profile = std::move(p);
   const std::vector<PredictionInput> in{{&w, 1, 1.0, cap, 1.0}};
-  return predict_slice(Sharing::mps, {132, 3350}, 1.0, in)[0];
+  return test::predict_clients(Sharing::mps, {132, 3350}, in)[0];
 }
 
 TEST(ProfileCap, WithoutACurveTheCapKeepsItsShareAndTheTailBeyondTheMeanStays) {

@@ -1,11 +1,12 @@
-// A slice's host cores in the profile model (planner/profile_prediction.cpp): a client uses its profile's
+// A slice's host cores in the profile model (model/profile_prediction.cpp): a client uses its profile's
 // host CPU at its predicted request rate, and more client processes than cores add a wait for a core to
 // its p99, one per full set of cores they take.
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "planner/profile_prediction.hpp"
+#include "model/predict_clients.hpp"
+#include "model/profile_prediction.hpp"
 #include "scenario_builder.hpp"
 
 namespace gpupack {
@@ -23,7 +24,7 @@ Workload launch_bound() {
 
 std::vector<ClientPrediction> copies(const Workload& w, int n, double host_cores) {
   const std::vector<PredictionInput> in(static_cast<size_t>(n), PredictionInput{&w, 1, 0.1, 20, 1.0});
-  return predict_slice(Sharing::mps, {132, 3350, host_cores}, 1.0, in);
+  return test::predict_clients(Sharing::mps, {132, 3350, host_cores}, in);
 }
 
 TEST(ProfileHostCores, AClientUsesItsCoreAtItsPredictedRate) {

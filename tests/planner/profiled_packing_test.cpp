@@ -1,4 +1,4 @@
-// Packing from profiles (planner/profiled_slice.hpp): profiled clients with SLOs share the SMs past their
+// Packing from profiles (model/profiled_slice.hpp): profiled clients with SLOs share the SMs past their
 // count under MPS until the profile model predicts an SLO breach, the host's cores or the MPS client
 // limit; everything else keeps the summed-compute rule; and the plan checker holds both.
 #include <gtest/gtest.h>
@@ -7,7 +7,8 @@
 
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/prediction.hpp"
+#include "model/profile_prediction.hpp"
 #include "scenario_builder.hpp"
 
 namespace gpupack {
@@ -29,7 +30,7 @@ std::shared_ptr<const ProfileFacts> launch_bound_profile(double host_cpu = 0.5) 
 Workload profiled(int replicas, std::optional<double> slo_ms, double host_cpu = 0.5) {
   Workload w = workload("cnn", 1, 0, replicas);
   w.profile = launch_bound_profile(host_cpu);
-  w.compute = packing_compute(*w.profile);
+  w.compute = packing_compute(*w.profile, ModelParameters{});
   w.latency_slo_ms = slo_ms;
   if (slo_ms) w.p99_alone_ms = 2;
   return w;
@@ -52,7 +53,7 @@ int placed(const Plan& p) {
 
 Plan plan_checked(const Scenario& s) {
   Plan p = make_plan(s, PlanOptions{});
-  add_predictions(s, p);
+  add_predictions(s, p, ModelParameters{});
   for (const auto& e : check_plan(s, p, {})) ADD_FAILURE() << e;
   return p;
 }

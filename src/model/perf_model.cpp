@@ -1,4 +1,4 @@
-#include "planner/perf_model.hpp"
+#include "model/perf_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +33,8 @@ double slowdown(const std::array<double, 3>& at_2_4_8, double k) {
 
 }  // namespace
 
-double mps_p99_inflation(const Calibration& c, double neighbour_pct) {
+double mps_p99_inflation(const ModelParameters& m, double neighbour_pct) {
+  const Calibration& c = m.calibration;
   const std::array<double, 5> xs{0, 25, 50, 75, 100};
   const std::array<double, 5> ys = monotone(std::array<double, 5>{
       1.0, c.mps_capped_p99_inflation[0], c.mps_capped_p99_inflation[1], c.mps_capped_p99_inflation[2],
@@ -41,7 +42,8 @@ double mps_p99_inflation(const Calibration& c, double neighbour_pct) {
   return interpolate(xs, ys, std::clamp(neighbour_pct, 0.0, 100.0));
 }
 
-double mps_capped_throughput(const Calibration& c, int cap_pct, double demand) {
+double mps_capped_throughput(const ModelParameters& m, int cap_pct, double demand) {
+  const Calibration& c = m.calibration;
   const std::array<double, 5> xs{0, 25, 50, 75, 100};
   const std::array<double, 5> ys = monotone(std::array<double, 5>{
       0.0, c.mps_capped_neighbour_throughput[0], c.mps_capped_neighbour_throughput[1],
@@ -50,7 +52,7 @@ double mps_capped_throughput(const Calibration& c, int cap_pct, double demand) {
   return demand <= 0 ? 1.0 : std::min(1.0, achievable / std::min(1.0, demand));
 }
 
-double timeslicing_p99_inflation(const Calibration& c, std::span<const double> neighbour_load) {
+double timeslicing_p99_inflation(const ModelParameters& m, std::span<const double> neighbour_load) {
   double mean = 0;
   double variance = 0;
   for (double u : neighbour_load) {
@@ -58,14 +60,14 @@ double timeslicing_p99_inflation(const Calibration& c, std::span<const double> n
     mean += p;
     variance += p * (1 - p);
   }
-  const double busy = std::min(static_cast<double>(neighbour_load.size()), mean + 2.33 * std::sqrt(variance));
-  return 1.0 + std::max(0.0, c.timeslicing_p99_inflation - 1.0) * busy;
+  const double busy = std::min(static_cast<double>(neighbour_load.size()), mean + m.timeslicing_busy_z * std::sqrt(variance));
+  return 1.0 + std::max(0.0, m.calibration.timeslicing_p99_inflation - 1.0) * busy;
 }
 
-double timeslicing_slowdown(const Calibration& c, double k_effective) {
-  return slowdown(c.timeslicing_slowdown, k_effective);
+double timeslicing_slowdown(const ModelParameters& m, double k_effective) {
+  return slowdown(m.calibration.timeslicing_slowdown, k_effective);
 }
 
-double mps_slowdown(const Calibration& c, double k_effective) { return slowdown(c.mps_slowdown, k_effective); }
+double mps_slowdown(const ModelParameters& m, double k_effective) { return slowdown(m.calibration.mps_slowdown, k_effective); }
 
 }  // namespace gpupack

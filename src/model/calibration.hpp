@@ -1,7 +1,8 @@
 #pragma once
-// The constants of the performance model (docs/decisions.md). Defaults are the measurements of
-// ../shared/reference/mps.md on an H200; `gpupack plan --calibration bench.json` replaces them with the
-// figures `gpupack bench` measured on the user's GPU.
+// The synthetic model's calibration (docs/decisions.md), part of ModelParameters
+// (model/model_parameters.hpp). Defaults are the measurements of ../shared/reference/mps.md on an H200;
+// `gpupack plan --model bench.json` replaces them with the figures `gpupack bench` measured on the user's
+// GPU.
 #include <array>
 
 namespace gpupack {

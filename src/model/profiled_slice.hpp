@@ -14,7 +14,7 @@
 
 #include "core/plan.hpp"
 #include "core/scenario.hpp"
-#include "planner/profile_prediction.hpp"
+#include "model/model_parameters.hpp"
 
 namespace gpupack {
 
@@ -22,19 +22,8 @@ namespace gpupack {
 // (no group: replicas sharing a process are not what the profile measured).
 bool judged_by_profile(const Workload& w);
 
-// The p99 a client's SLO is measured against: its stated p99 alone, else its profile's, else half the SLO.
-double p99_alone_ms(const Workload& w);
-
-// What the profile model says of an MPS slice whose clients are all judged by their profiles.
-struct ProfiledSliceJudgement {
-  // Predicted p99 / p99 alone per client; a client whose profile has no p99 keeps its `synthetic_inflation`.
-  std::vector<double> inflation;
-  // The host CPU cores its clients use at their predicted req/s (those whose profiles measured host CPU):
-  // what counts against the node's cpu_cores (`slice.host_cores`).
-  double host_cores = 0;
-};
-// `clients[i].cap_pct` must be set.
-ProfiledSliceJudgement judge_profiled_slice(SliceCapacity slice, const std::vector<PredictionInput>& clients);
+// The p99 a client's SLO is measured against: its stated p99 alone, else its profile's, else the SLO's p99_alone_share_of_slo (half).
+double p99_alone_ms(const Workload& w, const ModelParameters& m);
 
 // Whether a slice's clients may together exceed its share of the SMs: all judged by their profiles and at
 // least one with an SLO (clients without one accept the contention, which their predictions show).

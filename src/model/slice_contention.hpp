@@ -4,7 +4,8 @@
 // combines into a client's slowdown.
 #include <vector>
 
-#include "planner/profile_prediction.hpp"
+#include "model/model_parameters.hpp"
+#include "model/profile_prediction.hpp"
 
 namespace gpupack::contention {
 
@@ -40,13 +41,13 @@ double pressure(const std::vector<Activity>& acts, size_t i);
 // (GPM 0.77 against 0.74; never above 0.79 in the sweep), while a GEMM job capped at 30-55%, whose kernels
 // run all the time on its share, hardly slowed them. A narrow client whose kernels come and go waits when
 // the wide kernels of neighbours that also come and go fill the SMs at once. Its load: over the
-// neighbours whose kernels run less than 95% of the time (kSteadyKernelShare) and are wider than its own, their
-// footprint x their width x the share of it the client's own kernels do not fill. Past 0.4 (kBurstFree) it
-// stretches the client's kernel time by 2 (kBurstWait) per unit, beyond the pressure above. Fitted on runs
+// neighbours whose kernels run less than 95% of the time (steady_kernel_share) and are wider than its own, their
+// footprint x their width x the share of it the client's own kernels do not fill. Past 0.4 (burst_free) it
+// stretches the client's kernel time by 2 (burst_wait) per unit, beyond the pressure above. Fitted on runs
 // 1-13 (resnet18-b1's mean absolute req/s error 8.9% -> 6.3%, mixed3's +24..+37% in run 8 -> +6..+18%;
 // docs/decisions.md). mlp-b8 and the GEMM have no wider neighbour that comes and goes, so no such load.
 // burst_load: that load; burst_wait: what it adds to the client's contention.
-double burst_load(const std::vector<Activity>& acts, size_t i);
-double burst_wait(const std::vector<Activity>& acts, size_t i);
+double burst_load(const std::vector<Activity>& acts, size_t i, const ModelParameters& m);
+double burst_wait(const std::vector<Activity>& acts, size_t i, const ModelParameters& m);
 
 }  // namespace gpupack::contention

@@ -1,4 +1,4 @@
-#include "planner/slice_contention.hpp"
+#include "model/slice_contention.hpp"
 
 #include <algorithm>
 
@@ -13,10 +13,6 @@ double capped_kernel_share(const Activity& a) {
   const double w = capped_width(a);
   return w > 0 ? std::min(1.0, a.sm / std::max(1, a.processes) / w) : 1.0;
 }
-
-constexpr double kSteadyKernelShare = 0.95;
-constexpr double kBurstFree = 0.4;
-constexpr double kBurstWait = 2.0;
 
 }  // namespace
 
@@ -43,20 +39,20 @@ double pressure(const std::vector<Activity>& acts, size_t i) {
   return p;
 }
 
-double burst_load(const std::vector<Activity>& acts, size_t i) {
-  if (capped_kernel_share(acts[i]) >= kSteadyKernelShare) return 0;
+double burst_load(const std::vector<Activity>& acts, size_t i, const ModelParameters& m) {
+  if (capped_kernel_share(acts[i]) >= m.steady_kernel_share) return 0;
   const double wi = capped_width(acts[i]);
   double load = 0;
   for (size_t j = 0; j < acts.size(); ++j) {
-    if (j == i || capped_kernel_share(acts[j]) >= kSteadyKernelShare) continue;
+    if (j == i || capped_kernel_share(acts[j]) >= m.steady_kernel_share) continue;
     const double wj = capped_width(acts[j]);
     if (wj > wi) load += acts[j].sm * wj * (1 - wi / wj);
   }
   return load;
 }
 
-double burst_wait(const std::vector<Activity>& acts, size_t i) {
-  return kBurstWait * std::max(0.0, burst_load(acts, i) - kBurstFree);
+double burst_wait(const std::vector<Activity>& acts, size_t i, const ModelParameters& m) {
+  return m.burst_wait * std::max(0.0, burst_load(acts, i, m) - m.burst_free);
 }
 
 }  // namespace gpupack::contention

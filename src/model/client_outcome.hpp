@@ -1,0 +1,49 @@
+#pragma once
+// What the model predicts for one client of a slice (model/prediction.hpp), and the steps it took as data:
+// the prose the plan shows is made from them by explain_outcome (model/prediction_notes.hpp), not while
+// the packer asks the model hundreds of thousands of times per plan.
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace gpupack {
+
+// One step of a prediction worth a note; `x` and `n` hold its figures in the order explain_outcome reads.
+struct ModelNote {
+  enum class Kind {
+    cap_below_activity,  // n: cap; x: SM activity, share kept
+    cap_below_curve,     // n: cap, the curve's lowest point; x: share of SMs needed, share kept; flag: need < lowest
+    curve_at_cap,        // n: cap
+    curve_highest,       // n: the curve's highest point
+    gpu_not_in_catalog,
+    gpu_scaled,          // n: SMs measured, SMs here; x: bandwidth here, measured, memory-bound share, SM activity,
+                         // speed; flag: bandwidth known
+    grid_beyond,         // n: K, the grid's largest K
+    grid_cell,           // n: K
+    contention,          // x: SM pressure, DRAM, bursts, contention, exposed share, memory queueing, slowdown
+    launch_path,         // n: clients; x: slowdown
+    tail_capped,         // x: tail alone / mean, tail beside neighbours / mean; flag: its own excess binds
+    core_wait,           // n: client processes; x: host cores, wait in ms
+    synthetic_slowdown,  // x: slowdown
+  };
+  Kind kind = Kind::curve_at_cap;
+  std::array<double, 7> x{};
+  std::array<int, 2> n{};
+  bool flag = false;
+};
+
+inline constexpr std::string_view kProfileSource = "profile";
+inline constexpr std::string_view kSyntheticSource = "synthetic";
+
+struct ClientOutcome {
+  double inflation = 1.0;             // predicted p99 / p99 alone: what the SLO check reads
+  std::optional<double> p99_ms;       // none without a profile, an SLO and p99_alone_ms
+  std::optional<double> req_per_s;    // per replica; none without a profile
+  std::optional<double> host_cores;   // per replica, at its predicted req/s; none without the profile's host CPU
+  std::string_view source = kSyntheticSource;  // kProfileSource or kSyntheticSource
+  bool extrapolated = false;          // outside what was measured (more copies, a cap below the curve, another GPU)
+  std::vector<ModelNote> notes;       // the steps worth a note, in the order taken
+};
+
+}  // namespace gpupack

@@ -1,0 +1,131 @@
+#include "model/prediction.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "model/prediction_notes.hpp"
+#include "model/profile_prediction.hpp"
+#include "model/profiled_slice.hpp"
+#include "model/slice_model.hpp"
+
+namespace gpupack {
+
+namespace {
+
+// Whether the profile model decides the slice's inflations (docs/decisions.md, "Packing from profiles"):
+// MPS, two or more clients, every one judged by its profile.
+bool judged_by_profiles(const ModelSlice& slice, const std::vector<ModelClient>& clients) {
+  return slice.sharing == Sharing::mps && clients.size() > 1 &&
+         std::all_of(clients.begin(), clients.end(),
+                     [](const ModelClient& c) { return c.workload && judged_by_profile(*c.workload); });
+}
+
+}  // namespace
+
+SliceOutcome predict(const ModelSlice& slice, const std::vector<ModelClient>& clients, const ModelParameters& m,
+                     PredictionDetail detail) {
+  const size_t n = clients.size();
+  std::vector<double> demands;
+  demands.reserve(n);
+  for (const ModelClient& c : clients) demands.push_back(c.demand);
+  const double k = effective_clients(demands);
+  SliceOutcome out;
+  std::vector<double> inflation;
+  switch (slice.sharing) {
+    case Sharing::exclusive:
+    case Sharing::streams:
+      inflation.assign(n, 1.0);
+      out.throughput = streams_throughput(n, k, m);
+      break;
+    case Sharing::mps: {
+      std::vector<int> caps;
+      for (const ModelClient& c : clients) caps.push_back(c.cap_pct.value_or(0));
+      inflation = synthetic_mps_inflation(caps, m);
+      out.throughput = mps_throughput(demands, caps, k, m);
+      break;
+    }
+    case Sharing::time_slicing:
+      inflation = timeslicing_inflation(demands, m);
+      out.throughput = timeslicing_throughput(k, m);
+      break;
+  }
+  const bool judged = judged_by_profiles(slice, clients);
+  const bool known = std::all_of(clients.begin(), clients.end(), [](const ModelClient& c) { return c.workload; });
+  if (!known || (detail == PredictionDetail::inflation && !judged)) {
+    out.clients.resize(n);
+    for (size_t i = 0; i < n; ++i) out.clients[i].inflation = inflation[i];
+    return out;
+  }
+  std::vector<PredictionInput> inputs;
+  inputs.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const ModelClient& c = clients[i];
+    // Judged clients are single processes (no group); the slice's throughput does not reach an MPS client
+    // with a profile.
+    inputs.push_back({c.workload, judged ? 1 : c.replicas, c.demand, c.cap_pct, inflation[i]});
+  }
+  out.clients = client_figures(slice.sharing, slice.capacity, judged ? 1.0 : out.throughput, inputs, m);
+  if (judged) out.host_cores = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    ClientOutcome& o = out.clients[i];
+    o.inflation = inflation[i];
+    if (!judged) continue;
+    // The profile model's p99 against the client's p99 alone; a profile without p99 keeps the synthetic one.
+    const double alone = p99_alone_ms(*clients[i].workload, m);
+    if (o.p99_ms && alone > 0) o.inflation = *o.p99_ms / alone;
+    *out.host_cores += o.host_cores.value_or(0) * inputs[i].replicas;
+  }
+  return out;
+}
+
+ClientPrediction plan_prediction(const ClientOutcome& outcome, const Workload& workload, Sharing sharing,
+                                 const ModelParameters& m) {
+  return ClientPrediction{std::string(outcome.source), outcome.p99_ms, outcome.req_per_s, outcome.extrapolated,
+                          outcome.host_cores, explain_outcome(outcome, workload, sharing, m)};
+}
+
+std::map<std::string, int> client_processes_by_node(const Plan& plan) {
+  std::map<std::string, int> out;
+  for (const auto& g : plan.gpus) {
+    for (const auto& s : g.slices) {
+      for (const auto& c : s.clients) out[g.node] += static_cast<int>(c.replicas.size());
+    }
+  }
+  return out;
+}
+
+void add_predictions(const Scenario& scenario, Plan& plan, const ModelParameters& m) {
+  std::vector<ModelClient> clients;
+  const std::map<std::string, int> node_processes = client_processes_by_node(plan);
+  for (auto& g : plan.gpus) {
+    const FleetEntry& entry = scenario.fleet[static_cast<size_t>(g.fleet_entry)];
+    for (auto& s : g.slices) {
+      SliceCapacity capacity = slice_capacity_on(entry, s.profile);
+      capacity.node_cores = entry.cpu_cores.value_or(0);
+      capacity.node_processes = node_processes.at(g.node);
+      int slice_processes = 0;
+      for (const auto& c : s.clients) slice_processes += static_cast<int>(c.replicas.size());
+      // The packer predicted each slice alone; where other slices of the node add processes for the node's
+      // cores, the prediction is made again with the node's figures.
+      const bool node_adds_waits = capacity.node_cores > 0 && capacity.node_processes > slice_processes &&
+                                   capacity.node_processes > capacity.node_cores;
+      if (!node_adds_waits &&
+          std::all_of(s.clients.begin(), s.clients.end(), [](const PlanClient& c) { return c.prediction.has_value(); }))
+        continue;
+      clients.clear();
+      for (const auto& c : s.clients) {
+        const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
+        clients.push_back({&w, static_cast<int>(c.replicas.size()),
+                           s.compute_share > 0 ? c.compute / s.compute_share : 1.0, c.mps_active_thread_percentage});
+      }
+      const SliceOutcome outcome = predict({s.sharing, capacity}, clients, m);
+      for (size_t i = 0; i < s.clients.size(); ++i) {
+        if (node_adds_waits || !s.clients[i].prediction) {
+          s.clients[i].prediction = plan_prediction(outcome.clients[i], *clients[i].workload, s.sharing, m);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace gpupack

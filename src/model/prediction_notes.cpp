@@ -1,0 +1,87 @@
+#include "model/prediction_notes.hpp"
+
+#include "model/profile_alone.hpp"
+
+namespace gpupack {
+
+namespace {
+
+using Kind = ModelNote::Kind;
+
+std::string gpu_scaled_note(const ModelNote& s, const Workload& w) {
+  const std::string model = w.profile && !w.profile->gpu_model.empty() ? w.profile->gpu_model : "another GPU";
+  std::string note = "measured on " + model + " (" + std::to_string(s.n[0]) + " SMs), scaled to " +
+                     std::to_string(s.n[1]) + " SMs";
+  note += s.flag ? " and " + note_number(s.x[0]) + " GB/s (from " + note_number(s.x[1]) + "; memory-bound share " +
+                       note_number(s.x[2]) + " of its busy time)"
+                 : " (memory bandwidth not known: not scaled)";
+  return note + " by its SM activity " + note_number(s.x[3]) + ": x" + note_number(s.x[4]) + " req/s";
+}
+
+std::string contention_note(const ModelNote& s, const ModelParameters& m) {
+  const double burst = s.x[2];
+  const double contention = s.x[3];
+  const double memory = s.x[5];
+  return "SM pressure " + note_number(s.x[0]) + ", DRAM " + note_number(s.x[1]) +
+         (burst > 0 ? ", bursts of wider neighbours +" + note_number(burst) : "") +
+         (contention > 1 ? ": contention x" + note_number(contention) + " on its kernel time share " + note_number(s.x[4])
+                         : ": no contention") +
+         (memory > m.memory_queueing_note_above ? ", memory queueing x" + note_number(memory) : "") + ": x" +
+         note_number(s.x[6]);
+}
+
+std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, const ModelParameters& m) {
+  switch (s.kind) {
+    case Kind::cap_below_activity:
+      return "no SM-share curve: capped at " + std::to_string(s.n[0]) + "% below its SM activity " +
+             note_number(s.x[0]) + ", keeps " + note_number(s.x[1]) + " of its req/s, its tail beyond the mean as alone";
+    case Kind::cap_below_curve:
+      return "cap " + std::to_string(s.n[0]) + "% below the SM-share curve's lowest point (" + std::to_string(s.n[1]) +
+             "%): " +
+             (s.flag ? "it holds its req/s there and keeps " + note_number(s.x[0]) + "% of the SMs busy, so keeps " +
+                           note_number(s.x[1]) + " of its work"
+                     : std::string("scaled in proportion"));
+    case Kind::curve_at_cap:
+      return "SM-share curve at " + std::to_string(s.n[0]) + "%";
+    case Kind::curve_highest:
+      return "SM-share curve at its highest point (" + std::to_string(s.n[0]) + "%)";
+    case Kind::gpu_not_in_catalog:
+      return "measured on a GPU not in the catalog: not scaled";
+    case Kind::gpu_scaled:
+      return gpu_scaled_note(s, w);
+    case Kind::grid_beyond:
+      return grid_mode(sharing) + " K=" + std::to_string(s.n[0]) + " beyond the grid's K=" + std::to_string(s.n[1]) +
+             ": aggregate extended along its last step, p99 grown in proportion to K";
+    case Kind::grid_cell:
+      return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]);
+    case Kind::contention:
+      return contention_note(s, m);
+    case Kind::launch_path:
+      return "MPS launch path with " + std::to_string(s.n[0]) + " clients: x" + note_number(s.x[0]) + " slower";
+    case Kind::tail_capped:
+      return "tail alone " + note_number(s.x[0]) + " x its mean request, beside neighbours " + note_number(s.x[1]) +
+             " x" +
+             (s.flag ? " (its mean + " + note_number(m.colocated_tail_excess) + " x its request time alone under its cap)"
+                     : "");
+    case Kind::core_wait:
+      return std::to_string(s.n[0]) + " client processes on " + note_number(s.x[0]) + " host cores" +
+             (s.n.size() > 1 && s.n[0] > s.n[1] ? " of the node (" + std::to_string(s.n[1]) + " on this slice)" : "") +
+             ": +" + note_number(s.x[1]) + " ms waiting for a core (fitted on other programs, not measured for this one)";
+    case Kind::synthetic_slowdown:
+      return std::string(to_string(sharing)) + ": no measured K-curve, synthetic slowdown x" + note_number(s.x[0]);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> explain_outcome(const ClientOutcome& outcome, const Workload& workload, Sharing sharing,
+                                         const ModelParameters& m) {
+  if (outcome.source == kSyntheticSource) return {"no profile: predictions from the synthetic model"};
+  std::vector<std::string> out;
+  out.reserve(outcome.notes.size());
+  for (const ModelNote& s : outcome.notes) out.push_back(note_text(s, workload, sharing, m));
+  return out;
+}
+
+}  // namespace gpupack

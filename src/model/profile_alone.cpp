@@ -1,0 +1,165 @@
+#include "model/profile_alone.hpp"
+
+#include "core/sharing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace gpupack {
+
+double lerp_points(double x0, double y0, double x1, double y1, double x) {
+  return x1 == x0 ? y1 : y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+}
+
+// Figures in notes: two decimals, whole numbers from 10 up.
+std::string note_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v >= 10 ? "%.0f" : "%.2f", v);
+  return buf;
+}
+
+void scale_figures(Figures& f, double speed) {
+  f.req *= speed;
+  if (f.p99) *f.p99 /= speed;
+}
+
+namespace {
+
+// A cap that keeps `kept` of the client's req/s lengthens its mean request (a closed loop: 1 / req/s) by
+// 1 / kept; its tail beyond the mean stays what it was (the jitter of its own requests, not of the work
+// the cap spreads over fewer SMs): the GEMM job's p99 was 1.16x its mean alone and 1.03-1.10x capped at
+// 20-55% beside the resnets (docs/decisions.md, "Tail"), where p99 / kept over-predicted it by 14-30%.
+void cap_to(Figures& f, double kept) {
+  const double excess = f.p99 && f.req > 0 ? std::max(0.0, *f.p99 - 1000.0 / f.req) : 0.0;
+  f.req *= kept;
+  if (f.p99 && f.req > 0) f.p99 = 1000.0 / f.req + excess;
+}
+
+// The client alone under an MPS cap of `cap` percent: the SM-share curve where measured.
+Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcome& out) {
+  Figures alone{p.req_per_s.value_or(0), p.p99_ms};
+  if (!cap) return alone;
+  const auto& c = p.share_curve;
+  if (c.empty()) {
+    if (p.sm_active && *p.sm_active > 0 && *cap < 100 * *p.sm_active) {
+      // A cap below what it keeps busy alone: it keeps cap/activity of its work (a saturating client
+      // capped at c % does the work of c % of the SMs, the calibration's measured 50 %: 0.52).
+      const double kept = (*cap / 100.0) / *p.sm_active;
+      cap_to(alone, kept);
+      out.extrapolated = true;
+      out.notes.push_back({ModelNote::Kind::cap_below_activity, {*p.sm_active, kept}, {*cap}});
+    }
+    return alone;
+  }
+  if (*cap < c.front().pct) {
+    // Below the lowest point. Where the profile's own rule found the program keeps its req/s at that
+    // point (compute demand from the sweep at or below it), it needs no more than that share, and its
+    // measured SM activity says how much it needs: it loses work only below that. Otherwise it was
+    // already losing work there, and keeps cap / lowest point of it.
+    const bool holds_at_lowest = p.compute_method == "sweep" && p.compute_demand <= c.front().pct / 100.0 + 1e-9;
+    double need = c.front().pct;
+    if (holds_at_lowest && p.sm_active && *p.sm_active > 0) need = std::min(need, 100.0 * *p.sm_active);
+    const double kept = std::min(1.0, *cap / need);
+    Figures f{c.front().req_per_s, c.front().p99_ms ? c.front().p99_ms : alone.p99};
+    if (kept < 1) cap_to(f, kept);
+    out.extrapolated = true;
+    out.notes.push_back({ModelNote::Kind::cap_below_curve, {need, kept}, {*cap, c.front().pct}, need < c.front().pct});
+    return f;
+  }
+  for (size_t i = 1; i < c.size(); ++i) {
+    if (*cap <= c[i].pct) {
+      Figures f{lerp_points(c[i - 1].pct, c[i - 1].req_per_s, c[i].pct, c[i].req_per_s, *cap), alone.p99};
+      if (c[i - 1].p99_ms && c[i].p99_ms)
+        f.p99 = lerp_points(c[i - 1].pct, *c[i - 1].p99_ms, c[i].pct, *c[i].p99_ms, *cap);
+      out.notes.push_back({ModelNote::Kind::curve_at_cap, {}, {*cap}});
+      return f;
+    }
+  }
+  out.notes.push_back({ModelNote::Kind::curve_highest, {}, {c.back().pct}});
+  return {c.back().req_per_s, c.back().p99_ms ? c.back().p99_ms : alone.p99};
+}
+
+}  // namespace
+
+// The SM-share curve gives the shape, the steady window alone the level of req/s: the sweep's points and
+// the window are separate runs, and where they disagree (mlp-b8: 7094 req/s at the curve's 100%, 6156 in
+// the window; the copies' grid and verify measured 5900-6200 alone) the curve is scaled to the window.
+// p99 keeps the curve's own figure: the tail of a short run is noisier than a ratio can correct.
+Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcome& out) {
+  Figures f = curve_at_cap(p, cap, out);
+  const auto& c = p.share_curve;
+  if (cap && !c.empty() && c.back().pct == 100 && c.back().req_per_s > 0 && p.req_per_s && *p.req_per_s > 0) {
+    f.req *= *p.req_per_s / c.back().req_per_s;
+  }
+  return f;
+}
+
+// Another GPU (or a MIG slice): Amdahl on the SM-busy share a of its time, the rest (launch, host) not
+// scaled. The busy time splits into a compute-bound part, scaled by SMs measured / SMs here, and a
+// memory-bound part, scaled by bandwidth measured / bandwidth here, in proportion to its SM activity and
+// DRAM share (GPM, the same window): m = DRAM / (SM activity + DRAM). Where either bandwidth is not known
+// the busy time scales by the SMs alone, and the note says so.
+double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientOutcome& out) {
+  if (p.gpu_sms <= 0) {
+    out.extrapolated = true;
+    out.notes.push_back({ModelNote::Kind::gpu_not_in_catalog});
+    return 1;
+  }
+  const bool bandwidth_known = p.gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0;
+  const bool same_bandwidth = !bandwidth_known || std::abs(slice.bandwidth_gbs - p.gpu_bandwidth_gbs) < 1e-6;
+  if (slice.sms == p.gpu_sms && same_bandwidth) return 1;
+  const double a = std::clamp(p.sm_active.value_or(1.0), 0.0, 1.0);
+  const double d = bandwidth_known ? std::clamp(p.dram_bw.value_or(0.0), 0.0, 1.0) : 0.0;
+  const double m = a + d > 0 ? d / (a + d) : 0.0;
+  const double sm_time = static_cast<double>(p.gpu_sms) / std::max(1, slice.sms);
+  const double memory_time = bandwidth_known ? p.gpu_bandwidth_gbs / slice.bandwidth_gbs : 1.0;
+  const double speed = 1.0 / ((1 - a) + a * ((1 - m) * sm_time + m * memory_time));
+  out.extrapolated = true;
+  out.notes.push_back({ModelNote::Kind::gpu_scaled, {slice.bandwidth_gbs, p.gpu_bandwidth_gbs, m, a, speed},
+                       {p.gpu_sms, slice.sms}, bandwidth_known});
+  return speed;
+}
+
+std::string grid_mode(Sharing s) {
+  return std::string(measurement_key(s == Sharing::mps ? Sharing::mps : Sharing::time_slicing));
+}
+
+
+std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out) {
+  std::vector<ProfileGridPoint> pts;
+  for (const auto& g : p.grid) {
+    if (g.mode == grid_mode(sharing)) pts.push_back(g);
+  }
+  if (pts.empty()) return std::nullopt;
+  std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.k < b.k; });
+  Figures agg;
+  if (k <= pts.front().k) {
+    agg = {pts.front().aggregate_req_per_s * k / pts.front().k, pts.front().worst_p99_ms};
+    if (k < pts.front().k) out.extrapolated = true;
+  } else if (k > pts.back().k) {
+    const auto& last = pts.back();
+    const double slope =
+        pts.size() > 1 ? std::max(0.0, (last.aggregate_req_per_s - pts[pts.size() - 2].aggregate_req_per_s) /
+                                           (last.k - pts[pts.size() - 2].k))
+                       : last.aggregate_req_per_s / last.k;
+    agg.req = last.aggregate_req_per_s + slope * (k - last.k);
+    if (last.worst_p99_ms) agg.p99 = *last.worst_p99_ms * k / last.k;
+    out.extrapolated = true;
+    out.notes.push_back({ModelNote::Kind::grid_beyond, {}, {k, last.k}});
+  } else {
+    for (size_t i = 1; i < pts.size(); ++i) {
+      if (k > pts[i].k) continue;
+      agg.req = lerp_points(pts[i - 1].k, pts[i - 1].aggregate_req_per_s, pts[i].k, pts[i].aggregate_req_per_s, k);
+      if (pts[i - 1].worst_p99_ms && pts[i].worst_p99_ms) {
+        agg.p99 = lerp_points(pts[i - 1].k, *pts[i - 1].worst_p99_ms, pts[i].k, *pts[i].worst_p99_ms, k);
+      }
+      break;
+    }
+  }
+  if (!out.extrapolated) out.notes.push_back({ModelNote::Kind::grid_cell, {}, {k}});
+  return Figures{agg.req / k, agg.p99 ? agg.p99 : p.p99_ms};
+}
+
+}  // namespace gpupack

@@ -1,0 +1,187 @@
+#include "model/profile_prediction.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/profile_alone.hpp"
+#include "model/slice_contention.hpp"
+
+namespace gpupack {
+
+namespace {
+
+
+// Below saturation the DRAM still queues: the share of its time a request waits on memory (its own DRAM
+// share) stretches with what its neighbours draw, x (1 + 0.4 own x others') (fitted with k).
+double memory_queueing(double own_dram, double others_dram, const ModelParameters& m) {
+  return 1 + m.dram_queueing * own_dram * std::max(0.0, others_dram);
+}
+
+// The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
+// their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
+double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram_per_copy,
+                              const ModelParameters& m) {
+  const ProfileGridPoint* one = nullptr;
+  const ProfileGridPoint* most = nullptr;
+  for (const auto& g : p.grid) {
+    if (g.mode != measurement_key(Sharing::mps)) continue;
+    if (g.k == 1) one = &g;
+    if (g.k > 1 && (!most || g.k > most->k)) most = &g;
+  }
+  const double idle = 1 - exposed;
+  if (!one || !most || one->aggregate_req_per_s <= 0 || most->aggregate_req_per_s <= 0 || idle < m.launch_cost_min_idle) {
+    return m.mps_launch_cost_per_client;
+  }
+  const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
+  const double contention = std::max(1.0, most->k * p.sm_active.value_or(0.0));
+  const double memory = memory_queueing(dram_per_copy, (most->k - 1) * dram_per_copy, m);
+  const double slowed = ((1 - exposed) + exposed * contention) * memory;
+  return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, m.launch_cost_from_grid_max);
+}
+
+bool copies_of_one(const std::vector<PredictionInput>& clients) {
+  for (const auto& c : clients) {
+    if (c.workload != clients.front().workload || c.replicas != 1) return false;
+  }
+  return clients.size() > 1;
+}
+
+// Without a profile: p99 alone (or its share of the SLO) x the synthetic inflation; no note of its own
+// (explain_outcome says so from the source).
+ClientOutcome synthetic(const PredictionInput& c, const ModelParameters& m) {
+  ClientOutcome out;
+  out.source = kSyntheticSource;
+  const Workload& w = *c.workload;
+  if (w.latency_slo_ms) out.p99_ms = w.p99_alone_ms.value_or(default_p99_alone_ms(*w.latency_slo_ms, m)) * c.synthetic_inflation;
+  return out;
+}
+
+}  // namespace
+
+std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, double slice_throughput,
+                                          const std::vector<PredictionInput>& clients, const ModelParameters& m) {
+  std::vector<contention::Activity> acts;
+  double dram_sum = 0;
+  for (const auto& c : clients) {
+    acts.push_back(contention::activity(c, slice));
+    dram_sum += acts.back().dram;
+  }
+  const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
+  int slice_clients = 0;  // processes on the slice: every replica is one
+  for (const auto& c : clients) slice_clients += c.replicas;
+  std::vector<ClientOutcome> out;
+  for (const auto& c : clients) {
+    const ProfileFacts* p = c.workload->profile.get();
+    if (!p) {
+      out.push_back(synthetic(c, m));
+      continue;
+    }
+    ClientOutcome pred;
+    pred.source = kProfileSource;
+    std::optional<Figures> f;
+    // The req/s its host CPU is counted at: the prediction before the MPS launch path (below), whose wait is
+    // spent in the client's own CUDA calls on its core, so it frees no CPU (docs/decisions.md, "Host CPU").
+    std::optional<double> cpu_req;
+    if (grid_case && (sharing == Sharing::mps || sharing == Sharing::time_slicing)) {
+      f = from_grid(*p, sharing, static_cast<int>(clients.size()), pred);
+    }
+    if (!f) {
+      f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
+      if (sharing == Sharing::mps && slice_clients > 1) {
+        const double own_request_ms =
+            f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
+        // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the pressure on the client's
+        // SMs (its own footprint and its neighbours', by kernel width) or the summed DRAM shares pass 1, and
+        // the part of a request during which its kernels run waits that much longer; the rest does not.
+        const size_t i = static_cast<size_t>(&c - clients.data());
+        const contention::Activity& own = acts[i];
+        const double sm_pressure = contention::pressure(acts, i);
+        const double burst = contention::burst_wait(acts, i, m);
+        const double contention = std::max({1.0, sm_pressure, dram_sum}) + burst;
+        const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
+        const double memory = memory_queueing(own_dram, dram_sum - own_dram, m);
+        const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
+        pred.notes.push_back(
+            {ModelNote::Kind::contention, {sm_pressure, dram_sum, burst, contention, own.exposed, memory, slowed}});
+        scale_figures(*f, 1.0 / slowed);
+        cpu_req = f->req;
+        // Every launch also waits in the shared launch path. The clients are closed loops (the next request
+        // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
+        // the same factor (measured on two of three H100 machines; docs/decisions.md).
+        const double launch =
+            1 + launch_cost_per_client(*p, own.exposed, own_dram, m) * (slice_clients - 1) * (1 - own.exposed);
+        if (launch > 1) {
+          scale_figures(*f, 1.0 / launch);
+          pred.notes.push_back({ModelNote::Kind::launch_path, {launch}, {slice_clients}});
+        }
+        // A closed loop's mean request time is 1 / req/s: the tail beyond it is capped (colocated_tail_ratio,
+        // colocated_tail_excess).
+        const bool cores_stated = slice.host_cores > 0;
+        if (f->p99 && f->req > 0 && c.replicas == 1 &&
+            (cores_stated || slice_clients <= m.tail_cap_max_clients)) {
+          const double mean_ms = 1000.0 / f->req;
+          const double mean_plus_own_excess = mean_ms + m.colocated_tail_excess * own_request_ms;
+          const double capped = std::min(m.colocated_tail_ratio * mean_ms, mean_plus_own_excess);
+          if (*f->p99 > capped) {
+            pred.notes.push_back({ModelNote::Kind::tail_capped, {*f->p99 / mean_ms, capped / mean_ms}, {},
+                                  mean_plus_own_excess < m.colocated_tail_ratio * mean_ms});
+            f->p99 = capped;
+          }
+        }
+        // Every client process of the node competes for the node's cores, whatever GPU or MIG instance it
+        // runs on (issue 37): the node's figures where the plan knows them, else the slice's.
+        const double cores = slice.node_cores > 0 ? slice.node_cores : slice.host_cores;
+        const int processes = std::max(slice_clients, slice.node_processes);
+        if (f->p99 && cores_stated && processes > cores) {
+          const double waits = std::floor(processes / cores);
+          *f->p99 += waits * m.core_wait_ms;
+          // Fitted on resnet18-b1's density searches, not measured for this workload: its profile has no
+          // co-location grid at this K (the grid's measured p99 is used where it has one).
+          pred.extrapolated = true;
+          pred.notes.push_back(
+              {ModelNote::Kind::core_wait, {cores, waits * m.core_wait_ms}, {processes, slice_clients}});
+        }
+      } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
+        // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.
+        f->req *= slice_throughput;
+        if (f->p99) *f->p99 *= c.synthetic_inflation;
+        pred.notes.push_back({ModelNote::Kind::synthetic_slowdown, {1.0 / std::max(1e-9, slice_throughput)}});
+      }
+    }
+    // Its host CPU at the predicted rate: the CPU time of a request alone (spin-waits included, so at most
+    // what the request needs) times the requests it makes here. Not scaled down by the launch path's wait
+    // (cpu_req): a decode loop at batch 1 (issue 37) ran 16 copies at its rate alone on 16 cores where the
+    // launch path predicted x2 slower, and counting its cores at that rate planned 30 on 16 cores.
+    if (p->host_cpu_cores && p->req_per_s && *p->req_per_s > 0) {
+      pred.host_cores = *p->host_cpu_cores * std::min(1.0, cpu_req.value_or(f->req) / *p->req_per_s);
+    }
+    scale_figures(*f, gpu_speed(*p, slice, pred));
+    pred.req_per_s = f->req;
+    pred.p99_ms = f->p99;
+    out.push_back(std::move(pred));
+  }
+  return out;
+}
+
+double packing_compute(const ProfileFacts& p, const ModelParameters& m) {
+  if (p.sm_active && *p.sm_active > 0) return std::min(1.0, *p.sm_active);
+  if (const auto share = curve_share(p, m.curve_share_tolerance)) return *share;
+  return std::clamp(p.compute_demand, m.min_packing_compute, 1.0);
+}
+
+std::optional<double> curve_share(const ProfileFacts& p, double tolerance) {
+  const auto& c = p.share_curve;
+  if (c.empty()) return std::nullopt;
+  double best = 0;
+  for (const auto& pt : c) best = std::max(best, pt.req_per_s);
+  const double target = (1 - tolerance) * best;
+  if (c.front().req_per_s >= target) return c.front().pct / 100.0;
+  for (size_t i = 1; i < c.size(); ++i) {
+    if (c[i].req_per_s >= target) {
+      return lerp_points(c[i - 1].req_per_s, c[i - 1].pct, c[i].req_per_s, c[i].pct, target) / 100.0;
+    }
+  }
+  return c.back().pct / 100.0;
+}
+
+}  // namespace gpupack
