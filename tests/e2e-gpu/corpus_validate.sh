@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# GPU test (label gpu), issue 36: out-of-sample validation on one corpus scenario (examples/corpus/). Every
+# workload of the scenario is profiled on this GPU (`profile --baseline-runs --sweep`), the scenario is
+# planned from those profiles on this GPU's catalog model and this host's cores, and `gpupack verify` runs
+# the plan's placements. Prints per workload the prediction errors (predicted / measured - 1) of p99 and
+# req/s and how many replicas are within issue 36's targets (p99 within 25%, req/s within 15%), and fails
+# when an SLO broke. None of the corpus programs was used to fit the model's constants (examples/corpus).
+#   CORPUS_SCENARIO=inference (a NAME of examples/corpus/NAME-h100.yaml), PROFILE_WINDOW=6 (seconds a
+#   window), BASELINE_RUNS=3, SWEEP=100,50,25, VERIFY_DURATION=8, VERIFY_REPEAT=1, SEARCH=WORKLOAD (adds
+#   `verify --search WORKLOAD --search-max SEARCH_MAX --search-step SEARCH_STEP`), PROFILES=DIR (reuse
+#   profiles measured before: DIR/<workload>.json; missing ones are measured).
+# Writes profiles/, scenario.yaml, plan.json, plan.txt, verify.json, verify.html and table.txt under
+# $OUT/corpus-<scenario> when OUT is set (else a temp dir).
+RESULTS_ROOT=${OUT:-}
+# shellcheck source=tests/e2e/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
+# shellcheck source=tests/example_clients.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../example_clients.sh"
+NAME=${CORPUS_SCENARIO:-inference}
+SOURCE="$CLIENTS/../corpus/$NAME-h100.yaml"
+[ -f "$SOURCE" ] || { echo "no corpus scenario $NAME (examples/corpus/$NAME-h100.yaml)" >&2; exit 2; }
+R=${RESULTS_ROOT:-$WORK}/corpus-$NAME
+mkdir -p "$R/profiles"
+export TMPDIR="$WORK/tmp"
+mkdir -p "$TMPDIR"
+model=$(gpu0_catalog_model "$GPUPACK") || exit 1
+cores=$(nproc)
+
+# The scenario on this GPU model and this host's cores, its profiles beside it.
+sed -E "s/model: [A-Za-z0-9-]+/model: $model/; s/cpu_cores: [0-9]+/cpu_cores: $cores/" "$SOURCE" >"$R/scenario.yaml"
+mapfile -t workloads < <(sed -nE 's/^  - \{name: ([a-z0-9-]+),.*/\1/p' "$R/scenario.yaml")
+
+for w in "${workloads[@]}"; do
+  if [ -n "${PROFILES:-}" ] && [ -f "$PROFILES/$w.json" ]; then
+    cp "$PROFILES/$w.json" "$R/profiles/$w.json"
+    continue
+  fi
+  echo "== profile $w" >&2
+  run profile --name "$w" --duration "${PROFILE_WINDOW:-6}" --baseline-runs "${BASELINE_RUNS:-3}" \
+    --sweep "${SWEEP:-100,50,25}" -o "$R/profiles/$w.json" -- python3 "$CLIENTS/${w//-/_}.py" --duration 3600
+  echo "$ERR" >"$R/profiles/$w.txt"
+  expect_rc 0
+done
+
+run plan "$R/scenario.yaml" --profiles "$R/profiles" --format json -o "$R/plan.json" --explain
+echo "$OUT" >"$R/plan.txt"
+echo "$ERR" >>"$R/plan.txt"
+[ "$RC" -eq 0 ] || [ "$RC" -eq 4 ] || { fail "plan exit code $RC: $ERR"; finish; }
+
+runs=()
+for w in "${workloads[@]}"; do runs+=(--run "$w=python3 $CLIENTS/${w//-/_}.py --duration 3600"); done
+search=()
+[ -n "${SEARCH:-}" ] && search=(--search "$SEARCH" --search-max "${SEARCH_MAX:-32}" --search-step "${SEARCH_STEP:-4}")
+run verify "$R/plan.json" --scenario "$R/scenario.yaml" "${runs[@]}" --duration "${VERIFY_DURATION:-8}" \
+  --repeat "${VERIFY_REPEAT:-1}" --json "$R/verify.json" --report "$R/verify.html" "${search[@]}"
+echo "$OUT" >"$R/verify.txt"
+echo "$ERR" >"$R/verify.log"
+# 0: every SLO held (prediction errors are warnings); 1: an SLO broke, a crash, memory over its limit.
+[ "$RC" -eq 0 ] || fail "verify exit code $RC (an SLO broke, a crash or memory over its limit): $R/verify.txt"
+
+python3 - "$R" "$model" "$NAME" >"$R/table.txt" <<'PY'
+import json, sys
+r, model, name = sys.argv[1:4]
+v = json.load(open(f"{r}/verify.json"))
+plan = json.load(open(f"{r}/plan.json"))
+by = {}
+for x in v["replicas"]:
+    by.setdefault(x["workload"], []).append(x)
+print(f"corpus scenario {name} on {model}: {len(plan.get('placements', []))} placed, "
+      f"{len(plan.get('unplaced', []))} unplaced")
+print(f"{'workload':22} {'n':>3} {'p99 err range':>17} {'req/s err range':>17} {'in targets':>10} {'SLO met':>8}")
+total = within = 0
+for w, xs in sorted(by.items()):
+    p = [x["p99_error"] for x in xs if x.get("p99_error") is not None]
+    q = [x["throughput_error"] for x in xs if x.get("throughput_error") is not None]
+    ok = sum(1 for x in xs if x.get("p99_error") is not None and x.get("throughput_error") is not None
+             and abs(x["p99_error"]) <= 0.25 and abs(x["throughput_error"]) <= 0.15)
+    met = sum(1 for x in xs if x.get("slo_met") is not False)
+    total += len(xs)
+    within += ok
+    rng = lambda e: f"{100*min(e):+5.0f}..{100*max(e):+4.0f}%" if e else "-"
+    print(f"{w:22} {len(xs):>3} {rng(p):>17} {rng(q):>17} {ok:>6}/{len(xs):<3} {met:>4}/{len(xs)}")
+print(f"replicas within both targets: {within} of {total}")
+s = v.get("search")
+if s:
+    print(f"search: most that fit {s.get('most_that_fit')} (capped: {s.get('capped')}), "
+          f"planned / most = {s.get('planned_share')}")
+PY
+cat "$R/table.txt"
+finish
