@@ -27,7 +27,9 @@ model=$(gpu0_catalog_model "$GPUPACK") || exit 1
 cores=$(nproc)
 
 # The scenario on this GPU model and this host's cores, its profiles beside it.
-sed -E "s/model: [A-Za-z0-9-]+/model: $model/; s/cpu_cores: [0-9]+/cpu_cores: $cores/" "$SOURCE" >"$R/scenario.yaml"
+# (each workload names its profile: verify reads the scenario, and has no --profiles).
+sed -E "s/model: [A-Za-z0-9-]+/model: $model/; s/cpu_cores: [0-9]+/cpu_cores: $cores/;
+        s/^(  - \{name: ([a-z0-9-]+),.*)\}$/\1, profile: profiles\/\2.json}/" "$SOURCE" >"$R/scenario.yaml"
 mapfile -t workloads < <(sed -nE 's/^  - \{name: ([a-z0-9-]+),.*/\1/p' "$R/scenario.yaml")
 
 for w in "${workloads[@]}"; do
@@ -42,7 +44,7 @@ for w in "${workloads[@]}"; do
   expect_rc 0
 done
 
-run plan "$R/scenario.yaml" --profiles "$R/profiles" --format json -o "$R/plan.json" --explain
+run plan "$R/scenario.yaml" --format json -o "$R/plan.json" --explain
 echo "$OUT" >"$R/plan.txt"
 echo "$ERR" >>"$R/plan.txt"
 [ "$RC" -eq 0 ] || [ "$RC" -eq 4 ] || { fail "plan exit code $RC: $ERR"; finish; }
