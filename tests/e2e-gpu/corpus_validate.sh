@@ -50,7 +50,9 @@ echo "$ERR" >>"$R/plan.txt"
 [ "$RC" -eq 0 ] || [ "$RC" -eq 4 ] || { fail "plan exit code $RC: $ERR"; finish; }
 
 runs=()
-for w in "${workloads[@]}"; do runs+=(--run "$w=python3 $CLIENTS/${w//-/_}.py --duration 3600"); done
+# Only the workloads the plan places (verify refuses a --run for a workload it does not place).
+mapfile -t placed < <(jq -r '[.gpus[].slices[].clients[].replicas[].workload] | unique | .[]' "$R/plan.json")
+for w in "${placed[@]}"; do runs+=(--run "$w=python3 $CLIENTS/${w//-/_}.py --duration 3600"); done
 search=()
 [ -n "${SEARCH:-}" ] && search=(--search "$SEARCH" --search-max "${SEARCH_MAX:-32}" --search-step "${SEARCH_STEP:-4}")
 run verify "$R/plan.json" --scenario "$R/scenario.yaml" "${runs[@]}" --duration "${VERIFY_DURATION:-8}" \
