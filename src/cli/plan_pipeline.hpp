@@ -28,7 +28,8 @@ struct PlanModelInputs {
 struct PlanInputs {
   // The scenario: the YAML file, or with no file the embedded default (40 models on one A100).
   std::string scenario_file;
-  std::optional<std::string> scenario_text;  // the YAML itself instead of reading scenario_file (tests)
+  // The YAML itself instead of reading scenario_file, which then only names it (errors, profile paths).
+  std::optional<std::string> scenario_text;
   std::string gpu;             // --gpu MODEL: as many GPUs of that model as needed replace the fleet
   Consumer deploy_with = Consumer::gpupack_agent;  // --deploy-with: pools whose entry names no consumer
   std::string profiles_dir;    // --profiles DIR: DIR/<workload name>.json for entries that name none
