@@ -99,14 +99,14 @@ TEST(PlanPipeline, LoadingAppliesGpuAndConsumerAndRefusesAScenarioWithoutGpus) {
   inputs.scenario_text = "workloads: [{name: a, memory: 1GiB, compute: 0.1}]\n";
   inputs.gpu = "L4";
   inputs.deploy_with = Consumer::dra;
-  const Scenario s = load_plan_scenario(PosixFilesystem{}, catalog, inputs);
+  const Scenario s = load_plan_scenario(PosixFilesystem{}, catalog, inputs, ModelParameters{});
   ASSERT_EQ(s.fleet.size(), 1u);
   EXPECT_EQ(s.fleet[0].model.name, catalog.get("L4").name);
   EXPECT_TRUE(s.elastic);
   EXPECT_EQ(s.fleet[0].deploy_with, Consumer::dra);
   try {
     inputs.gpu.clear();
-    load_plan_scenario(PosixFilesystem{}, catalog, inputs);
+    load_plan_scenario(PosixFilesystem{}, catalog, inputs, ModelParameters{});
     FAIL() << "a scenario without a fleet or --gpu is refused";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "a.yaml has no 'fleet'; add one or pass --gpu MODEL");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `gpupack render scenario.yaml` plans with plan's options (--profiles, --calibration, --gpu): it renders
+# `gpupack render scenario.yaml` plans with plan's options (--profiles, --model or its alias --calibration, --gpu): it renders
 # exactly what `gpupack plan scenario.yaml <same options> --render DIR` renders, and the options matter (the
 # profiles place fewer resnets: their host cores bound them). A plan JSON is already planned: the options are
 # refused with it.
@@ -28,14 +28,14 @@ if diff -rq "$WORK/rendered" "$WORK/unprofiled" >/dev/null; then fail "render wi
 [ "$(deployed_resnets "$WORK/rendered")" != "$(deployed_resnets "$WORK/unprofiled")" ] ||
   fail "the profiles did not change how many resnets deploy"
 
-# --calibration and --gpu: the same files as plan's.
-run plan "$ROOT/examples/no-fleet.yaml" --gpu A100-80GB --calibration "$ROOT/examples/bench-calibration.json" \
+# --model (here by its alias --calibration) and --gpu: the same files as plan's.
+run plan "$ROOT/examples/no-fleet.yaml" --gpu A100-80GB --model "$ROOT/examples/bench-calibration.json" \
   --format json --render "$WORK/planned-cal"
 expect_rc 0
 run render "$ROOT/examples/no-fleet.yaml" --gpu A100-80GB --calibration "$ROOT/examples/bench-calibration.json" \
   -o "$WORK/rendered-cal"
 expect_rc 0
-diff -r "$WORK/planned-cal" "$WORK/rendered-cal" >"$WORK/diff" || fail "render --calibration --gpu differs from plan's: $(head -20 "$WORK/diff")"
+diff -r "$WORK/planned-cal" "$WORK/rendered-cal" >"$WORK/diff" || fail "render --calibration --gpu differs from plan --model --gpu: $(head -20 "$WORK/diff")"
 
 # Bad input: one line, exit 2.
 run render "$ROOT/examples/no-fleet.yaml" -o "$WORK/none"
@@ -45,7 +45,7 @@ expect_usage_error "--profiles .*nonexistent: not a directory"
 run plan "$WORK/dense.yaml" --format json -o "$WORK/plan.json"
 run render "$WORK/plan.json" --profiles "$PROFILES" -o "$WORK/none"
 expect_usage_error "--profiles .*: only with a scenario .yaml to plan; .*plan.json is a plan, already planned"
-run render "$WORK/plan.json" --calibration "$ROOT/examples/bench-calibration.json" -o "$WORK/none"
-expect_usage_error "--calibration .*: only with a scenario .yaml to plan"
+run render "$WORK/plan.json" --model "$ROOT/examples/bench-calibration.json" -o "$WORK/none"
+expect_usage_error "--model .*: only with a scenario .yaml to plan"
 
 finish
