@@ -9,19 +9,13 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "io/input_file.hpp"
+#include "cli/plan_pipeline.hpp"
 #include "cli/plan_progress.hpp"
 #include "cli/plan_views.hpp"
-#include "cli/profile_loading.hpp"
 #include "cli/render_command.hpp"
 #include "contract/plan_json.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_catalog.hpp"
-#include "io/model_parameters_json.hpp"
-#include "io/default_scenario.hpp"
-#include "io/scenario_yaml.hpp"
-#include "planner/consumer_search.hpp"
-#include "planner/planner.hpp"
-#include "model/prediction.hpp"
 
 namespace gpupack {
 
@@ -78,47 +72,25 @@ std::string unplaced_headline(const Scenario& scenario, const Plan& plan) {
          std::to_string(exit_code::unplaced) + "\n";
 }
 
-Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCatalog& catalog,
-                       const ModelParameters& parameters) {
-  Scenario s = args.file.empty() ? parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog)
-                                 : parse_scenario_yaml(read_input_file(fs, args.file), args.file, catalog);
-  if (!args.gpu.empty()) {
-    // --gpu replaces the fleet: as many GPUs of that model as the plan needs.
-    FleetEntry f;
-    f.model = catalog.get(args.gpu);
-    s.fleet = {f};
-    s.elastic = true;
-  } else if (s.fleet.empty()) {
-    throw InputError((args.file.empty() ? std::string("the scenario") : args.file) +
-                     " has no 'fleet'; add one or pass --gpu MODEL");
-  }
-  assign_consumers(s, consumer_option("--deploy-with", args.deploy_with));
-  attach_profiles(fs, s, args.file, args.profiles, catalog, parameters);
-  return s;
-}
-
 int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   std::ostream& out = ctx.out;
   const GpuCatalog& catalog = ctx.catalog;
   const OutputFormat format = output_format(args);
   if (!args.output.empty()) check_output_file(ctx.env.fs, "-o", args.output);
-  PlanOptions options;
-  if (!args.model.empty()) options.parameters = parse_model_input(read_input_file(ctx.env.fs, args.model), args.model);
-  const Scenario loaded = load_scenario(args, ctx.env.fs, catalog, options.parameters);
-  // Pools the NVIDIA plugin serves get their one config first: the plan and its comparison use it.
-  const Scenario scenario = needs_plugin_configs(loaded) ? with_plugin_configs(loaded, options) : loaded;
+  PlanInputs inputs;
+  inputs.scenario_file = args.file;
+  inputs.gpu = args.gpu;
+  inputs.deploy_with = consumer_option("--deploy-with", args.deploy_with);
+  inputs.profiles_dir = args.profiles;
+  inputs.model.file = args.model;
   PlanProgress progress(std::cerr, ctx.env.clock, ::isatty(2) != 0);
-  options.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
-  Plan plan = make_plan(scenario, options);
-  add_predictions(scenario, plan, options.parameters);
-  const std::vector<ModeOutcome> comparison = compare_modes(scenario, plan, options);
-  const std::vector<ConsumerOutcome> consumers = compare_consumers(scenario, options, &plan);
+  inputs.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
+  PlannedScenario planned = plan_scenario(ctx.env.fs, catalog, inputs);
   progress.finish();
-  PlanDocument document = plan_document(scenario, plan, comparison, options.parameters);
-  document.deploy_with = consumer_option("--deploy-with", args.deploy_with);
-  for (const ConsumerOutcome& c : consumers) {
-    document.consumers.push_back({c.consumer, c.gpus_used, c.placed, c.unplaced, c.gpus_needed, c.cost_per_hour});
-  }
+  const Scenario& scenario = planned.scenario;
+  const Plan& plan = planned.plan;
+  const std::vector<ModeOutcome>& comparison = planned.comparison;
+  PlanDocument& document = planned.document;
   if (!args.render_dir.empty()) {
     // Rendered first: a plan whose names cannot be rendered fails before any output is written.
     check_plan_document(document, catalog);

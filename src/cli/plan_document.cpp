@@ -2,6 +2,7 @@
 // resolved through the scenario and the catalog, slice ids given, predicted p99 in milliseconds computed.
 // The plan JSON writer formats what this builds and computes nothing.
 #include "cli/plan_views.hpp"
+#include "cli/profile_model_inputs.hpp"
 #include "contract/plan_json.hpp"
 #include "io/model_parameters_json.hpp"
 
@@ -127,9 +128,7 @@ PlanDocument plan_document(const Scenario& scenario, const Plan& plan, const std
                              scenario.fleet[static_cast<size_t>(c.fleet_entry)].model.name, c.why});
   }
   for (const Workload& w : scenario.workloads) {
-    // Each pod asks for the host cores its profile measured, unless the scenario says how many.
-    std::optional<double> cpu = w.deploy.cpu;
-    if (!cpu && w.profile && w.profile->host_cpu_cores && *w.profile->host_cpu_cores > 0) cpu = w.profile->host_cpu_cores;
+    const std::optional<double> cpu = pod_cpu_cores(w);
     if (w.deploy.empty() && !cpu) continue;
     out.workloads.push_back({w.name, w.deploy.image, w.deploy.namespace_, w.deploy.kind, w.deploy.schedule, cpu,
                              w.deploy.host_memory_bytes});

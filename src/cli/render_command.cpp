@@ -1,4 +1,5 @@
-// `gpupack render <plan.json|workloads.yaml> --target <t>[,<t>...] -o <dir> [--force]`.
+// `gpupack render <plan.json|workloads.yaml> --target <t>[,<t>...] -o <dir> [--force] [--deploy-with C]
+//  [--gpu MODEL] [--profiles DIR] [--model FILE]`: a scenario is planned as `gpupack plan` plans it.
 #include "cli/render_command.hpp"
 
 #include <map>
@@ -9,14 +10,10 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "io/input_file.hpp"
-#include "cli/plan_views.hpp"
-#include "cli/profile_loading.hpp"
+#include "cli/plan_pipeline.hpp"
 #include "contract/plan_json.hpp"
 #include "core/errors.hpp"
 #include "io/json_document.hpp"
-#include "io/scenario_yaml.hpp"
-#include "planner/planner.hpp"
-#include "model/prediction.hpp"
 #include "render/render_targets.hpp"
 #include "render/tree_writer.hpp"
 
@@ -30,30 +27,42 @@ struct RenderArgs {
   std::string output;
   bool force = false;
   std::string deploy_with;  // empty: the consumer the plan was made for ($.deploy_with)
+  // With a scenario YAML, planned as `gpupack plan` plans it with the same options.
+  std::string gpu, profiles, model;  // --model FILE (alias --calibration)
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// The plan: read from a plan file, or planned on the fly from a workloads YAML; checked either way.
-PlanDocument plan_from_input(const Filesystem& fs, const std::string& path, const GpuCatalog& catalog,
+bool is_scenario(const std::string& path) { return ends_with(path, ".yaml") || ends_with(path, ".yml"); }
+
+// The plan: planned from a scenario YAML as `gpupack plan` plans it (cli/plan_pipeline.hpp), or read from a
+// plan file; checked either way.
+PlanDocument plan_from_input(const Filesystem& fs, const RenderArgs& a, const GpuCatalog& catalog,
                              std::optional<Consumer> consumer) {
-  const std::string text = read_input_file(fs, path);
-  if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
-    Scenario scenario = parse_scenario_yaml(text, path, catalog);
-    assign_consumers(scenario, consumer.value_or(Consumer::gpupack_agent));
-    const PlanOptions options;
-    attach_profiles(fs, scenario, path, "", catalog, options.parameters);  // entries that name a profile (docs/workloads.md)
-    Plan plan = make_plan(scenario, options);
-    add_predictions(scenario, plan, options.parameters);
-    PlanDocument document = plan_document(scenario, plan, {}, options.parameters);
-    document.deploy_with = consumer.value_or(Consumer::gpupack_agent);
+  if (is_scenario(a.input)) {
+    PlanInputs inputs;
+    inputs.scenario_file = a.input;
+    inputs.gpu = a.gpu;
+    inputs.deploy_with = consumer.value_or(Consumer::gpupack_agent);
+    inputs.profiles_dir = a.profiles;
+    inputs.model.file = a.model;
+    inputs.compare = false;  // the comparison of modes and consumers is not deployed
+    PlanDocument document = plan_scenario(fs, catalog, inputs).document;
     check_plan_document(document, catalog);
     return document;
   }
+  const std::pair<const char*, std::string> planning_options[] = {
+      {"--gpu", a.gpu}, {"--profiles", a.profiles}, {"--model", a.model}};
+  for (const auto& [option, value] : planning_options) {
+    if (!value.empty()) {
+      throw InputError(std::string(option) + " " + value + ": only with a scenario .yaml to plan; " + a.input +
+                       " is a plan, already planned (give its options to `gpupack plan` instead)");
+    }
+  }
   PlanDocument document =
-      read_plan_json(parse_json_document(text, "'" + path + "' is not a plan",
+      read_plan_json(parse_json_document(read_input_file(fs, a.input), "'" + a.input + "' is not a plan",
                                          "give the output of `gpupack plan --format json`, or a workloads .yaml"),
                      catalog);
   // Another consumer than the plan's: the targets refuse what it cannot express, naming the node.
@@ -69,8 +78,10 @@ int run_render(const CommandContext& ctx, const RenderArgs& a) {
       throw InputError("--deploy-with '" + a.deploy_with + "' is not a consumer; accepted: " + std::string(kConsumerNames));
     }
   }
-  return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a.input, ctx.catalog, consumer), a.targets, a.output,
-                            a.force, ctx.out, {a.input});
+  std::vector<std::string> inputs{a.input};
+  if (!a.model.empty()) inputs.push_back(a.model);
+  return render_plan_to_dir(ctx, plan_from_input(ctx.env.fs, a, ctx.catalog, consumer), a.targets, a.output,
+                            a.force, ctx.out, inputs);
 }
 
 }  // namespace
@@ -101,6 +112,11 @@ void register_render_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--deploy-with", args->deploy_with,
                   "gpupack-agent, nvidia-device-plugin or dra: what serves the GPUs to the pods (default: the "
                   "consumer the plan was made for, $.deploy_with)");
+  cmd->add_option("--gpu", args->gpu, "With a scenario: plan on as many GPUs of this model as needed (as gpupack plan --gpu)");
+  cmd->add_option("--profiles", args->profiles,
+                  "With a scenario: folder of workload profiles, DIR/<workload name>.json (as gpupack plan --profiles)");
+  cmd->add_option("--model,--calibration", args->model,
+                  "With a scenario: the performance model's parameters (as gpupack plan --model; --calibration is an alias)");
   cmd->callback([&ctx, args] { ctx.action = [&ctx, args] { return run_render(ctx, *args); }; });
 }
 

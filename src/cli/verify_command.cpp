@@ -218,10 +218,11 @@ void print_table(std::ostream& out, const VerifyReport& r) {
 
 int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
   std::ostream& out = ctx.out;
-  // The one bounded reader and JSON parser of the io layer: every bad plan (1e999 included) is exit 2.
-  const nlohmann::json plan_json = parse_json_document(read_input_file(ctx.env.fs, a.plan), a.plan + ": not a plan JSON",
-                                                       "give the output of `gpupack plan --format json`");
-  const PlanDocument plan = read_plan_json(plan_json, ctx.catalog);
+  // The one bounded reader and JSON parser of the io layer (every bad plan, 1e999 included, is exit 2), then
+  // the contract's one plan reader: placements, limits and predictions all come from the typed plan.
+  const PlanDocument plan = read_plan_json(parse_json_document(read_input_file(ctx.env.fs, a.plan), a.plan + ": not a plan JSON",
+                                                               "give the output of `gpupack plan --format json`"),
+                                           ctx.catalog);
   SetupRequest request;
   request.runs = parse_runs(a.runs);
   request.plain = a.plain;
@@ -235,7 +236,7 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
 
   return with_gpu_backend(ctx, [&](GpuBackend& gpu) {
     LocalServices os(ctx.env);
-    const VerifySetup setup = build_setup(plan_json, plan, request, gpu.devices());
+    const VerifySetup setup = build_setup(plan, request, gpu.devices());
     for (const auto& [workload, command] : request.runs) require_program(workload, command, os.runner);
     bool mps = false;
     for (const auto& s : setup.slices) mps = mps || s.mps.has_value();

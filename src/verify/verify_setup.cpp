@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <set>
-#include <tuple>
 
 #include "core/errors.hpp"
 
@@ -12,67 +11,15 @@ namespace gpupack::verify {
 
 namespace {
 
-using Key = std::tuple<std::string, std::string, int>;  // gpu id, workload, replica
-
-// A placement's absolute predictions from a workload profile (prediction_source "profile").
-struct ProfilePrediction {
-  std::optional<double> p99_ms, req_per_s;
-  bool extrapolated = false;
-};
-
-// The plan's predictions that render does not read: per placement its p99 inflation (and its profile's
-// predictions where it has them), per slice its per-client throughput. Absent fields read as "no
-// inflation" / "as alone" / "no profile" (older plans).
-struct Predictions {
-  std::map<Key, double> p99_inflation;
-  std::map<Key, ProfilePrediction> profile;
-  std::map<std::pair<std::string, std::string>, double> slice_throughput;
-};
-
-double number_or(const nlohmann::json& j, const char* key, double fallback) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
-
-std::optional<double> positive_number(const nlohmann::json& j, const char* key) {
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_number() || !(it->get<double>() > 0)) return std::nullopt;
-  return it->get<double>();
-}
-
 // Only a profile's predictions are taken as they are: a synthetic predicted_p99_ms is the scenario's
-// p99_alone_ms (or half the SLO) x the inflation, which the solo run measures better.
-std::optional<ProfilePrediction> profile_prediction(const nlohmann::json& placement) {
-  const auto source = placement.find("prediction_source");
-  if (source == placement.end() || *source != "profile") return std::nullopt;
-  const auto extrapolated = placement.find("extrapolated");
-  ProfilePrediction p{positive_number(placement, "predicted_p99_ms"), positive_number(placement, "predicted_req_per_s"),
-                      extrapolated != placement.end() && *extrapolated == true};
-  if (!p.p99_ms && !p.req_per_s) return std::nullopt;
-  return p;
-}
-
-Predictions read_predictions(const nlohmann::json& plan) {
-  Predictions p;
-  if (const auto it = plan.find("placements"); it != plan.end() && it->is_array()) {
-    for (const auto& pl : *it) {
-      if (!pl.is_object() || !pl.contains("workload") || !pl.contains("gpu") || !pl.contains("replica")) continue;
-      if (!pl["workload"].is_string() || !pl["gpu"].is_string() || !pl["replica"].is_number_integer()) continue;
-      const Key key{pl["gpu"].get<std::string>(), pl["workload"].get<std::string>(), pl["replica"].get<int>()};
-      p.p99_inflation[key] = number_or(pl, "predicted_p99_inflation", 1.0);
-      if (const auto profile = profile_prediction(pl)) p.profile[key] = *profile;
-    }
-  }
-  if (const auto it = plan.find("gpus"); it != plan.end() && it->is_array()) {
-    for (const auto& g : *it) {
-      if (!g.is_object() || !g.contains("id") || !g["id"].is_string() || !g.contains("slices") || !g["slices"].is_array()) continue;
-      for (const auto& s : g["slices"]) {
-        if (!s.is_object() || !s.contains("id") || !s["id"].is_string()) continue;
-        p.slice_throughput[{g["id"].get<std::string>(), s["id"].get<std::string>()}] = number_or(s, "predicted_throughput", 1.0);
-      }
-    }
-  }
-  return p;
+// p99_alone_ms (or half the SLO) x the inflation, which the solo run measures better. A figure that is not
+// positive reads as none.
+void take_profile_prediction(const DocPlacement& placement, ReplicaSetup& r) {
+  if (placement.prediction_source != "profile") return;
+  const auto positive = [](const std::optional<double>& v) { return v && *v > 0 ? v : std::nullopt; };
+  r.profile_p99_ms = positive(placement.predicted_p99_ms);
+  r.profile_req_per_s = positive(placement.predicted_req_per_s);
+  if (r.profile_p99_ms || r.profile_req_per_s) r.extrapolated = placement.extrapolated;
 }
 
 std::string choose_node(const PlanDocument& plan, const std::optional<std::string>& wanted) {
@@ -129,14 +76,12 @@ std::map<std::string, std::string> replica_environment(const SliceSetup& slice, 
   return env;
 }
 
-VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& plan, const SetupRequest& request,
-                        const std::vector<GpuDeviceInfo>& devices) {
+VerifySetup build_setup(const PlanDocument& plan, const SetupRequest& request, const std::vector<GpuDeviceInfo>& devices) {
   VerifySetup setup;
   setup.node = choose_node(plan, request.node);
   setup.unplaced = plan.unplaced;
   setup.profile_alone = request.profile_alone;
   setup.slo_margin = request.slo_margin;
-  const Predictions predictions = read_predictions(plan_json);
 
   std::set<std::string> in_plan;
   for (const auto& gpu : plan.gpus) {
@@ -170,8 +115,7 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& pla
       s.device_uuid = slice.profile ? mig_uuid(gpu, slice, device) : device.uuid;
       s.sharing = std::string(to_string(slice.sharing));
       if (slice.sharing == Sharing::mps) s.mps = mps_daemon_defaults(slice);
-      const auto tp = predictions.slice_throughput.find({gpu.id, slice.id});
-      s.predicted_throughput = tp == predictions.slice_throughput.end() ? 1.0 : tp->second;
+      s.predicted_throughput = slice.predicted_throughput;
       for (const auto& c : slice.clients) {
         const auto run = request.runs.find(c.workload);
         if (run == request.runs.end()) {
@@ -185,13 +129,8 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& pla
         r.reports = std::find(request.plain.begin(), request.plain.end(), c.workload) == request.plain.end();
         r.env = replica_environment(s, c);
         r.memory_limit_bytes = c.memory_limit_bytes;
-        const auto inf = predictions.p99_inflation.find({gpu.id, c.workload, c.replica});
-        r.predicted_p99_inflation = inf == predictions.p99_inflation.end() ? 1.0 : inf->second;
-        if (const auto pp = predictions.profile.find({gpu.id, c.workload, c.replica}); pp != predictions.profile.end()) {
-          r.profile_p99_ms = pp->second.p99_ms;
-          r.profile_req_per_s = pp->second.req_per_s;
-          r.extrapolated = pp->second.extrapolated;
-        }
+        r.predicted_p99_inflation = c.predicted_p99_inflation;
+        take_profile_prediction(c, r);
         if (const auto slo = request.slo_ms.find(c.workload); slo != request.slo_ms.end()) r.slo_ms = slo->second;
         s.replicas.push_back(std::move(r));
       }

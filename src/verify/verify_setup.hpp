@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "gpu/gpu_backend.hpp"
 #include "render/client_env.hpp"
 #include "contract/plan_json.hpp"
@@ -76,9 +74,9 @@ struct SetupRequest {
   std::map<std::string, ProfileAlone> profile_alone;  // workload -> its profile's alone figures
 };
 
-// Throws InputError naming the input and what is accepted.
-VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& plan, const SetupRequest& request,
-                        const std::vector<GpuDeviceInfo>& devices);
+// `plan`: read by the contract's plan JSON reader (read_plan_json), the one reader of the plan and its
+// predictions. Throws InputError naming the input and what is accepted.
+VerifySetup build_setup(const PlanDocument& plan, const SetupRequest& request, const std::vector<GpuDeviceInfo>& devices);
 
 // The environment a replica of `slice` gets (without GPUPACK_REPORT / GPUPACK_GO and the daemon's pipe
 // directory, which are per run): CUDA_VISIBLE_DEVICES and, under MPS, the rendered client limits.

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
@@ -16,10 +15,8 @@
 #include "agent/device_plugin_targets.hpp"
 #include "agent/node_config.hpp"
 #include "agent/simulated_devices.hpp"
-#include "cli/plan_views.hpp"
-#include "io/default_scenario.hpp"
-#include "io/scenario_yaml.hpp"
-#include "planner/planner.hpp"
+#include "cli/plan_pipeline.hpp"
+#include "contract/plan_json.hpp"
 #include "render/render_targets.hpp"
 
 namespace gpupack {
@@ -127,29 +124,14 @@ long allocate_everything(const PlanDocument& document, const GpuCatalog& catalog
   return total;
 }
 
-// `gpu`: as `gpupack plan --gpu MODEL` (as many GPUs of that model as needed) where the file has no fleet.
-void check_scenario(const std::string& yaml, const std::string& source, const std::string& gpu = "") {
-  SCOPED_TRACE(source);
+// Planned as `gpupack plan` plans it (cli/plan_pipeline.hpp), without the comparison rows nothing deploys.
+void check_scenario(PlanInputs inputs, const std::string& what) {
+  SCOPED_TRACE(what);
   const GpuCatalog catalog = builtin_catalog();
-  Scenario scenario = parse_scenario_yaml(yaml, source, catalog);
-  if (!gpu.empty()) {
-    FleetEntry f;
-    f.model = catalog.get(gpu);
-    scenario.fleet = {f};
-    scenario.elastic = true;
-  }
-  PlanOptions options;
-  const Plan plan = make_plan(scenario, options);
-  PlanDocument document = plan_document(scenario, plan, {}, options.parameters);
+  inputs.compare = false;
+  PlanDocument document = plan_scenario(PosixFilesystem{}, catalog, inputs).document;
   check_plan_document(document, catalog);
   EXPECT_EQ(allocate_everything(document, catalog), document.summary.placed);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // A random scenario: 1-3 pool(s) of MIG-capable or other GPUs, 2-7 workloads of several tenants with
@@ -181,22 +163,28 @@ std::string random_scenario(std::mt19937& rng) {
 
 }  // namespace
 
-TEST(DeployAllocation, EmbeddedDefaultEveryPodAllocated) { check_scenario(std::string(default_scenario_yaml()), "embedded default"); }
+TEST(DeployAllocation, EmbeddedDefaultEveryPodAllocated) { check_scenario({}, "embedded default"); }
 
 TEST(DeployAllocation, EveryExampleEveryPodAllocated) {
+  PlanInputs inputs;
   for (const char* name : {"lab-40-models.yaml", "mixed-fleet.yaml", "priced-gpu-types.yaml"}) {
-    check_scenario(read_text(std::string(GPUPACK_EXAMPLES_DIR) + "/" + name), name);
+    inputs.scenario_file = std::string(GPUPACK_EXAMPLES_DIR) + "/" + name;
+    check_scenario(inputs, name);
   }
+  inputs.scenario_file = std::string(GPUPACK_EXAMPLES_DIR) + "/no-fleet.yaml";
   for (const char* gpu : {"H100-80GB", "A100-40GB", "L4"}) {
-    check_scenario(read_text(std::string(GPUPACK_EXAMPLES_DIR) + "/no-fleet.yaml"), std::string("no-fleet.yaml --gpu ") + gpu, gpu);
+    inputs.gpu = gpu;
+    check_scenario(inputs, std::string("no-fleet.yaml --gpu ") + gpu);
   }
 }
 
 TEST(DeployAllocation, RandomScenariosEveryPodAllocated) {
   std::mt19937 rng(20261127);
+  PlanInputs inputs;
   for (int i = 0; i < 40; ++i) {
-    const std::string yaml = random_scenario(rng);
-    check_scenario(yaml, "random scenario " + std::to_string(i) + ":\n" + yaml);
+    inputs.scenario_file = "random-" + std::to_string(i) + ".yaml";
+    inputs.scenario_text = random_scenario(rng);
+    check_scenario(inputs, "random scenario " + std::to_string(i) + ":\n" + *inputs.scenario_text);
     if (::testing::Test::HasFailure()) break;
   }
 }

@@ -20,6 +20,7 @@ namespace {
 
 using test::from_text;
 using test::kData;
+using test::plan_with_predictions;
 
 Scenario decode_scenario(const std::string& fleet_extra, int count = 1, int gpus_per_node = 1,
                          double p99_alone_ms = 36) {
@@ -56,15 +57,6 @@ std::map<std::string, double> cores_by_node(const Plan& p) {
   return out;
 }
 
-Plan plan_of(const Scenario& s, std::optional<GpuMode> forced) {
-  PlanOptions o;
-  o.forced = forced;
-  Plan p = make_plan(s, o);
-  add_predictions(s, p, ModelParameters{});
-  EXPECT_EQ(check_plan(s, p, ModelParameters{}), std::vector<std::string>{});
-  return p;
-}
-
 // The plan places 16, the host cores bound it, and the unplaced say so.
 void expect_bound_by_cores(const Plan& p, const std::string& what) {
   SCOPED_TRACE(what);
@@ -81,23 +73,23 @@ void expect_bound_by_cores(const Plan& p, const std::string& what) {
 TEST(CpuBoundPlan, WholeGpuHoldsWhatTheCoresDrive) {
   for (double p99 : {31.0, 36.0, 41.0}) {
     const Scenario s = decode_scenario("", 1, 1, p99);
-    expect_bound_by_cores(plan_of(s, std::nullopt), "chosen, p99 alone " + std::to_string(p99));
-    expect_bound_by_cores(plan_of(s, GpuMode::mps), "mps, p99 alone " + std::to_string(p99));
+    expect_bound_by_cores(plan_with_predictions(s, std::nullopt), "chosen, p99 alone " + std::to_string(p99));
+    expect_bound_by_cores(plan_with_predictions(s, GpuMode::mps), "mps, p99 alone " + std::to_string(p99));
   }
 }
 
 TEST(CpuBoundPlan, MigInstancesShareTheNodesCores) {
   // Before issue 37 each instance got its SMs' share of the cores and the layout held more than 16.
   const Scenario s = decode_scenario("");
-  expect_bound_by_cores(plan_of(s, GpuMode::mig_mps), "mig+mps");
+  expect_bound_by_cores(plan_with_predictions(s, GpuMode::mig_mps), "mig+mps");
   for (const char* layout : {"4g.71gb,3g.71gb", "3g.71gb,3g.71gb",
                              "1g.18gb,1g.18gb,1g.18gb,1g.18gb,1g.18gb,1g.18gb,1g.18gb"}) {
     const Scenario fixed = decode_scenario(std::string(", mig: \"") + layout + "\"");
-    expect_bound_by_cores(plan_of(fixed, std::nullopt), layout);
+    expect_bound_by_cores(plan_with_predictions(fixed, std::nullopt), layout);
   }
   // On three 2g instances the model predicts each copy 6% slower from its neighbours' SMs (its host CPU
   // then counts 0.94 cores): 17 fit the 16 cores at their predicted rates, and no more.
-  const Plan p = plan_of(decode_scenario(", mig: \"2g.35gb,2g.35gb,2g.35gb\""), std::nullopt);
+  const Plan p = plan_with_predictions(decode_scenario(", mig: \"2g.35gb,2g.35gb,2g.35gb\""), std::nullopt);
   EXPECT_LE(placed(p), 17);
   for (const auto& [node, cores] : cores_by_node(p)) EXPECT_LE(cores, 16 + 1e-9) << node;
   for (const auto& u : p.unplaced) EXPECT_EQ(u.code, "no_host_cores");
@@ -106,16 +98,16 @@ TEST(CpuBoundPlan, MigInstancesShareTheNodesCores) {
 TEST(CpuBoundPlan, ModesThatHoldFewerStayWithinTheCores) {
   const Scenario s = decode_scenario("");
   for (GpuMode m : {GpuMode::exclusive, GpuMode::time_slicing, GpuMode::mig, GpuMode::mig_time_slicing}) {
-    const Plan p = plan_of(s, m);
+    const Plan p = plan_with_predictions(s, m);
     EXPECT_LE(placed(p), 16) << to_string(m);
   }
 }
 
 TEST(CpuBoundPlan, TwoGpusOfOneNodeShareItsCoresTwoNodesHaveTheirOwn) {
-  const Plan one_node = plan_of(decode_scenario("", 2, 2), std::nullopt);
+  const Plan one_node = plan_with_predictions(decode_scenario("", 2, 2), std::nullopt);
   EXPECT_LE(placed(one_node), 16);
   for (const auto& [node, cores] : cores_by_node(one_node)) EXPECT_LE(cores, 16 + 1e-9) << node;
-  const Plan two_nodes = plan_of(decode_scenario(", mig: \"4g.71gb,3g.71gb\"", 2, 1), std::nullopt);
+  const Plan two_nodes = plan_with_predictions(decode_scenario(", mig: \"4g.71gb,3g.71gb\"", 2, 1), std::nullopt);
   EXPECT_GE(placed(two_nodes), 31);
   EXPECT_LE(placed(two_nodes), 32);
   for (const auto& [node, cores] : cores_by_node(two_nodes)) EXPECT_LE(cores, 16 + 1e-9) << node;
@@ -124,7 +116,7 @@ TEST(CpuBoundPlan, TwoGpusOfOneNodeShareItsCoresTwoNodesHaveTheirOwn) {
 TEST(CpuBoundPlan, ReplicasCountTheirCoresBeforeTheLaunchPathsWait) {
   // The model predicts each copy x2 slower in the MPS launch path at 16 clients; the decode loop ran its
   // rate alone there, so its host cores are counted without that wait: about one core each.
-  const Plan p = plan_of(decode_scenario(""), GpuMode::mps);
+  const Plan p = plan_with_predictions(decode_scenario(""), GpuMode::mps);
   for (const auto& c : p.gpus.at(0).slices.at(0).clients) {
     ASSERT_TRUE(c.prediction && c.prediction->host_cores && c.prediction->req_per_s);
     EXPECT_GT(*c.prediction->host_cores, 0.9);
@@ -140,7 +132,7 @@ TEST(CpuBoundPlan, ClientProcessesOfEveryMigInstanceWaitForTheNodesCores) {
   auto facts = std::make_shared<ProfileFacts>(*s.workloads[0].profile);
   facts->host_cpu_cores = 0.5;
   s.workloads[0].profile = facts;
-  const Plan p = plan_of(s, std::nullopt);
+  const Plan p = plan_with_predictions(s, std::nullopt);
   const int processes = placed(p);
   ASSERT_GT(processes, 16);
   const std::string note = std::to_string(processes) + " client processes on 16 host cores of the node";
@@ -182,7 +174,7 @@ TEST(CpuBoundPlan, EveryMigLayoutStaysWithinTheNodesCoresAtThePredictedRates) {
   const std::vector<std::string> layouts = h200_layouts();
   ASSERT_GE(layouts.size(), 20u);
   for (const std::string& layout : layouts) {
-    const Plan p = plan_of(decode_scenario(", mig: \"" + layout + "\""), std::nullopt);
+    const Plan p = plan_with_predictions(decode_scenario(", mig: \"" + layout + "\""), std::nullopt);
     for (const auto& [node, cores] : cores_by_node(p)) EXPECT_LE(cores, 16 + 1e-9) << layout;
     EXPECT_GE(placed(p), 16) << layout;
     // The rest: the cores, or an instance too small for the SLO.

@@ -3,9 +3,11 @@
 // (tests/planner/data/profiles-h100-2026-11-23).
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/plan_pipeline.hpp"
 #include "cli/profile_loading.hpp"
 #include "core/gpu_catalog.hpp"
 #include "io/input_file.hpp"
@@ -34,9 +36,12 @@ inline Scenario from_text(const std::string& yaml, const std::string& profiles_d
   return s;
 }
 
-inline Plan plan_with_predictions(const Scenario& s) {
-  Plan p = make_plan(s, PlanOptions{});
-  add_predictions(s, p, ModelParameters{});
+// The plan with its predictions, as `gpupack plan` makes it (cli/plan_pipeline.hpp), checked.
+inline Plan plan_with_predictions(const Scenario& s, std::optional<GpuMode> forced = std::nullopt) {
+  PlanInputs inputs;
+  inputs.compare = false;
+  inputs.forced = forced;
+  Plan p = plan_loaded_scenario(s, ModelParameters{}, inputs).plan;
   EXPECT_EQ(check_plan(s, p, ModelParameters{}), std::vector<std::string>{});
   return p;
 }

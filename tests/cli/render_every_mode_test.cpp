@@ -5,9 +5,8 @@
 
 #include <set>
 
-#include "cli/plan_views.hpp"
-#include "io/scenario_yaml.hpp"
-#include "planner/planner.hpp"
+#include "cli/plan_pipeline.hpp"
+#include "contract/plan_json.hpp"
 #include "render/render_targets.hpp"
 
 namespace gpupack {
@@ -48,14 +47,15 @@ bool has_prefix(const FileTree& files, const std::string& prefix) {
 
 TEST(RenderEveryMode, EachForcedModeRendersWhatItNeeds) {
   const GpuCatalog catalog = builtin_catalog();
-  const Scenario scenario = parse_scenario_yaml(kScenario, "test", catalog);
+  PlanInputs inputs;
+  inputs.scenario_file = "test.yaml";
+  inputs.scenario_text = kScenario;
+  inputs.compare = false;
   for (GpuMode mode : all_gpu_modes()) {
     SCOPED_TRACE(std::string(to_string(mode)));
-    PlanOptions options;
-    options.forced = mode;
-    const Plan plan = make_plan(scenario, options);
-    // Rendered from the typed plan, as `gpupack plan --render` does.
-    PlanDocument document = plan_document(scenario, plan, {}, options.parameters);
+    inputs.forced = mode;
+    // Planned and rendered from the typed plan, as `gpupack plan --render` does.
+    PlanDocument document = plan_scenario(PosixFilesystem{}, catalog, inputs).document;
     check_plan_document(document, catalog);
     const size_t placed = static_cast<size_t>(document.summary.placed);
     ASSERT_GT(placed, 0u) << "the scenario is meant to fit every mode";

@@ -26,7 +26,7 @@ SetupRequest runs() {
 
 TEST(VerifySetup, MpsSliceGetsTheRenderedDefaultsAndEveryReplicaItsRenderedEnvironment) {
   const auto json = testing::mps_test_plan();
-  const VerifySetup s = build_setup(json, read_plan_json(json, builtin_catalog()), runs(), one_h100());
+  const VerifySetup s = build_setup(read_plan_json(json, builtin_catalog()), runs(), one_h100());
   EXPECT_EQ(s.node, "node-0");
   ASSERT_EQ(s.slices.size(), 1u);
   const SliceSetup& slice = s.slices[0];
@@ -50,7 +50,7 @@ TEST(VerifySetup, MpsSliceGetsTheRenderedDefaultsAndEveryReplicaItsRenderedEnvir
 TEST(VerifySetup, TheEnvironmentIsWhatRenderWritesIntoTheClientEnvFile) {
   const auto json = testing::mps_test_plan();
   const PlanDocument plan = read_plan_json(json, builtin_catalog());
-  const VerifySetup s = build_setup(json, plan, runs(), one_h100());
+  const VerifySetup s = build_setup(plan, runs(), one_h100());
   std::string env_file;
   for (const auto& f : render_mps_target(plan).files) {
     if (f.path.find("clients/fast-1.env") != std::string::npos) env_file = f.content;
@@ -68,7 +68,7 @@ TEST(VerifySetup, TimeSlicingReplicasGetOnlyTheirDevice) {
   json["gpus"][0]["slices"][0]["sharing"] = "time-slicing";
   for (auto& c : json["gpus"][0]["slices"][0]["clients"]) c["mps_active_thread_percentage"] = nullptr;
   for (auto& p : json["placements"]) p["mps_active_thread_percentage"] = nullptr;
-  const VerifySetup s = build_setup(json, read_plan_json(json, builtin_catalog()), runs(), one_h100());
+  const VerifySetup s = build_setup(read_plan_json(json, builtin_catalog()), runs(), one_h100());
   EXPECT_FALSE(s.slices[0].mps.has_value());
   EXPECT_EQ(s.slices[0].replicas[0].env, (std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "GPU-1234"}}));
 }
@@ -87,17 +87,17 @@ TEST(VerifySetup, BadInputIsOneInputErrorNamingIt) {
   const PlanDocument plan = read_plan_json(json, builtin_catalog());
   SetupRequest unknown = runs();
   unknown.runs["ranker"] = "./ranker";
-  expect_input_error([&] { build_setup(json, plan, unknown, one_h100()); }, "no workload named 'ranker'");
+  expect_input_error([&] { build_setup(plan, unknown, one_h100()); }, "no workload named 'ranker'");
   SetupRequest missing = runs();
   missing.runs.erase("batch");
-  expect_input_error([&] { build_setup(json, plan, missing, one_h100()); }, "--run batch=COMMAND");
-  expect_input_error([&] { build_setup(json, plan, runs(), {}); }, "GPU gpu0 (index 0 on node node-0, H100-SXM5-80GB) is not here");
+  expect_input_error([&] { build_setup(plan, missing, one_h100()); }, "--run batch=COMMAND");
+  expect_input_error([&] { build_setup(plan, runs(), {}); }, "GPU gpu0 (index 0 on node node-0, H100-SXM5-80GB) is not here");
   SetupRequest node = runs();
   node.node = "node-7";
-  expect_input_error([&] { build_setup(json, plan, node, one_h100()); }, "--node node-7");
+  expect_input_error([&] { build_setup(plan, node, one_h100()); }, "--node node-7");
   SetupRequest plain = runs();
   plain.plain = {"other"};
-  expect_input_error([&] { build_setup(json, plan, plain, one_h100()); }, "--plain other");
+  expect_input_error([&] { build_setup(plan, plain, one_h100()); }, "--plain other");
 }
 
 TEST(VerifySetup, MigSlicesMapToExistingInstancesOnly) {
@@ -107,14 +107,14 @@ TEST(VerifySetup, MigSlicesMapToExistingInstancesOnly) {
   json["gpus"][0]["slices"][0]["profile"] = "3g.40gb";
   json["gpus"][0]["slices"][0]["start"] = 0;
   const PlanDocument plan = read_plan_json(json, builtin_catalog());
-  expect_input_error([&] { build_setup(json, plan, runs(), one_h100()); }, "verify never creates or changes MIG instances");
+  expect_input_error([&] { build_setup(plan, runs(), one_h100()); }, "verify never creates or changes MIG instances");
   auto devices = one_h100();
   MigInstanceInfo mig;
   mig.uuid = "MIG-abcd";
   mig.profile = "3g.40gb";
   mig.placement_start = 0;
   devices[0].mig_instances.push_back(mig);
-  const VerifySetup s = build_setup(json, plan, runs(), devices);
+  const VerifySetup s = build_setup(plan, runs(), devices);
   EXPECT_EQ(s.slices[0].device_uuid, "MIG-abcd");
   EXPECT_EQ(s.slices[0].replicas[0].env.at("CUDA_VISIBLE_DEVICES"), "MIG-abcd");
 }
@@ -134,7 +134,7 @@ TEST(VerifySetup, ProfilePredictionsOfThePlanReachTheirReplicasSyntheticOnesDoNo
       p["extrapolated"] = false;
     }
   }
-  const VerifySetup s = build_setup(json, read_plan_json(json, builtin_catalog()), runs(), one_h100());
+  const VerifySetup s = build_setup(read_plan_json(json, builtin_catalog()), runs(), one_h100());
   const auto& replicas = s.slices.at(0).replicas;
   ASSERT_EQ(replicas.size(), 4u);
   EXPECT_FALSE(replicas[0].profile_p99_ms.has_value());  // batch
@@ -145,6 +145,52 @@ TEST(VerifySetup, ProfilePredictionsOfThePlanReachTheirReplicasSyntheticOnesDoNo
   EXPECT_FALSE(replicas[1].extrapolated);
   EXPECT_TRUE(replicas[3].extrapolated);
   EXPECT_DOUBLE_EQ(replicas[1].predicted_p99_inflation, 1.74);
+}
+
+// The setup reads every prediction from the typed plan (read_plan_json's PlanDocument), never from the JSON a
+// second time: a figure changed in the typed plan after reading is the one a replica gets.
+TEST(VerifySetup, PredictionsComeFromTheTypedPlan) {
+  auto json = testing::mps_test_plan();
+  json["placements"][1]["prediction_source"] = "profile";
+  json["placements"][1]["predicted_p99_ms"] = 12.5;
+  json["placements"][1]["predicted_req_per_s"] = 80.0;
+  PlanDocument plan = read_plan_json(json, builtin_catalog());
+  DocSlice& slice = plan.gpus.at(0).slices.at(0);
+  ASSERT_EQ(slice.clients.size(), 4u);
+  EXPECT_EQ(slice.clients[1].predicted_p99_ms, 12.5);  // as read
+  slice.predicted_throughput = 0.5;
+  slice.clients[1].predicted_p99_inflation = 2.5;
+  slice.clients[1].predicted_p99_ms = 7.0;
+  slice.clients[1].extrapolated = true;
+  const VerifySetup s = build_setup(plan, runs(), one_h100());
+  const SliceSetup& setup = s.slices.at(0);
+  EXPECT_DOUBLE_EQ(setup.predicted_throughput, 0.5);
+  EXPECT_DOUBLE_EQ(setup.replicas[1].predicted_p99_inflation, 2.5);
+  EXPECT_DOUBLE_EQ(*setup.replicas[1].profile_p99_ms, 7.0);
+  EXPECT_DOUBLE_EQ(*setup.replicas[1].profile_req_per_s, 80);
+  EXPECT_TRUE(setup.replicas[1].extrapolated);
+}
+
+// Older plans and partial profiles: no inflation reads as 1, no slice throughput as alone, a profile figure
+// that is not positive as none, and a profile prediction with no figure as no profile prediction at all.
+TEST(VerifySetup, AbsentOrNonPositivePredictionsReadAsNone) {
+  auto json = testing::mps_test_plan();
+  json["gpus"][0]["slices"][0].erase("predicted_throughput");
+  json["placements"][0].erase("predicted_p99_inflation");
+  json["placements"][1]["prediction_source"] = "profile";
+  json["placements"][1]["predicted_p99_ms"] = 0.0;
+  json["placements"][1]["predicted_req_per_s"] = 55.0;
+  json["placements"][2]["prediction_source"] = "profile";
+  json["placements"][2]["predicted_p99_ms"] = -1.0;
+  json["placements"][2]["extrapolated"] = true;
+  const VerifySetup s = build_setup(read_plan_json(json, builtin_catalog()), runs(), one_h100());
+  const auto& replicas = s.slices.at(0).replicas;
+  EXPECT_DOUBLE_EQ(s.slices[0].predicted_throughput, 1.0);
+  EXPECT_DOUBLE_EQ(replicas[0].predicted_p99_inflation, 1.0);
+  EXPECT_FALSE(replicas[1].profile_p99_ms.has_value());
+  EXPECT_DOUBLE_EQ(*replicas[1].profile_req_per_s, 55);
+  EXPECT_FALSE(replicas[2].profile_p99_ms || replicas[2].profile_req_per_s);
+  EXPECT_FALSE(replicas[2].extrapolated);  // extrapolated says nothing without a profile figure
 }
 
 }  // namespace
