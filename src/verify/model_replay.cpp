@@ -13,7 +13,7 @@ namespace gpupack::verify {
 
 namespace {
 
-std::string under(const std::string& root, const std::string& path) {
+std::string under_root(const std::string& root, const std::string& path) {
   return root.empty() || root == "." ? path : root + "/" + path;
 }
 
@@ -43,8 +43,8 @@ RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInpu
   if (s.fleet.empty() || s.fleet.front().model.name != run.gpu) {
     throw InputError(run.scenario + ": its first GPU is not the run's " + run.gpu + " (" + run.dir + ")");
   }
-  const std::string plan_path = under(in.root, run.dir + "/plan.json");
-  const std::string verify_path = under(in.root, run.dir + "/verify.json");
+  const std::string plan_path = under_root(in.root, run.dir + "/plan.json");
+  const std::string verify_path = under_root(in.root, run.dir + "/verify.json");
   const auto slice = recorded_slice_clients(read_input_file(in.fs, plan_path), plan_path);
   const auto predicted = predict_slice(s, slice, in.parameters, plan_path);
   std::map<std::string, WorkloadReplay> by_workload;
@@ -75,14 +75,14 @@ void ErrorStats::add(double error, double target) {
 }
 
 ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in) {
-  const std::string profiles = under(in.root, manifest.profiles);
+  const std::string profiles = under_root(in.root, manifest.profiles);
   std::map<std::string, Scenario> scenarios;  // runs share their scenarios: each is read once
   ReplayReport report;
   for (const RecordedRun& run : manifest.runs) {
     if (in.only && run.set != *in.only) continue;
     auto s = scenarios.find(run.scenario);
     if (s == scenarios.end()) {
-      s = scenarios.emplace(run.scenario, in.load_scenario(under(in.root, run.scenario), profiles)).first;
+      s = scenarios.emplace(run.scenario, in.load_scenario(under_root(in.root, run.scenario), profiles)).first;
     }
     report.runs.push_back(replay_run(run, s->second, in));
   }
