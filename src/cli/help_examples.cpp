@@ -23,6 +23,7 @@ const std::map<std::string, std::string>& examples() {
                "  gpupack plan examples/mixed-fleet.yaml --deploy-with nvidia-device-plugin"},
       {"model", "gpupack model show --format json > my-model.json"},
       {"model show", "gpupack model show --format json > my-model.json"},
+      {"model replay", "gpupack model replay results/model-runs.json --set held-out --model my-model.json"},
       {"render", "gpupack render plan.json --target mps,k8s-workloads -o out/ --force"},
       {"verify", "gpupack verify plan.json --scenario my.yaml --run resnet=\"python3 examples/clients/resnet18_b1.py\""},
       {"bench", "gpupack bench --json bench.json --report bench.html"},

@@ -1,9 +1,10 @@
 // `gpupack model show [--format table|json]`: the performance model's built-in parameters, each with what it
-// was fitted or measured on. The JSON is a model parameters file (docs/model-parameters.md): `gpupack model
+// was fitted or measured on; `gpupack model replay` (cli/model_replay.hpp): them against recorded runs. The JSON is a model parameters file (docs/model-parameters.md): `gpupack model
 // show --format json > my.json` is a starting point for `gpupack plan --model my.json`.
 #include <ostream>
 
 #include "cli/command.hpp"
+#include "cli/model_replay.hpp"
 #include "cli/table.hpp"
 #include "core/exit_codes.hpp"
 #include <fmt/format.h>
@@ -48,6 +49,7 @@ void register_model_command(CLI::App& app, CommandContext& ctx) {
   auto format = std::make_shared<OutputFormat>(OutputFormat::table);
   add_format_option(*show, *format, {"table", "json"});
   show->callback([&ctx, format] { ctx.action = [&ctx, format] { return show_parameters(ctx.out, *format); }; });
+  add_model_replay_command(*cmd, ctx);
 }
 
 }  // namespace gpupack

@@ -1,0 +1,71 @@
+// `gpupack model replay`'s table: the errors (predicted / measured - 1) of every run and workload, then the
+// summary per set and workload against issue 15's targets (docs/model-parameters.md, "Replay and fit").
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/model_replay.hpp"
+#include "cli/table.hpp"
+
+namespace gpupack {
+
+namespace {
+
+using verify::ErrorStats;
+using verify::ReplicaError;
+
+// "-5% to +2% (3)": the range of `errors`, and how many; "-" for none.
+std::string range_text(const std::vector<double>& errors) {
+  if (errors.empty()) return "-";
+  const auto [lo, hi] = std::minmax_element(errors.begin(), errors.end());
+  const std::string low = fmt::format("{:+.0f}%", 100 * *lo), high = fmt::format("{:+.0f}%", 100 * *hi);
+  return (low == high ? low : low + " to " + high) + fmt::format(" ({})", errors.size());
+}
+
+std::string percent(double share, bool some, int decimals) {
+  return some ? fmt::format("{:.{}f}%", 100 * share, decimals) : "-";
+}
+
+// The count, WORST, MEAN and, with a target, WITHIN columns of `s`.
+void add_stats(std::vector<std::string>& row, const ErrorStats& s, bool with_target) {
+  row.push_back(std::to_string(s.count));
+  row.push_back(percent(s.worst, s.count > 0, 0));
+  row.push_back(percent(s.mean_abs(), s.count > 0, 1));
+  if (with_target) row.push_back(percent(s.within_share(), s.count > 0, 0));
+}
+
+}  // namespace
+
+void print_replay_table(std::ostream& out, const verify::ReplayReport& report) {
+  Table runs({"RUN", "SET", "WORKLOAD", "REQ/S ERROR", "P99 ERROR (OWN TAIL)", "P99 ERROR (SHARED STALLS)",
+              "WITHOUT THE STALLS"});
+  for (const verify::RunReplay& r : report.runs) {
+    for (const verify::WorkloadReplay& w : r.workloads) {
+      std::vector<double> req, own, stalled, without;
+      for (const ReplicaError& e : w.replicas) {
+        req.push_back(e.req_per_s);
+        (e.stall_free ? own : stalled).push_back(e.p99);
+        if (e.p99_without_stalls) without.push_back(*e.p99_without_stalls);
+      }
+      runs.add({r.run.dir, std::string(verify::run_set_name(r.run.set)), w.workload, range_text(req), range_text(own),
+                range_text(stalled), range_text(without)});
+    }
+  }
+  runs.print(out);
+  out << "\nError = predicted / measured - 1. Own tail: replicas without shared stalls (the tail the model "
+         "predicts); the others also against their p99 without the stalls.\n\n";
+  Table summary({"SET", "WORKLOAD", "REPLICAS", "REQ/S WORST", "MEAN", "WITHIN 15%", "OWN TAIL", "P99 WORST", "MEAN",
+                 "WITHIN 25%", "STALLED", "WITHOUT STALLS", "WORST", "MEAN"});
+  for (const verify::WorkloadSummary& s : report.summary) {
+    std::vector<std::string> row{s.set, s.workload};
+    add_stats(row, s.req_per_s, true);
+    add_stats(row, s.p99, true);
+    row.push_back(std::to_string(s.stalled));
+    add_stats(row, s.p99_without_stalls, false);
+    summary.add(std::move(row));
+  }
+  summary.print(out);
+}
+
+}  // namespace gpupack

@@ -1,0 +1,121 @@
+#include "verify/model_replay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/errors.hpp"
+#include "io/input_file.hpp"
+#include "model/prediction.hpp"
+#include "verify/recorded_run.hpp"
+
+namespace gpupack::verify {
+
+namespace {
+
+std::string under_root(const std::string& root, const std::string& path) {
+  return root.empty() || root == "." ? path : root + "/" + path;
+}
+
+// The run's slice predicted with `m`: (req/s, p99 ms) per workload, as the plan would record them.
+std::map<std::string, ClientPrediction> predict_slice(const Scenario& s, const std::vector<RecordedClient>& slice,
+                                                      const ModelParameters& m, const std::string& plan_path) {
+  std::vector<ModelClient> clients;
+  for (const RecordedClient& c : slice) {
+    const auto w = std::find_if(s.workloads.begin(), s.workloads.end(), [&](const Workload& x) { return x.name == c.workload; });
+    if (w == s.workloads.end()) throw InputError(plan_path + ": its slice runs " + c.workload + ", which the scenario lacks");
+    clients.push_back({&*w, c.replicas, c.compute, c.cap_pct});
+  }
+  const SliceOutcome outcome = predict({Sharing::mps, slice_capacity_on(s.fleet.front())}, clients, m);
+  std::map<std::string, ClientPrediction> out;
+  for (size_t i = 0; i < slice.size(); ++i) {
+    ClientPrediction p = plan_prediction(outcome.clients[i], *clients[i].workload, Sharing::mps, m);
+    if (!p.req_per_s || !p.p99_ms) {
+      throw InputError(plan_path + ": the model predicts no req/s and p99 for " + slice[i].workload +
+                       " (its profile lacks them)");
+    }
+    out[slice[i].workload] = std::move(p);
+  }
+  return out;
+}
+
+RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInputs& in) {
+  if (s.fleet.empty() || s.fleet.front().model.name != run.gpu) {
+    throw InputError(run.scenario + ": its first GPU is not the run's " + run.gpu + " (" + run.dir + ")");
+  }
+  const std::string plan_path = under_root(in.root, run.dir + "/plan.json");
+  const std::string verify_path = under_root(in.root, run.dir + "/verify.json");
+  const auto slice = recorded_slice_clients(read_input_file(in.fs, plan_path), plan_path);
+  const auto predicted = predict_slice(s, slice, in.parameters, plan_path);
+  std::map<std::string, WorkloadReplay> by_workload;
+  for (const RecordedReplica& r : recorded_replicas(read_input_file(in.fs, verify_path), verify_path)) {
+    const auto p = predicted.find(r.workload);
+    if (p == predicted.end()) throw InputError(verify_path + ": replica of " + r.workload + ", which the plan's slice lacks");
+    WorkloadReplay& w = by_workload[r.workload];
+    w.workload = r.workload;
+    w.predicted_req_per_s = *p->second.req_per_s;
+    w.predicted_p99_ms = *p->second.p99_ms;
+    ReplicaError e{w.predicted_req_per_s / r.req_per_s - 1, w.predicted_p99_ms / r.p99_ms - 1, r.stall_free, {}};
+    if (!r.stall_free && r.p99_without_stalls_ms) e.p99_without_stalls = w.predicted_p99_ms / *r.p99_without_stalls_ms - 1;
+    w.replicas.push_back(e);
+  }
+  RunReplay out{run, {}};
+  for (auto& [_, w] : by_workload) out.workloads.push_back(std::move(w));
+  return out;
+}
+
+}  // namespace
+
+void ErrorStats::add(double error, double target) {
+  const double a = std::abs(error);
+  ++count;
+  worst = std::max(worst, a);
+  abs_sum += a;
+  if (a <= target) ++within;
+}
+
+ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in) {
+  const std::string profiles = under_root(in.root, manifest.profiles);
+  std::map<std::string, Scenario> scenarios;  // runs share their scenarios: each is read once
+  ReplayReport report;
+  for (const RecordedRun& run : manifest.runs) {
+    if (in.only && run.set != *in.only) continue;
+    auto s = scenarios.find(run.scenario);
+    if (s == scenarios.end()) {
+      s = scenarios.emplace(run.scenario, in.load_scenario(under_root(in.root, run.scenario), profiles)).first;
+    }
+    report.runs.push_back(replay_run(run, s->second, in));
+  }
+  report.summary = summarise(report.runs);
+  return report;
+}
+
+std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
+  std::map<std::pair<int, std::string>, WorkloadSummary> by;  // (set order, workload)
+  const auto add = [&](int order, std::string_view set, const WorkloadReplay& w) {
+    WorkloadSummary& s = by[{order, w.workload}];
+    s.set = set;
+    s.workload = w.workload;
+    for (const ReplicaError& e : w.replicas) {
+      ++s.replicas;
+      s.req_per_s.add(e.req_per_s, kReplayReqPerSTarget);
+      if (e.stall_free) {
+        s.p99.add(e.p99, kReplayP99Target);
+        continue;
+      }
+      ++s.stalled;
+      if (e.p99_without_stalls) s.p99_without_stalls.add(*e.p99_without_stalls, kReplayP99Target);
+    }
+  };
+  for (const RunReplay& r : runs) {
+    for (const WorkloadReplay& w : r.workloads) {
+      add(r.run.set == RunSet::in_sample ? 0 : 1, run_set_name(r.run.set), w);
+      add(2, "all", w);
+    }
+  }
+  std::vector<WorkloadSummary> out;
+  for (auto& [_, s] : by) out.push_back(std::move(s));
+  return out;
+}
+
+}  // namespace gpupack::verify

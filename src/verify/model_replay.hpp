@@ -1,0 +1,93 @@
+#pragma once
+// `gpupack model replay` (docs/model-parameters.md): every run of a manifest of recorded verify runs
+// (verify/run_manifest.hpp) predicted again with given model parameters and compared with what verify
+// measured there, replica by replica; then per workload and set the worst and mean absolute errors and the
+// share of replicas within issue 15's targets. What scripts/fit-model.py fits the model's constants on, and
+// what tests/cli/recorded_verify_runs_test.cpp guards. Reads files through the Env's file system only.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/scenario.hpp"
+#include "model/model_parameters.hpp"
+#include "verify/run_manifest.hpp"
+
+namespace gpupack {
+class Filesystem;
+}
+
+namespace gpupack::verify {
+
+// Issue 15's targets: every replica's p99 within 25% of the prediction and its req/s within 15%.
+inline constexpr double kReplayP99Target = 0.25;
+inline constexpr double kReplayReqPerSTarget = 0.15;
+
+// One replica's errors, predicted / measured - 1.
+struct ReplicaError {
+  double req_per_s = 0;
+  double p99 = 0;
+  // Whether its p99 is its own tail (RecordedReplica::stall_free): only then is `p99` the model's error.
+  bool stall_free = true;
+  // The others': the error against its p99 over the requests shared stalls did not meet, where recorded.
+  std::optional<double> p99_without_stalls;
+};
+
+struct WorkloadReplay {
+  std::string workload;
+  double predicted_req_per_s = 0, predicted_p99_ms = 0;
+  std::vector<ReplicaError> replicas;  // in the verify report's order
+};
+
+struct RunReplay {
+  RecordedRun run;
+  std::vector<WorkloadReplay> workloads;  // by name
+};
+
+// Absolute errors of some replicas against one target.
+struct ErrorStats {
+  int count = 0;
+  double worst = 0;    // the largest absolute error
+  double abs_sum = 0;  // of the absolute errors
+  int within = 0;      // replicas within the target
+  void add(double error, double target);
+  double mean_abs() const { return count > 0 ? abs_sum / count : 0; }
+  double within_share() const { return count > 0 ? static_cast<double>(within) / count : 0; }
+};
+
+// One workload over the runs of one set ("in-sample", "held-out", or "all": every run replayed).
+struct WorkloadSummary {
+  std::string set, workload;
+  ErrorStats req_per_s;           // every replica (target 15%)
+  ErrorStats p99;                 // the stall-free replicas (target 25%)
+  ErrorStats p99_without_stalls;  // the others, where verify recorded their p99 without the stalls (25%)
+  int replicas = 0, stalled = 0;  // all of them, and those whose p99 was not their own
+};
+
+struct ReplayReport {
+  std::vector<RunReplay> runs;
+  std::vector<WorkloadSummary> summary;  // by set (in-sample, held-out, all), then workload
+};
+
+// The scenario at `scenario_path` with every workload's profile read from `profiles_dir`/<name>.json (the
+// manifest's profiles replace what an entry names). The CLI's loader attaches profiles as `gpupack plan
+// --profiles` does; an InputError names the file.
+using LoadScenario = std::function<Scenario(const std::string& scenario_path, const std::string& profiles_dir)>;
+
+struct ReplayInputs {
+  const Filesystem& fs;
+  std::string root;             // every path of the manifest is relative to it
+  std::optional<RunSet> only;   // none: every run
+  const ModelParameters& parameters;
+  LoadScenario load_scenario;
+};
+
+// Throws InputError naming the file for a run whose files are missing or malformed, a plan whose slice names
+// a workload the scenario lacks, a verify report whose replica the slice lacks, or a scenario whose first
+// GPU is not the run's.
+ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in);
+
+// The summary of `runs` (ReplayReport::summary).
+std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs);
+
+}  // namespace gpupack::verify

@@ -1,0 +1,72 @@
+// What `gpupack model replay` reads of a recorded run (verify/recorded_run.hpp) and how it sums the errors
+// (verify/model_replay.hpp); tests/cli/recorded_verify_runs_test.cpp replays the recorded runs themselves.
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "verify/model_replay.hpp"
+#include "verify/recorded_run.hpp"
+
+namespace gpupack::verify {
+namespace {
+
+std::string replica(const std::string& workload, double req, double p99, const std::string& stalls = "") {
+  return R"({"workload": ")" + workload + R"(", "req_per_s": {"mean": )" + std::to_string(req) +
+         R"(}, "p99_ms": {"mean": )" + std::to_string(p99) + ", \"runs\": [" + std::to_string(p99) + "]}" + stalls + "}";
+}
+
+TEST(RecordedRun, AReplicasTailIsItsOwnBelowTwiceItsMeanWithoutNamedStalls) {
+  const std::string stalls =
+      R"(, "stall_hit_fraction": {"runs": [0.2]}, "p99_without_stalls_ms": {"mean": 3.0, "runs": [3.0]})";
+  const auto r = recorded_replicas(R"({"replicas": [)" + replica("a", 250, 3.9) + ", " + replica("a", 250, 8.1) + ", " +
+                                       replica("b", 100, 5, stalls) + "]}",
+                                   "v.json");
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_TRUE(r[0].stall_free);   // 3.9 ms < 2 x 4 ms
+  EXPECT_FALSE(r[1].stall_free);  // 8.1 ms >= 2 x 4 ms: a long tail all the same
+  EXPECT_FALSE(r[2].stall_free);  // a fifth of its requests met shared stalls
+  EXPECT_EQ(r[2].p99_without_stalls_ms, 3.0);
+  EXPECT_THROW(recorded_replicas(R"({"replicas": [)" + replica("a", 0, 3) + "]}", "v.json"), InputError);
+}
+
+TEST(RecordedRun, ReadsTheSlicesClients) {
+  const auto c = recorded_slice_clients(
+      R"({"gpus": [{"slices": [{"clients": [{"replicas": [{"workload": "r"}, {"workload": "r"}], "compute": 0.2,
+          "mps_active_thread_percentage": 40}]}]}]})",
+      "p.json");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].workload, "r");
+  EXPECT_EQ(c[0].replicas, 2);
+  EXPECT_EQ(c[0].compute, 0.2);
+  EXPECT_EQ(c[0].cap_pct, 40);
+  try {
+    recorded_slice_clients(R"({"gpus": [{"slices": [{"clients": [{"replicas": [{"workload": "r"}]}]}]}]})", "p.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "p.json: gpus[0].slices[0].clients[0] has no \"mps_active_thread_percentage\"");
+  }
+}
+
+TEST(ModelReplay, SumsPerSetAndWorkloadAgainstIssueFifteensTargets) {
+  RunReplay in{{"d1", "s", "g", "m", RunSet::in_sample}, {{"w", 10, 1, {{0.10, 0.30, true, {}}, {-0.20, 0.5, false, 0.1}}}}};
+  RunReplay out{{"d2", "s", "g", "m", RunSet::held_out}, {{"w", 10, 1, {{0.05, -0.20, true, {}}}}}};
+  const auto summary = summarise({in, out});
+  ASSERT_EQ(summary.size(), 3u);
+  EXPECT_EQ(summary[0].set, "in-sample");
+  EXPECT_EQ(summary[1].set, "held-out");
+  EXPECT_EQ(summary[2].set, "all");
+  const WorkloadSummary& all = summary[2];
+  EXPECT_EQ(all.replicas, 3);
+  EXPECT_EQ(all.stalled, 1);
+  EXPECT_DOUBLE_EQ(all.req_per_s.worst, 0.20);
+  EXPECT_DOUBLE_EQ(all.req_per_s.mean_abs(), 0.35 / 3);
+  EXPECT_EQ(all.req_per_s.within, 2);  // 0.20 is past 15%
+  EXPECT_EQ(all.p99.count, 2);         // the stall-free ones only
+  EXPECT_DOUBLE_EQ(all.p99.worst, 0.30);
+  EXPECT_DOUBLE_EQ(all.p99.within_share(), 0.5);
+  EXPECT_EQ(all.p99_without_stalls.count, 1);
+  EXPECT_DOUBLE_EQ(all.p99_without_stalls.worst, 0.1);
+  EXPECT_EQ(summary[0].p99.count, 1);
+}
+
+}  // namespace
+}  // namespace gpupack::verify
