@@ -1,5 +1,5 @@
 // `gpupack plan [file.yaml] [--gpu MODEL] [--format table|json|yaml] [-o FILE] [--explain]
-//  [--model FILE] [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
+//  [--model FILE] [--profiles DIR] [--observed verify.json]... [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
 #include "io/input_file.hpp"
+#include "cli/observed_loading.hpp"
 #include "cli/plan_progress.hpp"
 #include "cli/plan_views.hpp"
 #include "cli/profile_loading.hpp"
@@ -35,6 +36,7 @@ struct PlanArgs {
   bool explain = false;
   std::string model;  // --model FILE (alias --calibration): model parameters or a bench report
   std::string profiles;  // --profiles DIR: workload profiles matched by name
+  std::vector<std::string> observed;  // --observed FILE (repeatable): verify JSON fed back (cli/observed_loading.hpp)
   bool strict = false;
   std::string render_dir;  // --render DIR: also render the plan's files (gpupack render)
   std::string render_targets = "all";
@@ -79,7 +81,7 @@ std::string unplaced_headline(const Scenario& scenario, const Plan& plan) {
 }
 
 Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCatalog& catalog,
-                       const ModelParameters& parameters) {
+                       const ModelParameters& parameters, std::ostream& warnings) {
   Scenario s = args.file.empty() ? parse_scenario_yaml(default_scenario_yaml(), kDefaultScenarioName, catalog)
                                  : parse_scenario_yaml(read_input_file(fs, args.file), args.file, catalog);
   if (!args.gpu.empty()) {
@@ -94,6 +96,7 @@ Scenario load_scenario(const PlanArgs& args, const Filesystem& fs, const GpuCata
   }
   assign_consumers(s, consumer_option("--deploy-with", args.deploy_with));
   attach_profiles(fs, s, args.file, args.profiles, catalog, parameters);
+  if (!args.observed.empty()) attach_observed(fs, s, args.observed, warnings);
   return s;
 }
 
@@ -104,7 +107,7 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   if (!args.output.empty()) check_output_file(ctx.env.fs, "-o", args.output);
   PlanOptions options;
   if (!args.model.empty()) options.parameters = parse_model_input(read_input_file(ctx.env.fs, args.model), args.model);
-  const Scenario loaded = load_scenario(args, ctx.env.fs, catalog, options.parameters);
+  const Scenario loaded = load_scenario(args, ctx.env.fs, catalog, options.parameters, std::cerr);
   // Pools the NVIDIA plugin serves get their one config first: the plan and its comparison use it.
   const Scenario scenario = needs_plugin_configs(loaded) ? with_plugin_configs(loaded, options) : loaded;
   PlanProgress progress(std::cerr, ctx.env.clock, ::isatty(2) != 0);
@@ -173,6 +176,10 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--profiles", args->profiles,
                   "Folder of workload profiles (`gpupack profile -o FILE`): DIR/<workload name>.json is that "
                   "workload's profile unless its entry names one");
+  cmd->add_option("--observed", args->observed,
+                  "The JSON of `gpupack verify --json FILE` of a plan run on this fleet's GPUs (repeatable): each "
+                  "workload's predictions on that GPU model and sharing are multiplied by measured / predicted, the "
+                  "median over its verified replicas (docs/cli.md)");
   // Unplaced replicas exit 4 with or without it (docs/cli.md); kept so that scripts passing it still run.
   cmd->add_flag("--strict", args->strict, "")->group("");
   cmd->add_option("--render", args->render_dir, "Also render the plan's deploy files into this directory (gpupack render)");

@@ -86,7 +86,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
       f = from_grid(*p, sharing, static_cast<int>(clients.size()), pred);
     }
     if (!f) {
-      f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
+      f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, sharing == Sharing::mps, pred);
       if (sharing == Sharing::mps && slice_clients > 1) {
         const double own_request_ms =
             f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
