@@ -52,6 +52,18 @@ std::optional<ProfilePrediction> profile_prediction(const nlohmann::json& placem
   return p;
 }
 
+// The correction by observation the plan applied to the process holding `c`; null where none.
+const DocPrediction::Observed* observed_in(const DocSlice& slice, const DocPlacement& c) {
+  for (const DocProcess& p : slice.processes) {
+    for (const DocReplicaRef& r : p.replicas) {
+      if (r.workload == c.workload && r.replica == c.replica) {
+        return p.prediction && p.prediction->observed ? &*p.prediction->observed : nullptr;
+      }
+    }
+  }
+  return nullptr;
+}
+
 Predictions read_predictions(const nlohmann::json& plan) {
   Predictions p;
   if (const auto it = plan.find("placements"); it != plan.end() && it->is_array()) {
@@ -169,6 +181,7 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& pla
       s.mig_profile = slice.profile;
       s.device_uuid = slice.profile ? mig_uuid(gpu, slice, device) : device.uuid;
       s.sharing = std::string(to_string(slice.sharing));
+      s.gpu_model = gpu.model;
       if (slice.sharing == Sharing::mps) s.mps = mps_daemon_defaults(slice);
       const auto tp = predictions.slice_throughput.find({gpu.id, slice.id});
       s.predicted_throughput = tp == predictions.slice_throughput.end() ? 1.0 : tp->second;
@@ -191,6 +204,10 @@ VerifySetup build_setup(const nlohmann::json& plan_json, const PlanDocument& pla
           r.profile_p99_ms = pp->second.p99_ms;
           r.profile_req_per_s = pp->second.req_per_s;
           r.extrapolated = pp->second.extrapolated;
+        }
+        if (const DocPrediction::Observed* o = observed_in(slice, c)) {
+          r.observed_p99 = o->p99;
+          r.observed_req_per_s = o->req_per_s;
         }
         if (const auto slo = request.slo_ms.find(c.workload); slo != request.slo_ms.end()) r.slo_ms = slo->second;
         s.replicas.push_back(std::move(r));
