@@ -61,7 +61,7 @@ struct SliceCapacity {
   double node_cores = 0;
   int node_processes = 0;
   // The GPU model's catalog name: what observed corrections (core/observed_correction.hpp) are keyed by.
-  std::string gpu_model;
+  std::string gpu_model = std::string();  // (initialised: capacities written as {sms, bandwidth} stay warning-free)
 };
 SliceCapacity slice_capacity(const GpuModel& model, int mig_profile = -1);
 

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "model/prediction_notes.hpp"
+#include "model/profile_alone.hpp"
 #include "model/profile_prediction.hpp"
 #include "model/profiled_slice.hpp"
 #include "model/slice_model.hpp"
@@ -18,6 +19,22 @@ bool judged_by_profiles(const ModelSlice& slice, const std::vector<ModelClient>&
   return slice.sharing == Sharing::mps && clients.size() > 1 &&
          std::all_of(clients.begin(), clients.end(),
                      [](const ModelClient& c) { return c.workload && judged_by_profile(*c.workload); });
+}
+
+// Whether a time-sliced slice has a client whose profile measured its own time-slicing K-curve: its
+// inflation then comes from that curve (issue 36, item 6), which needs the figures.
+bool timeslicing_from_grid(const ModelSlice& slice, const std::vector<ModelClient>& clients) {
+  return slice.sharing == Sharing::time_slicing &&
+         std::any_of(clients.begin(), clients.end(), [](const ModelClient& c) {
+           return c.workload && c.workload->profile && has_grid(*c.workload->profile, Sharing::time_slicing);
+         });
+}
+
+// Whether the client's figures came from its co-location grid (measured, or extended beyond it).
+bool from_grid_notes(const ClientOutcome& o) {
+  return std::any_of(o.notes.begin(), o.notes.end(), [](const ModelNote& n) {
+    return n.kind == ModelNote::Kind::grid_cell || n.kind == ModelNote::Kind::grid_beyond;
+  });
 }
 
 // The client's correction by observation on this slice's GPU model under its sharing; null without one.
@@ -82,7 +99,8 @@ SliceOutcome predict(const ModelSlice& slice, const std::vector<ModelClient>& cl
   }
   const bool judged = judged_by_profiles(slice, clients);
   const bool known = std::all_of(clients.begin(), clients.end(), [](const ModelClient& c) { return c.workload; });
-  if (!known || (detail == PredictionDetail::inflation && !judged)) {
+  const bool ts_grid = known && timeslicing_from_grid(slice, clients);
+  if (!known || (detail == PredictionDetail::inflation && !judged && !ts_grid)) {
     out.clients.resize(n);
     for (size_t i = 0; i < n; ++i) {
       out.clients[i].inflation = inflation[i];
@@ -103,8 +121,9 @@ SliceOutcome predict(const ModelSlice& slice, const std::vector<ModelClient>& cl
   for (size_t i = 0; i < n; ++i) {
     ClientOutcome& o = out.clients[i];
     o.inflation = inflation[i];
-    if (judged) {
-      // The profile model's p99 against the client's p99 alone; a profile without p99 keeps the synthetic one.
+    if (judged || (ts_grid && from_grid_notes(o))) {
+      // The profile model's p99 (or its own grid's) against the client's p99 alone; a profile without p99
+      // keeps the synthetic one.
       const double alone = p99_alone_ms(*clients[i].workload, m);
       if (o.p99_ms && alone > 0) o.inflation = *o.p99_ms / alone;
     }

@@ -81,9 +81,11 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return gpu_scaled_note(s, w);
     case Kind::grid_beyond:
       return grid_mode(sharing) + " K=" + std::to_string(s.n[0]) + " beyond the grid's K=" + std::to_string(s.n[1]) +
-             ": aggregate extended along its last step, p99 grown in proportion to K";
+             ": aggregate extended along its last step, p99 grown in proportion to K" +
+             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "");
     case Kind::grid_cell:
-      return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]);
+      return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]) +
+             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "");
     case Kind::contention:
       return contention_note(s, m);
     case Kind::launch_path:

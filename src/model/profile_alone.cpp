@@ -142,6 +142,11 @@ std::string grid_mode(Sharing s) {
 }
 
 
+bool has_grid(const ProfileFacts& p, Sharing sharing) {
+  const std::string mode = grid_mode(sharing);
+  return std::any_of(p.grid.begin(), p.grid.end(), [&](const ProfileGridPoint& g) { return g.mode == mode; });
+}
+
 std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out) {
   std::vector<ProfileGridPoint> pts;
   for (const auto& g : p.grid) {

@@ -32,6 +32,8 @@ Figures at_cap(const ProfileFacts& p, std::optional<int> cap, bool mps, ClientOu
 double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientOutcome& out);
 // The co-location grid's name of a sharing ("mps", "timeslicing").
 std::string grid_mode(Sharing s);
+// Whether the profile's co-location grid has cells for the sharing.
+bool has_grid(const ProfileFacts& p, Sharing sharing);
 // K copies of one workload from its co-location grid; none when the grid has no cells for the sharing.
 std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out);
 
