@@ -51,7 +51,7 @@ struct DocPrediction {
     std::vector<std::string> files;
     bool operator==(const Observed&) const = default;
   };
-  std::optional<Observed> observed;
+  std::optional<Observed> observed = std::nullopt;  // (initialised: predictions written without it stay warning-free)
   bool operator==(const DocPrediction&) const = default;
 };
 
