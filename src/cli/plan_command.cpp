@@ -1,5 +1,5 @@
 // `gpupack plan [file.yaml] [--gpu MODEL] [--format table|json|yaml] [-o FILE] [--explain]
-//  [--model FILE] [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
+//  [--model FILE] [--profiles DIR] [--observed verify.json]... [--strict]`: choose modes, MIG layouts and limits and pack the workloads.
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -29,6 +29,7 @@ struct PlanArgs {
   bool explain = false;
   std::string model;  // --model FILE (alias --calibration): model parameters or a bench report
   std::string profiles;  // --profiles DIR: workload profiles matched by name
+  std::vector<std::string> observed;  // --observed FILE (repeatable): verify JSON fed back (cli/observed_loading.hpp)
   bool strict = false;
   std::string render_dir;  // --render DIR: also render the plan's files (gpupack render)
   std::string render_targets = "all";
@@ -83,6 +84,8 @@ int run_plan(const CommandContext& ctx, const PlanArgs& args) {
   inputs.deploy_with = consumer_option("--deploy-with", args.deploy_with);
   inputs.profiles_dir = args.profiles;
   inputs.model.file = args.model;
+  inputs.observed = args.observed;
+  inputs.warnings = &std::cerr;
   PlanProgress progress(std::cerr, ctx.env.clock, ::isatty(2) != 0);
   inputs.progress = [&progress](const std::string& what, int done, int total) { progress.step(what, done, total); };
   PlannedScenario planned = plan_scenario(ctx.env.fs, catalog, inputs);
@@ -145,6 +148,10 @@ void register_plan_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--profiles", args->profiles,
                   "Folder of workload profiles (`gpupack profile -o FILE`): DIR/<workload name>.json is that "
                   "workload's profile unless its entry names one");
+  cmd->add_option("--observed", args->observed,
+                  "The JSON of `gpupack verify --json FILE` of a plan run on this fleet's GPUs (repeatable): each "
+                  "workload's predictions on that GPU model and sharing are multiplied by measured / predicted, the "
+                  "median over its verified replicas (docs/cli.md)");
   // Unplaced replicas exit 4 with or without it (docs/cli.md); kept so that scripts passing it still run.
   cmd->add_flag("--strict", args->strict, "")->group("");
   cmd->add_option("--render", args->render_dir, "Also render the plan's deploy files into this directory (gpupack render)");

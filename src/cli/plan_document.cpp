@@ -14,7 +14,9 @@ std::string slice_id(size_t index) { return "s" + std::to_string(index); }
 
 std::optional<DocPrediction> doc_prediction(const std::optional<ClientPrediction>& p) {
   if (!p) return std::nullopt;
-  return DocPrediction{p->source, p->p99_ms, p->req_per_s, p->extrapolated, p->notes, p->host_cores};
+  DocPrediction d{p->source, p->p99_ms, p->req_per_s, p->extrapolated, p->notes, p->host_cores, std::nullopt};
+  if (p->observed) d.observed = DocPrediction::Observed{p->observed->p99, p->observed->req_per_s, p->observed->replicas, p->observed->files};
+  return d;
 }
 
 // A placement's predicted p99: the profile's absolute figure where there is one, else p99 alone (or half

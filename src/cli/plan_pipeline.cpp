@@ -1,5 +1,9 @@
 #include "cli/plan_pipeline.hpp"
 
+#include <sstream>
+
+#include "cli/observed_loading.hpp"
+
 #include "cli/plan_views.hpp"
 #include "cli/profile_loading.hpp"
 #include "core/errors.hpp"
@@ -41,6 +45,10 @@ Scenario load_plan_scenario(const Filesystem& fs, const GpuCatalog& catalog, con
   }
   assign_consumers(s, inputs.deploy_with);
   attach_profiles(fs, s, inputs.scenario_file, inputs.profiles_dir, catalog, parameters);
+  if (!inputs.observed.empty()) {
+    std::ostringstream dropped;
+    attach_observed(fs, s, inputs.observed, inputs.warnings ? *inputs.warnings : dropped);
+  }
   return s;
 }
 

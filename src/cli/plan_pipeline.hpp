@@ -4,6 +4,7 @@
 // that the same inputs give the same plan everywhere.
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ struct PlanInputs {
   std::string gpu;             // --gpu MODEL: as many GPUs of that model as needed replace the fleet
   Consumer deploy_with = Consumer::gpupack_agent;  // --deploy-with: pools whose entry names no consumer
   std::string profiles_dir;    // --profiles DIR: DIR/<workload name>.json for entries that name none
+  std::vector<std::string> observed;  // --observed FILE (repeatable): verify JSON fed back (cli/observed_loading.hpp)
+  std::ostream* warnings = nullptr;   // where --observed says what it ignored (none: dropped)
   PlanModelInputs model;
   // $.comparison and $.consumers: each mode and each consumer planned again. `gpupack plan` shows them;
   // what is deployed (render) does not depend on them.

@@ -6,6 +6,7 @@
 #include "measure/baseline.hpp"
 #include "measure/colocation_grid.hpp"
 #include "model/profile_prediction.hpp"
+#include "model/profile_baseline.hpp"
 
 namespace gpupack {
 
@@ -64,11 +65,14 @@ ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& sour
 void apply_profile(Workload& w, const measure::WorkloadProfile& profile, const std::string& source,
                    const GpuCatalog& catalog, const ModelParameters& parameters) {
   ProfileFacts facts = facts_of(profile, source, catalog);
+  // Predictions rest on the median over the baseline's runs where the profile has one (issue 36).
+  rebase_on_baseline(facts);
   if (w.memory_bytes == 0) w.memory_bytes = profile.memory.with_headroom_bytes;
   if (w.compute <= 0) w.compute = packing_compute(facts, parameters);
   if (w.latency_slo_ms && !w.p99_alone_ms && facts.p99_ms) w.p99_alone_ms = facts.p99_ms;
   if (w.latency_slo_ms && !w.slo_margin) w.slo_margin = parameters.profiled_slo_margin;
   w.profile = std::make_shared<const ProfileFacts>(std::move(facts));
+  judge_baseline(w, parameters);
 }
 
 std::optional<double> pod_cpu_cores(const Workload& w) {

@@ -43,6 +43,15 @@ struct DocPrediction {
   bool extrapolated = false;
   std::vector<std::string> notes;
   std::optional<double> host_cores;  // per replica, at its predicted req/s (its profile's host CPU)
+  // The correction by observation applied (`plan --observed`): measured / predicted multiplied in, over how
+  // many verified replicas, from which verify files. Absent without one.
+  struct Observed {
+    std::optional<double> p99, req_per_s;
+    int replicas = 0;
+    std::vector<std::string> files;
+    bool operator==(const Observed&) const = default;
+  };
+  std::optional<Observed> observed = std::nullopt;  // (initialised: predictions written without it stay warning-free)
   bool operator==(const DocPrediction&) const = default;
 };
 

@@ -135,6 +135,19 @@ DocProcess read_process(const json& c, const std::string& path) {
       if (!notes[i].is_string()) bad(at(ppath + ".notes", i), "a string");
       pred.notes.push_back(notes[i].get<std::string>());
     }
+    if (const json* oj = optional_field(*pj, ppath, "observed")) {
+      const std::string opath = ppath + ".observed";
+      DocPrediction::Observed o;
+      o.p99 = optional_number(*oj, opath, "p99");
+      o.req_per_s = optional_number(*oj, opath, "req_per_s");
+      o.replicas = static_cast<int>(optional_int(*oj, opath, "replicas", 0, kMaxCount).value_or(0));
+      const json& files = optional_array(*oj, opath, "files");
+      for (size_t i = 0; i < files.size(); ++i) {
+        if (!files[i].is_string()) bad(at(opath + ".files", i), "a string");
+        o.files.push_back(files[i].get<std::string>());
+      }
+      pred.observed = std::move(o);
+    }
     p.prediction = std::move(pred);
   }
   return p;

@@ -23,6 +23,16 @@ void write_prediction(JsonTextWriter& w, const std::optional<DocPrediction>& p) 
   w.key("notes").begin_array();
   for (const std::string& note : p->notes) w.string(note);
   w.end_array();
+  if (p->observed) {  // only where applied: plans without --observed keep their bytes
+    w.key("observed").begin_object();
+    w.key("p99").optional_number(p->observed->p99);
+    w.key("req_per_s").optional_number(p->observed->req_per_s);
+    w.key("replicas").integer(p->observed->replicas);
+    w.key("files").begin_array();
+    for (const std::string& f : p->observed->files) w.string(f);
+    w.end_array();
+    w.end_object();
+  }
   w.end_object();
 }
 

@@ -10,11 +10,11 @@ bool GpuModel::is_unconfirmed(std::string_view field) const {
 
 SliceCapacity slice_capacity(const GpuModel& model, int mig_profile) {
   if (mig_profile < 0 || !model.mig || mig_profile >= static_cast<int>(model.mig->profiles.size())) {
-    return {model.sm_count, model.memory_bandwidth_gbs};
+    return {model.sm_count, model.memory_bandwidth_gbs, 0, 0, 0, model.name};
   }
   const MigProfile& p = model.mig->profiles[static_cast<size_t>(mig_profile)];
   const double share = model.mig->memory_slices > 0 ? static_cast<double>(p.memory_slices) / model.mig->memory_slices : 1.0;
-  return {p.sms, model.memory_bandwidth_gbs * share};
+  return {p.sms, model.memory_bandwidth_gbs * share, 0, 0, 0, model.name};
 }
 
 bool mps_supported(const GpuModel& model) { return !model.fraction || model.fraction->mps_inside; }

@@ -60,6 +60,8 @@ struct SliceCapacity {
   // 0 while a slice is judged alone (packing): then its own share and its own processes.
   double node_cores = 0;
   int node_processes = 0;
+  // The GPU model's catalog name: what observed corrections (core/observed_correction.hpp) are keyed by.
+  std::string gpu_model = std::string();  // (initialised: capacities written as {sms, bandwidth} stay warning-free)
 };
 SliceCapacity slice_capacity(const GpuModel& model, int mig_profile = -1);
 

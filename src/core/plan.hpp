@@ -29,6 +29,13 @@ struct ClientPrediction {
   std::optional<double>
       host_cores;                  // per replica, at its predicted req/s; none without the profile's host CPU
   std::vector<std::string> notes;  // how it was predicted, one phrase each
+  // The correction by observation applied (`plan --observed`): the factors and where they came from.
+  struct Observed {
+    std::optional<double> p99, req_per_s;  // measured / predicted, multiplied in
+    int replicas = 0;
+    std::vector<std::string> files;
+  };
+  std::optional<Observed> observed;
 };
 
 // One process on a slice: a single replica, or replicas of one group sharing a process (streams).
@@ -75,7 +82,7 @@ GpuMode gpu_mode_of(bool uses_mig, const std::vector<PlanSlice>& slices);
 
 struct Unplaced {
   ReplicaRef replica;
-  std::string code;    // too_large | slo_not_reachable | no_gpu_left | no_host_cores | no_mig_gpu
+  std::string code;    // too_large | slo_not_reachable | no_gpu_left | no_host_cores | no_mig_gpu | baseline_not_repeatable
   std::string reason;  // one sentence for people
 };
 

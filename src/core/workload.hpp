@@ -7,6 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include <vector>
+
+#include "core/observed_correction.hpp"
 #include "core/profile_facts.hpp"
 
 namespace gpupack {
@@ -61,6 +64,11 @@ struct Workload {
   std::optional<std::string> group;  // replicas of one group may share one process (CUDA streams)
   std::optional<std::string> profile_path;      // `profile:` as written (relative to the scenario file)
   std::shared_ptr<const ProfileFacts> profile;  // loaded by the CLI; null: the synthetic model
+  // What verify measured for it (`plan --observed`), per GPU model and sharing; empty without.
+  std::vector<ObservedCorrection> observed;
+  // Set when the plan must not place it (its profile's baseline too far from repeatable to judge it):
+  // every replica is left unplaced with this reason. Empty otherwise.
+  std::string not_judged;
   DeploySpec deploy;
 
   // The largest p99 inflation (predicted p99 / p99 alone) the SLO tolerates, its margin taken off; none

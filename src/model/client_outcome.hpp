@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/observed_correction.hpp"
+
 namespace gpupack {
 
 // One step of a prediction worth a note; `x` and `n` hold its figures in the order explain_outcome reads.
@@ -26,6 +28,8 @@ struct ModelNote {
     tail_capped,         // x: tail alone / mean, tail beside neighbours / mean; flag: its own excess binds
     core_wait,           // n: client processes; x: host cores, wait in ms
     synthetic_slowdown,  // x: slowdown
+    baseline,            // the alone baseline it rests on (a profile with one); flag: the MPS 100% baseline
+    observed,            // corrected by what verify measured; x: p99 factor (0: none), req/s factor (0: none)
   };
   Kind kind = Kind::curve_at_cap;
   std::array<double, 7> x{};
@@ -44,6 +48,9 @@ struct ClientOutcome {
   std::string_view source = kSyntheticSource;  // kProfileSource or kSyntheticSource
   bool extrapolated = false;          // outside what was measured (more copies, a cap below the curve, another GPU)
   std::vector<ModelNote> notes;       // the steps worth a note, in the order taken
+  // The correction by observation multiplied in (`plan --observed`); null without one. Points into the
+  // client's Workload::observed.
+  const ObservedCorrection* observed = nullptr;
 };
 
 }  // namespace gpupack

@@ -127,6 +127,17 @@ const std::array kSpecs{
            "runs 22-24 (docs/decisions.md, \"SLO margin\")",
            "a margin from 0 to 10", 0, true, 10, get_field<&M::profiled_slo_margin>,
            set_field<&M::profiled_slo_margin>),
+    number("baseline_spread_margin",
+           "a profile whose alone baseline is flagged not repeatable keeps an SLO margin of at least this x its "
+           "larger judged spread (req/s, p50): a fresh start that much slower is that much slower in every request, "
+           "its p99 too (issue 36: 133-228 req/s alone over four profiles of one CNN)",
+           "a factor from 0 to 10", 0, true, 10, get_field<&M::baseline_spread_margin>,
+           set_field<&M::baseline_spread_margin>),
+    number("baseline_spread_unjudged",
+           "above this judged spread of its baseline a workload with an SLO is not placed: its runs alone disagree by "
+           "more than any margin the packing can keep (a design choice: half its median)",
+           "a spread from 0 to 10", 0, true, 10, get_field<&M::baseline_spread_unjudged>,
+           set_field<&M::baseline_spread_unjudged>),
     number("p99_alone_share_of_slo",
            "p99 alone where neither the scenario nor a profile states it: half the SLO (docs/workloads.md)",
            "a share of the SLO above 0 and at most 1", 0, false, 1, get_field<&M::p99_alone_share_of_slo>,

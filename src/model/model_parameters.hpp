@@ -69,6 +69,12 @@ struct ModelParameters {
   // on one H100, runs 22-24 in results/) the worst replica's mean p99 ran 3-9% above the prediction and its
   // worst window 13-15% above; docs/decisions.md, "SLO margin", says how 12% was chosen.
   double profiled_slo_margin = 0.12;
+  // A profile's alone baseline over several runs (docs/profile.md, "Repeatable baseline") that is flagged
+  // not repeatable: its SLO margin is at least baseline_spread_margin x its larger judged spread (req/s,
+  // p50: the figures the flag judges), and above baseline_spread_unjudged the plan does not place it
+  // (model/profile_baseline.hpp).
+  double baseline_spread_margin = 1.0;
+  double baseline_spread_unjudged = 0.5;
   double p99_alone_share_of_slo = 0.5;  // p99 alone = SLO x this, where neither scenario nor profile says
   int mps_cap_step_pct = 5;             // MPS caps are multiples of this, at least one step
   double slo_cap_headroom = 2.0;        // an SLO client's MPS cap: this x its demand, as room for bursts

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "model/prediction_notes.hpp"
+#include "model/profile_alone.hpp"
 #include "model/profile_prediction.hpp"
 #include "model/profiled_slice.hpp"
 #include "model/slice_model.hpp"
@@ -18,6 +19,53 @@ bool judged_by_profiles(const ModelSlice& slice, const std::vector<ModelClient>&
   return slice.sharing == Sharing::mps && clients.size() > 1 &&
          std::all_of(clients.begin(), clients.end(),
                      [](const ModelClient& c) { return c.workload && judged_by_profile(*c.workload); });
+}
+
+// Whether a time-sliced slice has a client whose profile measured its own time-slicing K-curve: its
+// inflation then comes from that curve (issue 36, item 6), which needs the figures.
+bool timeslicing_from_grid(const ModelSlice& slice, const std::vector<ModelClient>& clients) {
+  return slice.sharing == Sharing::time_slicing &&
+         std::any_of(clients.begin(), clients.end(), [](const ModelClient& c) {
+           return c.workload && c.workload->profile && has_grid(*c.workload->profile, Sharing::time_slicing);
+         });
+}
+
+// Whether the client's figures came from its co-location grid (measured, or extended beyond it).
+bool from_grid_notes(const ClientOutcome& o) {
+  return std::any_of(o.notes.begin(), o.notes.end(), [](const ModelNote& n) {
+    return n.kind == ModelNote::Kind::grid_cell || n.kind == ModelNote::Kind::grid_beyond;
+  });
+}
+
+// The client's correction by observation on this slice's GPU model under its sharing; null without one.
+const ObservedCorrection* observed_for(const ModelClient& c, const ModelSlice& slice) {
+  if (!c.workload) return nullptr;
+  for (const ObservedCorrection& o : c.workload->observed) {
+    if (o.sharing == slice.sharing && o.gpu_model == slice.capacity.gpu_model) return &o;
+  }
+  return nullptr;
+}
+
+// Multiplies what verify measured over what was predicted into the outcome (issue 36, item 5): p99 and the
+// inflation the packer checks by the p99 factor, req/s by the req/s factor, and its host cores with its
+// rate (the CPU time of a request kept, at most its cores alone).
+void apply_observed(ClientOutcome& o, const ModelClient& c, const ModelSlice& slice) {
+  const ObservedCorrection* obs = observed_for(c, slice);
+  if (!obs) return;
+  o.observed = obs;
+  if (obs->p99) {
+    o.inflation *= *obs->p99;
+    if (o.p99_ms) *o.p99_ms *= *obs->p99;
+  }
+  if (obs->req_per_s) {
+    if (o.req_per_s) *o.req_per_s *= *obs->req_per_s;
+    if (o.host_cores) {
+      *o.host_cores *= *obs->req_per_s;
+      const ProfileFacts* p = c.workload->profile.get();
+      if (p && p->host_cpu_cores) o.host_cores = std::min(*o.host_cores, *p->host_cpu_cores);
+    }
+  }
+  o.notes.push_back({ModelNote::Kind::observed, {obs->p99.value_or(0), obs->req_per_s.value_or(0)}, {obs->replicas}});
 }
 
 }  // namespace
@@ -51,9 +99,13 @@ SliceOutcome predict(const ModelSlice& slice, const std::vector<ModelClient>& cl
   }
   const bool judged = judged_by_profiles(slice, clients);
   const bool known = std::all_of(clients.begin(), clients.end(), [](const ModelClient& c) { return c.workload; });
-  if (!known || (detail == PredictionDetail::inflation && !judged)) {
+  const bool ts_grid = known && timeslicing_from_grid(slice, clients);
+  if (!known || (detail == PredictionDetail::inflation && !judged && !ts_grid)) {
     out.clients.resize(n);
-    for (size_t i = 0; i < n; ++i) out.clients[i].inflation = inflation[i];
+    for (size_t i = 0; i < n; ++i) {
+      out.clients[i].inflation = inflation[i];
+      apply_observed(out.clients[i], clients[i], slice);
+    }
     return out;
   }
   std::vector<PredictionInput> inputs;
@@ -69,19 +121,27 @@ SliceOutcome predict(const ModelSlice& slice, const std::vector<ModelClient>& cl
   for (size_t i = 0; i < n; ++i) {
     ClientOutcome& o = out.clients[i];
     o.inflation = inflation[i];
-    if (!judged) continue;
-    // The profile model's p99 against the client's p99 alone; a profile without p99 keeps the synthetic one.
-    const double alone = p99_alone_ms(*clients[i].workload, m);
-    if (o.p99_ms && alone > 0) o.inflation = *o.p99_ms / alone;
-    *out.host_cores += o.host_cores.value_or(0) * inputs[i].replicas;
+    if (judged || (ts_grid && from_grid_notes(o))) {
+      // The profile model's p99 (or its own grid's) against the client's p99 alone; a profile without p99
+      // keeps the synthetic one.
+      const double alone = p99_alone_ms(*clients[i].workload, m);
+      if (o.p99_ms && alone > 0) o.inflation = *o.p99_ms / alone;
+    }
+    apply_observed(o, clients[i], slice);
+    if (judged) *out.host_cores += o.host_cores.value_or(0) * inputs[i].replicas;
   }
   return out;
 }
 
 ClientPrediction plan_prediction(const ClientOutcome& outcome, const Workload& workload, Sharing sharing,
                                  const ModelParameters& m) {
-  return ClientPrediction{std::string(outcome.source), outcome.p99_ms, outcome.req_per_s, outcome.extrapolated,
-                          outcome.host_cores, explain_outcome(outcome, workload, sharing, m)};
+  ClientPrediction p{std::string(outcome.source), outcome.p99_ms,     outcome.req_per_s,
+                     outcome.extrapolated,         outcome.host_cores, explain_outcome(outcome, workload, sharing, m),
+                     std::nullopt};
+  if (const ObservedCorrection* o = outcome.observed) {
+    p.observed = ClientPrediction::Observed{o->p99, o->req_per_s, o->replicas, o->files};
+  }
+  return p;
 }
 
 std::map<std::string, int> client_processes_by_node(const Plan& plan) {

@@ -1,6 +1,7 @@
 #include "model/prediction_notes.hpp"
 
 #include "model/profile_alone.hpp"
+#include "model/profile_baseline.hpp"
 
 namespace gpupack {
 
@@ -30,7 +31,36 @@ std::string contention_note(const ModelNote& s, const ModelParameters& m) {
          note_number(s.x[6]);
 }
 
-std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, const ModelParameters& m) {
+// "baseline: median of 3 runs alone" (", under MPS at 100%"), and where a flagged baseline widened the
+// workload's SLO margin, by how much.
+std::string baseline_note(const ModelNote& s, const Workload& w) {
+  if (!w.profile) return "";
+  const ProfileFacts& p = *w.profile;
+  const std::optional<ProfileBaseline>& b = s.flag ? p.mps_baseline : p.baseline;
+  if (!b) return "";
+  std::string note = "baseline: " + b->source + (s.flag ? " alone under MPS at 100%" : " alone");
+  if (const std::string flag = unrepeatable_flag(p); !flag.empty() && w.latency_slo_ms) {
+    note += "; " + flag + ": SLO margin " + note_number(100 * w.slo_margin.value_or(0)) + "% (at least " +
+            "baseline_spread_margin x its spread)";
+  }
+  return note;
+}
+
+// "corrected by observation: p99 x0.62, req/s x1.31 (verify.json, 4 replicas)".
+std::string observed_note(const ModelNote& s, const ObservedCorrection* o) {
+  std::string note = "corrected by observation:";
+  if (s.x[0] > 0) note += " p99 x" + note_number(s.x[0]);
+  if (s.x[1] > 0) note += std::string(s.x[0] > 0 ? "," : "") + " req/s x" + note_number(s.x[1]);
+  std::string files;
+  if (o) {
+    for (const std::string& f : o->files) files += (files.empty() ? "" : ", ") + f;
+  }
+  return note + " (" + (files.empty() ? "" : files + ", ") + std::to_string(s.n[0]) +
+         (s.n[0] == 1 ? " replica)" : " replicas)");
+}
+
+std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, const ModelParameters& m,
+                      const ObservedCorrection* observed) {
   switch (s.kind) {
     case Kind::cap_below_activity:
       return "no SM-share curve: capped at " + std::to_string(s.n[0]) + "% below its SM activity " +
@@ -51,9 +81,11 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return gpu_scaled_note(s, w);
     case Kind::grid_beyond:
       return grid_mode(sharing) + " K=" + std::to_string(s.n[0]) + " beyond the grid's K=" + std::to_string(s.n[1]) +
-             ": aggregate extended along its last step, p99 grown in proportion to K";
+             ": aggregate extended along its last step, p99 grown in proportion to K" +
+             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "");
     case Kind::grid_cell:
-      return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]);
+      return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]) +
+             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "");
     case Kind::contention:
       return contention_note(s, m);
     case Kind::launch_path:
@@ -69,6 +101,10 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
              ": +" + note_number(s.x[1]) + " ms waiting for a core (fitted on other programs, not measured for this one)";
     case Kind::synthetic_slowdown:
       return std::string(to_string(sharing)) + ": no measured K-curve, synthetic slowdown x" + note_number(s.x[0]);
+    case Kind::baseline:
+      return baseline_note(s, w);
+    case Kind::observed:
+      return observed_note(s, observed);
   }
   return "";
 }
@@ -77,10 +113,19 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
 
 std::vector<std::string> explain_outcome(const ClientOutcome& outcome, const Workload& workload, Sharing sharing,
                                          const ModelParameters& m) {
-  if (outcome.source == kSyntheticSource) return {"no profile: predictions from the synthetic model"};
   std::vector<std::string> out;
+  if (outcome.source == kSyntheticSource) {
+    out.push_back("no profile: predictions from the synthetic model");
+    for (const ModelNote& s : outcome.notes) {
+      if (s.kind == Kind::observed) out.push_back(observed_note(s, outcome.observed));
+    }
+    return out;
+  }
   out.reserve(outcome.notes.size());
-  for (const ModelNote& s : outcome.notes) out.push_back(note_text(s, workload, sharing, m));
+  for (const ModelNote& s : outcome.notes) {
+    std::string text = note_text(s, workload, sharing, m, outcome.observed);
+    if (!text.empty()) out.push_back(std::move(text));
+  }
   return out;
 }
 

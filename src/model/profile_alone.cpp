@@ -1,6 +1,7 @@
 #include "model/profile_alone.hpp"
 
 #include "core/sharing.hpp"
+#include "model/profile_baseline.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -87,11 +88,25 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcom
 // the window are separate runs, and where they disagree (mlp-b8: 7094 req/s at the curve's 100%, 6156 in
 // the window; the copies' grid and verify measured 5900-6200 alone) the curve is scaled to the window.
 // p99 keeps the curve's own figure: the tail of a short run is noisier than a ratio can correct.
-Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcome& out) {
+// The level is the stated baseline's (model/profile_baseline.hpp): under MPS the MPS 100% baseline's median
+// where the sweep measured it, else the plain one (`p.req_per_s`, rebased on its median by
+// rebase_on_baseline); a profile without a baseline keeps its one window, and its notes say nothing new.
+Figures at_cap(const ProfileFacts& p, std::optional<int> cap, bool mps, ClientOutcome& out) {
+  const size_t first_note = out.notes.size();
   Figures f = curve_at_cap(p, cap, out);
+  const ProfileBaseline* base = mps ? mps_planning_baseline(p) : (p.baseline ? &*p.baseline : nullptr);
+  const bool mps_base = base && p.mps_baseline && base == &*p.mps_baseline;
+  const double level = mps_base ? base->req_per_s : p.req_per_s.value_or(0);
   const auto& c = p.share_curve;
-  if (cap && !c.empty() && c.back().pct == 100 && c.back().req_per_s > 0 && p.req_per_s && *p.req_per_s > 0) {
-    f.req *= *p.req_per_s / c.back().req_per_s;
+  if (cap && !c.empty() && c.back().pct == 100 && c.back().req_per_s > 0 && level > 0) {
+    f.req *= level / c.back().req_per_s;
+  } else if (!cap && mps_base) {
+    f = {base->req_per_s, base->p99_ms ? base->p99_ms : f.p99};
+  }
+  if (base) {
+    ModelNote note{ModelNote::Kind::baseline};
+    note.flag = mps_base;
+    out.notes.insert(out.notes.begin() + static_cast<std::ptrdiff_t>(first_note), note);
   }
   return f;
 }
@@ -126,6 +141,11 @@ std::string grid_mode(Sharing s) {
   return std::string(measurement_key(s == Sharing::mps ? Sharing::mps : Sharing::time_slicing));
 }
 
+
+bool has_grid(const ProfileFacts& p, Sharing sharing) {
+  const std::string mode = grid_mode(sharing);
+  return std::any_of(p.grid.begin(), p.grid.end(), [&](const ProfileGridPoint& g) { return g.mode == mode; });
+}
 
 std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out) {
   std::vector<ProfileGridPoint> pts;

@@ -25,12 +25,15 @@ std::string note_number(double v);
 // A client `speed` times as fast: req/s up, p99 down.
 void scale_figures(Figures& f, double speed);
 // The client alone under an MPS cap of `cap` percent (none: uncapped): the SM-share curve where measured,
-// scaled to the level of the profile's steady window. Notes and `extrapolated` go to `out`.
-Figures at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcome& out);
+// scaled to the level of its stated baseline (`mps`: the slice runs MPS, whose baseline is the MPS 100%
+// one where measured; model/profile_baseline.hpp). Notes and `extrapolated` go to `out`.
+Figures at_cap(const ProfileFacts& p, std::optional<int> cap, bool mps, ClientOutcome& out);
 // How much faster the client runs on `slice` than where it was measured (1: the same GPU).
 double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientOutcome& out);
 // The co-location grid's name of a sharing ("mps", "timeslicing").
 std::string grid_mode(Sharing s);
+// Whether the profile's co-location grid has cells for the sharing.
+bool has_grid(const ProfileFacts& p, Sharing sharing);
 // K copies of one workload from its co-location grid; none when the grid has no cells for the sharing.
 std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out);
 

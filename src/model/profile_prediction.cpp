@@ -84,9 +84,15 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
     std::optional<double> cpu_req;
     if (grid_case && (sharing == Sharing::mps || sharing == Sharing::time_slicing)) {
       f = from_grid(*p, sharing, static_cast<int>(clients.size()), pred);
+    } else if (sharing == Sharing::time_slicing && c.replicas == 1) {
+      // Time-slicing gives every busy context its turn whatever it runs: the client's own K-curve at the
+      // slice's processes, its neighbours of other kinds counted as copies (issue 36, item 6), where its
+      // profile measured one; the note says so.
+      f = from_grid(*p, sharing, slice_clients, pred);
+      if (f && !pred.notes.empty()) pred.notes.back().flag = !grid_case;
     }
     if (!f) {
-      f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, pred);
+      f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, sharing == Sharing::mps, pred);
       if (sharing == Sharing::mps && slice_clients > 1) {
         const double own_request_ms =
             f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits

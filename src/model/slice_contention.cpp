@@ -35,7 +35,7 @@ Activity activity(const PredictionInput& c, SliceCapacity slice) {
   double kept = a > 0 ? sm / (a * to_slice) : 1.0;
   if (c.cap_pct && !p->share_curve.empty() && p->req_per_s && *p->req_per_s > 0) {
     ClientOutcome scratch;
-    kept = std::clamp(at_cap(*p, c.cap_pct, scratch).req / *p->req_per_s, kept, 1.0);
+    kept = std::clamp(at_cap(*p, c.cap_pct, false, scratch).req / *p->req_per_s, kept, 1.0);
   }
   const double dram = p->dram_bw.value_or(0) * to_slice_bandwidth * kept;
   return {c.replicas * sm, c.replicas * dram, exposed, exposed > 0 ? a / exposed : 1.0, cap, c.replicas};

@@ -45,6 +45,7 @@ Demands make_demands(const Scenario& scenario, const ModelParameters& parameters
     if (w.profile && w.profile->host_cpu_cores) wd.host_cpu = *w.profile->host_cpu_cores;
     if (judged_by_profile(w)) wd.profiled = &w;
     wd.entry = &w;
+    wd.not_judged = !w.not_judged.empty();
     d.workloads.push_back(wd);
   }
   return d;

@@ -23,6 +23,7 @@ struct WorkloadDemand {
   double host_cpu = 0;               // one replica's host CPU cores (its profile's); 0 without a profile
   const Workload* profiled = nullptr;  // the workload, when its profile judges it (model/profiled_slice.hpp)
   const Workload* entry = nullptr;     // the workload (Scenario::workloads[workload]): what the model predicts
+  bool not_judged = false;  // never placed: its profile cannot judge it (Workload::not_judged)
 };
 
 struct Demands {

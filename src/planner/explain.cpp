@@ -22,6 +22,7 @@ std::string times(double v) {
 struct GpuContents {
   std::vector<ClientLoad> clients;
   std::vector<std::string> names;  // workload name per client
+  std::vector<const Workload*> workloads;  // per client
   double slo_margin = 0;           // the largest slo_margin of the clients with an SLO
   std::set<std::string> tenants;
   int replicas = 0;
@@ -53,6 +54,7 @@ GpuContents contents_of(const PlanContext& ctx, const PlanGpu& gpu) {
         c.clients.push_back(l);
         const Workload& w = ctx.scenario().workloads[static_cast<size_t>(r.workload)];
         c.names.push_back(w.name);
+        c.workloads.push_back(&w);
         if (w.latency_slo_ms) c.slo_margin = std::max(c.slo_margin, w.slo_margin.value_or(0));
         ++c.replicas;
       }
@@ -79,11 +81,31 @@ std::string worst_slo_miss(const GpuContents& c, const SliceEvaluation& e) {
   return text;
 }
 
-double worst(const SliceEvaluation& e) {
-  if (e.clients.empty()) return 1.0;
-  double most = e.clients.front().inflation;
-  for (const ClientOutcome& c : e.clients) most = std::max(most, c.inflation);
-  return most;
+// Where a time-sliced client's figure came from (issue 36, item 6): its own time-slicing grid (measured at
+// that K, or extended beyond it), or the synthetic model where its profile has no grid; "" without a
+// profile (the plan's notes say the whole prediction is synthetic).
+std::string timeslicing_source(const ClientOutcome& o, const Workload* w) {
+  for (const ModelNote& n : o.notes) {
+    if (n.kind == ModelNote::Kind::grid_cell) {
+      return " (measured: K=" + std::to_string(n.n[0]) + " time-slicing grid of " + w->name + ")";
+    }
+    if (n.kind == ModelNote::Kind::grid_beyond) {
+      return " (extrapolated: K=" + std::to_string(n.n[0]) + " beyond " + w->name + "'s time-slicing grid, measured to K=" +
+             std::to_string(n.n[1]) + ")";
+    }
+  }
+  if (w && w->profile) return " (synthetic: no time-slicing grid in " + w->name + "'s profile)";
+  return "";
+}
+
+// The worst predicted p99 under time-slicing and where its figure came from.
+std::string timeslicing_worst(const GpuContents& c, const SliceEvaluation& e) {
+  if (e.clients.empty()) return times(1.0) + " alone";
+  size_t at = 0;
+  for (size_t i = 1; i < e.clients.size(); ++i) {
+    if (e.clients[i].inflation > e.clients[at].inflation) at = i;
+  }
+  return times(e.clients[at].inflation) + " alone" + timeslicing_source(e.clients[at], c.workloads[at]);
 }
 
 std::string join_nonempty(const std::vector<std::string>& parts) {
@@ -152,9 +174,13 @@ std::string breaks_under(GpuMode mode, const PlanContext& ctx, const PlanGpu& gp
       if (c.replicas <= 1) return "";
       return "one replica per GPU: these " + n + " replicas would need " + n + " GPUs instead of 1";
     case Sharing::time_slicing: {
-      const SliceEvaluation e = evaluate_sharing(Sharing::time_slicing, whole, c.clients, ctx.parameters());
+      // The clients with their workloads: a profile's own time-slicing grid predicts where it has one.
+      std::vector<ClientLoad> clients = c.clients;
+      for (size_t i = 0; i < clients.size(); ++i) clients[i].workload = c.workloads[i];
+      const SliceEvaluation e =
+          evaluate_sharing(Sharing::time_slicing, whole, clients, ctx.parameters(), PredictionDetail::figures);
       return join_nonempty({trust_problem(c),
-                            "p99 grows with every busy neighbour: worst predicted " + times(worst(e)) + " alone",
+                            "p99 grows with every busy neighbour: worst predicted " + timeslicing_worst(c, e),
                             worst_slo_miss(c, e),
                             neighbours_oomed(c.replicas),
                             c.needs_own_slice ? "replicas that need fault isolation would share a context scheduler"

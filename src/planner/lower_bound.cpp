@@ -119,7 +119,7 @@ int trust_bound(const PlanContext& ctx, const std::vector<std::pair<double, doub
   double needed = 0;                             // GPU equivalents
   for (size_t i = 0; i < d.workloads.size(); ++i) {
     const WorkloadDemand& w = d.workloads[i];
-    const double n = w.replicas;
+    const double n = w.not_judged ? 0 : w.replicas;  // never placed: no GPU is needed for them
     if (needs_own_slice(w.isolation)) {
       needed += n * unit.of(own[i].first, own[i].second);
       continue;
@@ -155,7 +155,7 @@ int lower_bound_gpus(const PlanContext& ctx) {
   std::vector<std::pair<double, double>> own(d.workloads.size());
   for (size_t i = 0; i < d.workloads.size(); ++i) {
     const WorkloadDemand& w = d.workloads[i];
-    const double n = w.replicas;
+    const double n = w.not_judged ? 0 : w.replicas;  // never placed: no GPU is needed for them
     memory += n * static_cast<double>(w.memory_bytes);
     // Replicas of a group may share one process, so one context per group is all a plan must pay.
     const bool merges = w.group >= 0 && ctx.policy().streams && !needs_own_slice(w.isolation);

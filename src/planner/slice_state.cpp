@@ -272,6 +272,7 @@ bool SliceState::has_room(std::uint64_t memory, double compute) const {
 }
 
 Fit SliceState::check(const WorkloadDemand& d) const {
+  if (d.not_judged) return Fit::slo;  // whether its SLO holds cannot be told from its profile
   if (needs_own_slice(d.isolation) && consumer_refuses_own_slice(spec_.consumer)) return Fit::isolation;
   if (spec_.consumer.only_tenant >= 0 && d.tenant != spec_.consumer.only_tenant) return Fit::tenant;
   const int join = joinable_client(d);

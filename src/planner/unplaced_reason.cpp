@@ -52,6 +52,7 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
                           const ReplicaRef& replica) {
   const WorkloadDemand& d = ctx.demands().workloads[static_cast<size_t>(replica.workload)];
   const Workload& w = ctx.scenario().workloads[static_cast<size_t>(replica.workload)];
+  if (d.not_judged) return {replica, "baseline_not_repeatable", w.not_judged};
   if (d.max_p99_inflation && *d.max_p99_inflation < 1.0) {
     return {replica, "slo_not_reachable",
             "SLO not reachable: its p99 alone (" + fixed(w.p99_alone_ms.value_or(0)) + " ms) is above its SLO (" +

@@ -70,12 +70,18 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"stall_hit_fraction", measured_json(r.stall_hit_fraction)},
                              {"p99_without_stalls_ms", measured_json(r.p99_without_stalls_ms)},
                              {"stalls_named", stalls_worth_naming(r)},
-                             {"p99_error_without_stalls", opt(r.p99_error_without_stalls)}});
+                             {"p99_error_without_stalls", opt(r.p99_error_without_stalls)},
+                             // Added 2026-12 (issue 36): the plan's correction by observation in its predictions.
+                             {"observed_correction", r.observed_p99 || r.observed_req_per_s
+                                                         ? nlohmann::ordered_json{{"p99", opt(r.observed_p99)},
+                                                                                  {"req_per_s", opt(r.observed_req_per_s)}}
+                                                         : nlohmann::ordered_json(nullptr)}});
   }
   j["slices"] = nlohmann::ordered_json::array();
   for (const auto& s : report.slices) {
     j["slices"].push_back({{"slice", s.slice},
                            {"sharing", s.sharing},
+                           {"gpu_model", s.gpu_model},  // added 2026-12 (issue 36): what plan --observed keys by
                            {"predicted_req_per_s", opt(s.predicted_req_per_s)},
                            {"req_per_s", opt(s.measured_req_per_s)},
                            {"throughput_error", opt(s.throughput_error)},

@@ -42,6 +42,10 @@ void predict(ReplicaVerdict& v, const ReplicaSetup& r, const SliceSetup& slice, 
   } else if (v.predicted_p99_ms || v.predicted_req_per_s) {
     v.prediction_source = "inflation x solo";
   }
+  // The plan's correction is in its inflation (so in p99 either way) and in its profile's req/s; the slice
+  // throughput x solo carries none.
+  v.observed_p99 = r.observed_p99;
+  if (v.prediction_source == "profile") v.observed_req_per_s = r.observed_req_per_s;
 }
 
 // The profile's prediction rebased on this machine: x (measured alone here / profile alone), when both are known.
@@ -182,6 +186,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
     SliceVerdict sv;
     sv.slice = slice.name();
     sv.sharing = slice.sharing;
+    sv.gpu_model = slice.gpu_model;
     double predicted_sum = 0, measured_sum = 0;
     bool sums_known = true;
     const std::vector<SharedStalls> stalls = stalls_per_run(runs, i, sv.stalls);

@@ -47,6 +47,8 @@ struct ReplicaVerdict {
   // "inflation x solo": the plan's inflation and slice throughput x the solo run; "none": no prediction.
   std::string prediction_source = "none";
   bool extrapolated = false;  // the plan's profile prediction lies outside what the profile measured
+  // The plan's correction by observation in the predictions above (ReplicaSetup), for plan --observed.
+  std::optional<double> observed_p99, observed_req_per_s;
   Measured p99_ms, req_per_s;
   std::optional<double> p99_error, throughput_error;  // (measured - predicted) / predicted
   // The profile's predictions rebased on this machine's solo runs (x measured alone here / profile alone):
@@ -97,6 +99,7 @@ bool stalls_worth_naming(const ReplicaVerdict& v);
 
 struct SliceVerdict {
   std::string slice, sharing;
+  std::string gpu_model;  // the plan's GPU model of its GPU
   std::optional<double> predicted_req_per_s, measured_req_per_s, throughput_error;  // sum over its replicas
   std::optional<double> predicted_worst_p99_ms, measured_worst_p99_ms, p99_error;
   std::optional<bool> slo_met;

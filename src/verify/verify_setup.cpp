@@ -22,6 +22,18 @@ void take_profile_prediction(const DocPlacement& placement, ReplicaSetup& r) {
   if (r.profile_p99_ms || r.profile_req_per_s) r.extrapolated = placement.extrapolated;
 }
 
+// The correction by observation the plan applied to the process holding `c`; null where none.
+const DocPrediction::Observed* observed_in(const DocSlice& slice, const DocPlacement& c) {
+  for (const DocProcess& p : slice.processes) {
+    for (const DocReplicaRef& r : p.replicas) {
+      if (r.workload == c.workload && r.replica == c.replica) {
+        return p.prediction && p.prediction->observed ? &*p.prediction->observed : nullptr;
+      }
+    }
+  }
+  return nullptr;
+}
+
 std::string choose_node(const PlanDocument& plan, const std::optional<std::string>& wanted) {
   if (plan.nodes.empty()) throw InputError("plan: it places nothing (no GPU is used); there is nothing to verify");
   if (!wanted) return plan.nodes.front();
@@ -114,6 +126,7 @@ VerifySetup build_setup(const PlanDocument& plan, const SetupRequest& request, c
       s.mig_profile = slice.profile;
       s.device_uuid = slice.profile ? mig_uuid(gpu, slice, device) : device.uuid;
       s.sharing = std::string(to_string(slice.sharing));
+      s.gpu_model = gpu.model;
       if (slice.sharing == Sharing::mps) s.mps = mps_daemon_defaults(slice);
       s.predicted_throughput = slice.predicted_throughput;
       for (const auto& c : slice.clients) {
@@ -131,6 +144,10 @@ VerifySetup build_setup(const PlanDocument& plan, const SetupRequest& request, c
         r.memory_limit_bytes = c.memory_limit_bytes;
         r.predicted_p99_inflation = c.predicted_p99_inflation;
         take_profile_prediction(c, r);
+        if (const DocPrediction::Observed* o = observed_in(slice, c)) {
+          r.observed_p99 = o->p99;
+          r.observed_req_per_s = o->req_per_s;
+        }
         if (const auto slo = request.slo_ms.find(c.workload); slo != request.slo_ms.end()) r.slo_ms = slo->second;
         s.replicas.push_back(std::move(r));
       }

@@ -28,6 +28,9 @@ struct ReplicaSetup {
   // docs/plan-schema.md): used as they are, without the solo runs. None for a synthetic prediction.
   std::optional<double> profile_p99_ms, profile_req_per_s;
   bool extrapolated = false;               // the plan's prediction lies outside what the profile measured
+  // The plan's correction by observation in its predictions (`plan --observed`): measured / predicted
+  // multiplied in; none where the plan applied none.
+  std::optional<double> observed_p99, observed_req_per_s;
   std::optional<double> slo_ms;            // p99 target (from --scenario)
   bool extra = false;                      // added by --search, not placed by the plan
   std::string name() const { return workload + "-" + std::to_string(replica); }
@@ -41,6 +44,7 @@ struct SliceSetup {
   std::string device_uuid;       // GPU-... or MIG-...: CUDA_VISIBLE_DEVICES of the daemon or the replicas
   std::optional<std::string> mig_profile;
   std::string sharing;           // exclusive | time-slicing | mps | streams
+  std::string gpu_model;         // the plan's GPU model of its GPU (what plan --observed keys corrections by)
   std::optional<MpsDaemonDefaults> mps;  // set for MPS slices
   double predicted_throughput = 1;       // per-client throughput relative to alone
   std::vector<ReplicaSetup> replicas;

@@ -34,7 +34,8 @@ PlanDocument every_kind_of_value() {
   s.clients.push_back({"llm", 0, "team-a", 5ULL << 30, 50, 1.09, 12.5, 80.25, "profile", true});
   s.clients.push_back({"llm", 1, "team-a", 5ULL << 30, std::nullopt, 1.0, std::nullopt, std::nullopt, "synthetic", false});
   s.processes.push_back({0, {{"llm", 0}}, 5ULL << 30, 0.05, 50, 1.09,
-                         DocPrediction{"profile", 12.5, std::nullopt, true, {"more copies than measured", "é \"quoted\""}, 0.25}});
+                         DocPrediction{"profile", 12.5, std::nullopt, true, {"more copies than measured", "é \"quoted\""}, 0.25,
+                                       DocPrediction::Observed{0.62, std::nullopt, 4, {"verify.json", "run 2/verify.json"}}}});
   s.processes.push_back({1, {{"llm", 1}}, 5ULL << 30, 1e-05, std::nullopt, 1.0, std::nullopt});
   mig.slices.push_back(s);
   mig.slices.push_back({"s1", std::string("1g.10gb"), 0, Sharing::exclusive, 10ULL << 30, {}, "", 1.0 / 7, 1.0, {}});
@@ -51,7 +52,7 @@ PlanDocument every_kind_of_value() {
                   {"mig", 3, 3, 1, 1, std::nullopt, std::numeric_limits<double>::max(), 1.0, "slices too small",
                    std::nullopt, std::string("A100-SXM4-80GB")}};
   p.gpu_types = {{"llm", "A100-SXM4-80GB", "cheapest per replica"}};
-  p.model = {8.4, 1.74, {{"25", 1.045}, {"50", 1.09}}, {{"25", 0.26}}, {{"2", 2.0}}, {{"8", 1.1}}};
+  p.model = {8.4, 1.74, {{"25", 1.045}, {"50", 1.09}}, {{"25", 0.26}}, {{"2", 2.0}}, {{"8", 1.1}}, {}};
   number_gpus_by_node(p);
   p.workloads.push_back({"llm", std::string("reg.example.com/llm:2"), std::string("serving"), DeployKind::deployment,
                          std::nullopt, 1.5, 4ULL << 30});
