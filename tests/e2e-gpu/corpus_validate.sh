@@ -8,7 +8,8 @@
 #   CORPUS_SCENARIO=inference (a NAME of examples/corpus/NAME-h100.yaml), PROFILE_WINDOW=6 (seconds a
 #   window), BASELINE_RUNS=3, SWEEP=100,50,25, VERIFY_DURATION=8, VERIFY_REPEAT=1, SEARCH=WORKLOAD (adds
 #   `verify --search WORKLOAD --search-max SEARCH_MAX --search-step SEARCH_STEP`), PROFILES=DIR (reuse
-#   profiles measured before: DIR/<workload>.json; missing ones are measured).
+#   profiles measured before: DIR/<workload>.json; missing ones are measured), OBSERVED=verify.json (plan
+#   with `--observed`: the closed loop), TAG=NAME (results under corpus-<scenario>-NAME).
 # Writes profiles/, scenario.yaml, plan.json, plan.txt, verify.json, verify.html and table.txt under
 # $OUT/corpus-<scenario> when OUT is set (else a temp dir).
 RESULTS_ROOT=${OUT:-}
@@ -19,7 +20,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../example_clients.sh"
 NAME=${CORPUS_SCENARIO:-inference}
 SOURCE="$CLIENTS/../corpus/$NAME-h100.yaml"
 [ -f "$SOURCE" ] || { echo "no corpus scenario $NAME (examples/corpus/$NAME-h100.yaml)" >&2; exit 2; }
-R=${RESULTS_ROOT:-$WORK}/corpus-$NAME
+R=${RESULTS_ROOT:-$WORK}/corpus-$NAME${TAG:+-$TAG}
 mkdir -p "$R/profiles"
 export TMPDIR="$WORK/tmp"
 mkdir -p "$TMPDIR"
@@ -44,7 +45,9 @@ for w in "${workloads[@]}"; do
   expect_rc 0
 done
 
-run plan "$R/scenario.yaml" --format json -o "$R/plan.json" --explain
+observed=()
+[ -n "${OBSERVED:-}" ] && observed=(--observed "$OBSERVED")
+run plan "$R/scenario.yaml" "${observed[@]}" --format json -o "$R/plan.json" --explain
 echo "$OUT" >"$R/plan.txt"
 echo "$ERR" >>"$R/plan.txt"
 [ "$RC" -eq 0 ] || [ "$RC" -eq 4 ] || { fail "plan exit code $RC: $ERR"; finish; }
