@@ -24,7 +24,8 @@ struct ModelNote {
     contention,          // x: SM pressure, DRAM, bursts, contention, exposed share, memory queueing, slowdown
     launch_path,         // n: clients; x: slowdown
     tail_capped,         // x: tail alone / mean, tail beside neighbours / mean; flag: its own excess binds
-    core_wait,           // n: client processes; x: host cores, wait in ms
+    core_wait,           // n: client processes, on this slice; x: host cores, wait in ms; flag: measured by the
+                         // grid, then x also: ms per copy, the grid host's cores, its K within and past them
     synthetic_slowdown,  // x: slowdown
   };
   Kind kind = Kind::curve_at_cap;
