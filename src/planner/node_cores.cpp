@@ -110,6 +110,12 @@ std::string node_without_cores_for(const PlanContext& ctx, const std::vector<Gpu
   return "";
 }
 
+int gpus_of_node(const PlanContext& ctx, const std::string& node) {
+  int n = 0;
+  for (size_t g = 0; g < ctx.gpus().size(); ++g) n += ctx.node_of(static_cast<int>(g)) == node ? 1 : 0;
+  return n;
+}
+
 Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
                              const CoreBoundReplica& r) {
   const Workload& w = ctx.scenario().workloads[static_cast<size_t>(r.replica.workload)];
