@@ -28,9 +28,13 @@ std::optional<double> shared_cores(const ProfileGridPoint& g) {
   return std::nullopt;
 }
 
-// The MPS points with a measured aggregate, by increasing K.
+// The MPS points with a measured aggregate, by increasing K; none where no point has the copies' host
+// cores (grids measured before them: the packer asks for every prediction, so this returns early).
 std::vector<const ProfileGridPoint*> mps_points(const ProfileFacts& p) {
   std::vector<const ProfileGridPoint*> out;
+  if (std::none_of(p.grid.begin(), p.grid.end(), [](const auto& g) { return g.host_cpu_cores.has_value(); })) {
+    return out;
+  }
   for (const auto& g : p.grid) {
     if (g.mode == measurement_key(Sharing::mps) && g.k >= 1 && g.aggregate_req_per_s > 0) out.push_back(&g);
   }
@@ -44,7 +48,6 @@ bool wait_point(const ProfileGridPoint& g) { return g.host_cpu_cores && shared_c
 }  // namespace
 
 std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
-  if (p.grid.empty()) return std::nullopt;
   const auto pts = mps_points(p);
   for (size_t i = 1; i < pts.size(); ++i) {
     const ProfileGridPoint& before = *pts[i - 1];
@@ -54,7 +57,14 @@ std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
     // The first step that did not grow: a knee of the host's cores only where they were full there.
     const auto cores = shared_cores(at);
     if (!cores || !at.host_cpu_cores || *at.host_cpu_cores < kFullCores * *cores) return std::nullopt;
-    return HostCpuKnee{*cores, before.k, at.k, before.aggregate_req_per_s, at.aggregate_req_per_s, *at.host_cpu_cores};
+    const double per_copy = before.aggregate_req_per_s / before.k;
+    return HostCpuKnee{*cores,
+                       before.k,
+                       at.k,
+                       before.aggregate_req_per_s,
+                       at.aggregate_req_per_s,
+                       *at.host_cpu_cores,
+                       std::max<double>(before.k, at.aggregate_req_per_s / per_copy)};
   }
   return std::nullopt;
 }
@@ -69,7 +79,6 @@ bool MeasuredCoreWait::measured_at(int processes, double node_cores) const {
 }
 
 std::optional<MeasuredCoreWait> measured_core_wait(const ProfileFacts& p) {
-  if (p.grid.empty()) return std::nullopt;
   const auto pts = mps_points(p);
   const ProfileGridPoint* prev = nullptr;   // the point before `below`
   const ProfileGridPoint* below = nullptr;  // the largest K within the cores

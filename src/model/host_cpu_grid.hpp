@@ -12,8 +12,8 @@
 namespace gpupack {
 
 // The knee: up to `knee_k` copies the aggregate req/s grew; at `past_k`, the next K measured, it did not,
-// and the copies kept the cores full. The host's cores, not the GPU, bound the copies there: the cores
-// drive `knee_k` copies, `cores / knee_k` host cores each, whatever the GPU's partitioning.
+// and the copies kept the cores full. The host's cores, not the GPU, bound the copies there: they drive
+// `copies` copies, `cores / copies` host cores each, whatever the GPU's partitioning.
 struct HostCpuKnee {
   double cores = 0;              // the cores the copies shared (usable, else online)
   int knee_k = 0;
@@ -21,7 +21,11 @@ struct HostCpuKnee {
   double knee_req_per_s = 0;     // aggregate at knee_k
   double past_req_per_s = 0;     // aggregate at past_k
   double past_cores_used = 0;    // the host cores all copies used at past_k
-  double cores_per_copy() const { return cores / knee_k; }
+  // The copies the cores drive: knee_k, or more where the full cores' aggregate at past_k is that many
+  // copies at knee_k's rate per copy (a grid of coarse steps, 8 then 24 on 16 cores, finds the knee
+  // between them: 546 req/s at 35.6 a copy is 15.3 copies, not 8).
+  double copies = 0;
+  double cores_per_copy() const { return cores / copies; }
 };
 
 // None where the grid has no MPS points with host cores, never stopped growing, or stopped while the cores

@@ -151,8 +151,12 @@ std::string replica_cores_text(const Workload& w, double alone) {
   return "measured: " + w.name + "'s MPS co-location grid grew to " + std::to_string(knee->knee_k) + " copies (" +
          fixed(knee->knee_req_per_s, "%.0f") + " req/s) and no further (" + fixed(knee->past_req_per_s, "%.0f") +
          " req/s at " + std::to_string(knee->past_k) + ", its copies using " + fixed(knee->past_cores_used, "%.1f") +
-         " of the " + fixed(knee->cores, "%.3g") + " cores it was profiled on), so each copy counts " +
-         fixed(knee->cores_per_copy()) + " cores at any request rate";
+         " of the " + fixed(knee->cores, "%.3g") + " cores it was profiled on)" +
+         (knee->copies > knee->knee_k + 1e-9
+              ? ": the full cores drive " + fixed(knee->copies, "%.1f") + " copies at " +
+                    fixed(knee->knee_req_per_s / knee->knee_k, "%.1f") + " req/s a copy"
+              : std::string()) +
+         ", so each copy counts " + fixed(knee->cores_per_copy()) + " cores at any request rate";
 }
 
 }  // namespace gpupack

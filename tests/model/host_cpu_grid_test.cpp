@@ -42,7 +42,15 @@ TEST(HostCpuGrid, TheKneeIsTheLastKWhoseAggregateGrewWithTheCoresFullPastIt) {
   EXPECT_EQ(knee->past_k, 24);
   EXPECT_DOUBLE_EQ(knee->cores, 16);
   EXPECT_DOUBLE_EQ(knee->cores_per_copy(), 1.0);
+  EXPECT_DOUBLE_EQ(knee->copies, 16);  // 546 req/s at 24 is fewer copies at 34.75 req/s a copy
   EXPECT_DOUBLE_EQ(*replica_host_cores(decode_grid()), 1.0);
+  // Coarse steps: 8 copies, then 24 past the cores. The full cores' 546 req/s at 8's 35.6 req/s a copy are
+  // 15.3 copies: the knee lies between the steps, not at 8.
+  const auto coarse = host_cpu_knee(grid_profile({{1, 36, 36, 1.0}, {8, 285, 40, 7.8}, {24, 546, 134.7, 15.6}}));
+  ASSERT_TRUE(coarse);
+  EXPECT_EQ(coarse->knee_k, 8);
+  EXPECT_NEAR(coarse->copies, 546 / (285.0 / 8), 1e-12);
+  EXPECT_NEAR(coarse->cores_per_copy(), 16 / (546 / (285.0 / 8)), 1e-12);
   // The copies could run on 8 of the 16 cores (gpupack's affinity): those are the cores they shared.
   ProfileFacts pinned = grid_profile({{1, 36, 36, 1.0}, {4, 140, 40, 3.9}, {8, 270, 42, 7.6}, {12, 268, 80, 7.8}},
                                      16, 8);
