@@ -144,10 +144,8 @@ Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>
 
 std::string replica_cores_text(const Workload& w, double alone) {
   const auto knee = w.profile ? host_cpu_knee(*w.profile) : std::nullopt;
-  if (!knee) {
-    return "one of " + w.name + " used " + fixed(alone) +
-           " cores alone in its profile (extrapolated: no co-location grid of it measured past its host's cores)";
-  }
+  // Without the knee, the words plans have carried since the node bound (kept byte for byte).
+  if (!knee) return "one of " + w.name + " used " + fixed(alone) + " cores alone in its profile";
   return "measured: " + w.name + "'s MPS co-location grid grew to " + std::to_string(knee->knee_k) + " copies (" +
          fixed(knee->knee_req_per_s, "%.0f") + " req/s) and no further (" + fixed(knee->past_req_per_s, "%.0f") +
          " req/s at " + std::to_string(knee->past_k) + ", its copies using " + fixed(knee->past_cores_used, "%.1f") +

@@ -44,9 +44,9 @@ int gpus_of_node(const PlanContext& ctx, const std::string& node);
 Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
                              const CoreBoundReplica& r);
 
-// How one replica of `w` counts host cores, for the reasons above: measured where its profile's MPS grid
-// found the knee of the host's cores (model/host_cpu_grid.hpp), else its profile's cores alone (`alone`),
-// extrapolated.
+// How one replica of `w` counts host cores, for the reasons above: "measured: ..." where its profile's MPS
+// grid found the knee of the host's cores (model/host_cpu_grid.hpp), else its profile's cores alone
+// (`alone`) at its predicted rate.
 std::string replica_cores_text(const Workload& w, double alone);
 
 }  // namespace gpupack
