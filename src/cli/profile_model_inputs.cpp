@@ -20,7 +20,7 @@ void add_grid(ProfileFacts& f, const nlohmann::json& colocation) {
     const auto p99 = measure::p99_curve(grid, mode);
     const auto cpu = measure::host_cpu_curve(grid, mode);
     for (const auto& pt : measure::aggregate_req_per_s_curve(grid, mode)) {
-      ProfileGridPoint g{mode, pt.k, pt.value, std::nullopt, std::nullopt, grid.node_cores};
+      ProfileGridPoint g{mode, pt.k, pt.value, std::nullopt, std::nullopt, grid.node_cores, grid.usable_cores};
       for (const auto& q : p99) {
         if (q.k == pt.k) g.worst_p99_ms = q.value;
       }

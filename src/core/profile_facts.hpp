@@ -21,10 +21,11 @@ struct ProfileGridPoint {
   int k = 1;
   double aggregate_req_per_s = 0;
   std::optional<double> worst_p99_ms;
-  // The host cores all K copies used together, and the node's online cores (issue 37: how latency grows
-  // when copies share the cores); none in grids measured before.
+  // The host cores all K copies used together, the node's online cores and those the copies could run on
+  // (its affinity) (issue 37: how latency grows when copies share the cores); none in grids measured before.
   std::optional<double> host_cpu_cores = std::nullopt;  // (initialised: points written as {mode, k, req, p99} stay warning-free)
   std::optional<int> node_cores = std::nullopt;
+  std::optional<int> usable_cores = std::nullopt;
 };
 
 // The program alone over several fresh runs (`gpupack profile --baseline-runs`, docs/profile.md): the

@@ -26,7 +26,8 @@ struct ModelNote {
     contention,          // x: SM pressure, DRAM, bursts, contention, exposed share, memory queueing, slowdown
     launch_path,         // n: clients; x: slowdown
     tail_capped,         // x: tail alone / mean, tail beside neighbours / mean; flag: its own excess binds
-    core_wait,           // n: client processes; x: host cores, wait in ms
+    core_wait,           // n: client processes, on this slice; x: host cores, wait in ms; flag: measured by the
+                         // grid, then x also: ms per copy, the grid host's cores, its K within and past them
     synthetic_slowdown,  // x: slowdown
     baseline,            // the alone baseline it rests on (a profile with one); flag: the MPS 100% baseline
     observed,            // corrected by what verify measured; x: p99 factor (0: none), req/s factor (0: none)

@@ -98,7 +98,11 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
     case Kind::core_wait:
       return std::to_string(s.n[0]) + " client processes on " + note_number(s.x[0]) + " host cores" +
              (s.n.size() > 1 && s.n[0] > s.n[1] ? " of the node (" + std::to_string(s.n[1]) + " on this slice)" : "") +
-             ": +" + note_number(s.x[1]) + " ms waiting for a core (fitted on other programs, not measured for this one)";
+             ": +" + note_number(s.x[1]) + " ms waiting for a core " +
+             (s.flag ? "(measured: its co-location grid's p99 grew " + note_number(s.x[2]) + " ms per copy past its host's " +
+                           note_number(s.x[3]) + " cores, MPS K=" + note_number(s.x[4]) + " to " + note_number(s.x[5]) +
+                           (s.x[0] != s.x[3] ? ", scaled to " + note_number(s.x[0]) + " cores" : "") + ")"
+                     : "(fitted on other programs, not measured for this one)");
     case Kind::synthetic_slowdown:
       return std::string(to_string(sharing)) + ": no measured K-curve, synthetic slowdown x" + note_number(s.x[0]);
     case Kind::baseline:

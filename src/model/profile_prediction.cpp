@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/host_cpu_grid.hpp"
 #include "model/profile_alone.hpp"
 #include "model/slice_contention.hpp"
 
@@ -44,6 +45,31 @@ bool copies_of_one(const std::vector<PredictionInput>& clients) {
     if (c.workload != clients.front().workload || c.replicas != 1) return false;
   }
   return clients.size() > 1;
+}
+
+// The wait for a core with `processes` client processes on the node's `cores` (more processes than cores):
+// from the profile's co-location grid where it measured copies past its host's cores (model/host_cpu_grid.hpp),
+// else the fitted `core_wait_ms` per full set of cores, marked extrapolated.
+void add_core_wait(const ProfileFacts& p, int processes, double cores, int slice_clients, double& p99,
+                   ClientOutcome& pred, const ModelParameters& m) {
+  if (const auto measured = measured_core_wait(p)) {
+    const double wait = measured->wait_ms(processes, cores);
+    p99 += wait;
+    // Other cores or more processes than the grid ran: its per-copy growth carried over (scaled to the cores).
+    if (!measured->measured_at(processes, cores)) pred.extrapolated = true;
+    pred.notes.push_back({ModelNote::Kind::core_wait,
+                          {cores, wait, measured->ms_per_copy, measured->cores, static_cast<double>(measured->below_k),
+                           static_cast<double>(measured->past_k)},
+                          {processes, slice_clients},
+                          true});
+    return;
+  }
+  const double waits = std::floor(processes / cores);
+  p99 += waits * m.core_wait_ms;
+  // Fitted on resnet18-b1's density searches, not measured for this workload: its profile has no
+  // co-location grid past its host's cores (the grid's measured p99 is used where it has one).
+  pred.extrapolated = true;
+  pred.notes.push_back({ModelNote::Kind::core_wait, {cores, waits * m.core_wait_ms}, {processes, slice_clients}});
 }
 
 // Without a profile: p99 alone (or its share of the SLO) x the synthetic inflation; no note of its own
@@ -139,13 +165,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         const double cores = slice.node_cores > 0 ? slice.node_cores : slice.host_cores;
         const int processes = std::max(slice_clients, slice.node_processes);
         if (f->p99 && cores_stated && processes > cores) {
-          const double waits = std::floor(processes / cores);
-          *f->p99 += waits * m.core_wait_ms;
-          // Fitted on resnet18-b1's density searches, not measured for this workload: its profile has no
-          // co-location grid at this K (the grid's measured p99 is used where it has one).
-          pred.extrapolated = true;
-          pred.notes.push_back(
-              {ModelNote::Kind::core_wait, {cores, waits * m.core_wait_ms}, {processes, slice_clients}});
+          add_core_wait(*p, processes, cores, slice_clients, *f->p99, pred, m);
         }
       } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
         // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.
@@ -158,7 +178,13 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
     // what the request needs) times the requests it makes here. Not scaled down by the launch path's wait
     // (cpu_req): a decode loop at batch 1 (issue 37) ran 16 copies at its rate alone on 16 cores where the
     // launch path predicted x2 slower, and counting its cores at that rate planned 30 on 16 cores.
-    if (p->host_cpu_cores && p->req_per_s && *p->req_per_s > 0) {
+    // Where its MPS grid measured the knee of the host's cores, each copy counts the cores over the copies
+    // they drove there, whatever its predicted rate: on small MIG instances the model predicts SM contention
+    // that slows each copy, which at its rate counted as less than a core and placed 17-19 decode loops on 16
+    // cores (issue 37); the knee measured what the copies needed with the GPU's contention in it.
+    if (const auto knee = host_cpu_knee(*p)) {
+      pred.host_cores = knee->cores_per_copy();
+    } else if (p->host_cpu_cores && p->req_per_s && *p->req_per_s > 0) {
       pred.host_cores = *p->host_cpu_cores * std::min(1.0, cpu_req.value_or(f->req) / *p->req_per_s);
     }
     scale_figures(*f, gpu_speed(*p, slice, pred));

@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "model/host_cpu_grid.hpp"
 #include "model/profiled_slice.hpp"
 
 namespace gpupack {
@@ -42,7 +43,9 @@ Demands make_demands(const Scenario& scenario, const ModelParameters& parameters
     wd.isolation = w.isolation;
     wd.intermittent = w.pattern == UsagePattern::intermittent;
     wd.max_p99_inflation = w.max_p99_inflation(parameters.p99_alone_share_of_slo);
-    if (w.profile && w.profile->host_cpu_cores) wd.host_cpu = *w.profile->host_cpu_cores;
+    // Its profile's cores alone, or the cores per copy where its MPS grid measured the knee of the host's
+    // cores (model/host_cpu_grid.hpp).
+    if (w.profile) wd.host_cpu = replica_host_cores(*w.profile).value_or(0.0);
     if (judged_by_profile(w)) wd.profiled = &w;
     wd.entry = &w;
     wd.not_judged = !w.not_judged.empty();

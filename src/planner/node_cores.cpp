@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "model/host_cpu_grid.hpp"
+
 namespace gpupack {
 
 namespace {
@@ -108,6 +110,12 @@ std::string node_without_cores_for(const PlanContext& ctx, const std::vector<Gpu
   return "";
 }
 
+int gpus_of_node(const PlanContext& ctx, const std::string& node) {
+  int n = 0;
+  for (size_t g = 0; g < ctx.gpus().size(); ++g) n += ctx.node_of(static_cast<int>(g)) == node ? 1 : 0;
+  return n;
+}
+
 Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
                              const CoreBoundReplica& r) {
   const Workload& w = ctx.scenario().workloads[static_cast<size_t>(r.replica.workload)];
@@ -125,12 +133,28 @@ Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>
     }
   }
   const double alone = demand_of(ctx, r.replica).host_cpu;
+  const bool measured = w.profile && host_cpu_knee(*w.profile);
   return {r.replica, "no_host_cores",
           "bound by " + fixed(cores, "%.3g") + " host cores of " + r.node + " (cpu_cores), not by its GPUs: at most " +
-              std::to_string(placed) + " of " + w.name + " there (" + fixed(used) +
-              " cores used by the replicas placed at their predicted request rates, summed over the node's "
-              "GPUs and MIG instances; one of " + w.name + " used " + fixed(alone) +
-              " cores alone in its profile); state the node's cores if it has more, or add nodes"};
+              std::to_string(placed) + " of " + w.name + " there (" + fixed(used) + " cores used by the replicas placed" +
+              (measured ? "" : " at their predicted request rates") +
+              ", summed over the node's GPUs and MIG instances; " + replica_cores_text(w, alone) +
+              "); state the node's cores if it has more, or add nodes"};
+}
+
+std::string replica_cores_text(const Workload& w, double alone) {
+  const auto knee = w.profile ? host_cpu_knee(*w.profile) : std::nullopt;
+  // Without the knee, the words plans have carried since the node bound (kept byte for byte).
+  if (!knee) return "one of " + w.name + " used " + fixed(alone) + " cores alone in its profile";
+  return "measured: " + w.name + "'s MPS co-location grid grew to " + std::to_string(knee->knee_k) + " copies (" +
+         fixed(knee->knee_req_per_s, "%.0f") + " req/s) and no further (" + fixed(knee->past_req_per_s, "%.0f") +
+         " req/s at " + std::to_string(knee->past_k) + ", its copies using " + fixed(knee->past_cores_used, "%.1f") +
+         " of the " + fixed(knee->cores, "%.3g") + " cores it was profiled on)" +
+         (knee->copies > knee->knee_k + 1e-9
+              ? ": the full cores drive " + fixed(knee->copies, "%.1f") + " copies at " +
+                    fixed(knee->knee_req_per_s / knee->knee_k, "%.1f") + " req/s a copy"
+              : std::string()) +
+         ", so each copy counts " + fixed(knee->cores_per_copy()) + " cores at any request rate";
 }
 
 }  // namespace gpupack

@@ -36,9 +36,17 @@ std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector
 std::string node_without_cores_for(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
                                    const ReplicaRef& replica);
 
+// The GPUs of a node in the fleet (each given its even share of the node's cores by the packers).
+int gpus_of_node(const PlanContext& ctx, const std::string& node);
+
 // Why such a replica is unplaced, naming the node's cores as the bound: "bound by 16 host cores of node-0
 // (cpu_cores): at most 16 of decode-b1 ...".
 Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& builds,
                              const CoreBoundReplica& r);
+
+// How one replica of `w` counts host cores, for the reasons above: "measured: ..." where its profile's MPS
+// grid found the knee of the host's cores (model/host_cpu_grid.hpp), else its profile's cores alone
+// (`alone`) at its predicted rate.
+std::string replica_cores_text(const Workload& w, double alone);
 
 }  // namespace gpupack

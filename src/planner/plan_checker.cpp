@@ -7,6 +7,7 @@
 
 #include "core/units.hpp"
 #include "model/prediction.hpp"
+#include "model/host_cpu_grid.hpp"
 #include "model/profiled_slice.hpp"
 
 namespace gpupack {
@@ -81,7 +82,7 @@ class Checker {
 
   // Host CPU cores a slice's profiled replicas use, added to its node's against the fleet's cpu_cores (when
   // stated): `predicted` where the profile model judged the slice (at the predicted req/s), else their cores
-  // alone (slice_state.cpp, fits_host_cores).
+  // alone or their grid's cores per copy (slice_state.cpp, fits_host_cores; model/host_cpu_grid.hpp).
   void add_host_cpu(const PlanGpu& g, const PlanSlice& sl, std::optional<double> predicted) {
     const auto& cores = s_.fleet[static_cast<size_t>(g.fleet_entry)].cpu_cores;
     if (!cores) return;
@@ -94,7 +95,7 @@ class Checker {
       for (const ReplicaRef& r : c.replicas) {
         if (r.workload < 0 || r.workload >= static_cast<int>(s_.workloads.size())) continue;
         const Workload& w = s_.workloads[static_cast<size_t>(r.workload)];
-        if (w.profile && w.profile->host_cpu_cores) use.first += *w.profile->host_cpu_cores;
+        if (w.profile) use.first += replica_host_cores(*w.profile).value_or(0.0);
       }
     }
   }

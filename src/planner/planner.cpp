@@ -75,10 +75,12 @@ Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanCon
     auto it = by_workload.find(r.workload);
     if (it == by_workload.end()) {
       Unplaced u = explain_unplaced(ctx, packed.builds, r);
-      // The GPUs left no room, but a node's cores turned it away first (the packer trims each GPU to them).
-      if (u.code == "no_gpu_left") {
+      // The GPUs left no room, but a node's cores turned it away first (the packer trims each GPU to them);
+      // or a GPU's share of its node's cores did, and the node's cores, summed over its GPUs, are full too.
+      if (u.code == "no_gpu_left" || u.code == "no_host_cores") {
         const std::string node = node_without_cores_for(ctx, packed.builds, r);
-        if (!node.empty()) u = node_cores_unplaced(ctx, packed.builds, CoreBoundReplica{r, node});
+        if (!node.empty() && (u.code == "no_gpu_left" || gpus_of_node(ctx, node) > 1))
+          u = node_cores_unplaced(ctx, packed.builds, CoreBoundReplica{r, node});
       }
       it = by_workload.emplace(r.workload, u).first;
     }

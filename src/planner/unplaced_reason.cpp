@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "core/units.hpp"
+#include "model/host_cpu_grid.hpp"
+#include "planner/node_cores.hpp"
 
 namespace gpupack {
 
@@ -105,9 +107,12 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
         "bound by " + fixed(cores_blocked->spec().capacity.host_cores, "%.3g") + " host cores, not by the GPU: at most " +
             std::to_string(placed) + " of " + w.name + " on " +
             (cores_blocked->spec().profile >= 0 ? "a MIG instance of a GPU" : "a GPU") + " (" +
-            host_cores_arithmetic(*cores_entry) + "; the profiled replicas placed count their cores at their " +
-            "predicted request rates, one of " + w.name + " used " + fixed(d.host_cpu) +
-            " cores alone in its profile); state the node's cores if it has more, or add GPUs (none of the " +
+            host_cores_arithmetic(*cores_entry) +
+            (w.profile && host_cpu_knee(*w.profile)
+                 ? "; "
+                 : "; the profiled replicas placed count their cores at their predicted request rates, ") +
+            replica_cores_text(w, d.host_cpu) +
+            "); state the node's cores if it has more, or add GPUs (none of the " +
             gpus + " is left for it)"};
   }
   return {replica, "no_gpu_left", "no GPU left: all " + gpus + " GPUs of the fleet are used"};

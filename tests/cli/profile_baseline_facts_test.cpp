@@ -27,6 +27,7 @@ measure::WorkloadProfile cnn_profile() {
   p.mps_baseline = measure::summarize_baseline("mps-100", {{200, 4.9, 6.6, std::nullopt}, {204, 4.8, 6.9, std::nullopt}}, 0.10);
   measure::ColocationGrid grid{"exec python3 cnn.py", "", 10, {}};
   grid.node_cores = 16;
+  grid.usable_cores = 12;
   for (int k : {1, 4}) {
     measure::GridCell cell;
     cell.mode = "mps";
@@ -66,6 +67,7 @@ TEST(ProfileBaselineFacts, TheBaselinesAndTheGridsHostCoresReachThePlanner) {
   EXPECT_EQ(f.grid[1].k, 4);
   EXPECT_NEAR(*f.grid[1].host_cpu_cores, 4.4, 1e-12);
   EXPECT_EQ(f.grid[1].node_cores, 16);
+  EXPECT_EQ(f.grid[1].usable_cores, 12);
   EXPECT_DOUBLE_EQ(f.grid[1].aggregate_req_per_s, 720);
 }
 

@@ -6,55 +6,20 @@
 // the issue's figures; it was written for this test, not recorded.
 #include <gtest/gtest.h>
 
-#include <map>
-#include <memory>
-#include <optional>
 #include <string>
 
-#include "core/gpu_catalog.hpp"
-#include "core/mig_enumerate.hpp"
-#include "profile_plan_helpers.hpp"
+#include "cpu_bound_plan_helpers.hpp"
 
 namespace gpupack {
 namespace {
 
-using test::from_text;
-using test::kData;
+using test::cores_by_node;
+using test::placed;
 using test::plan_with_predictions;
 
 Scenario decode_scenario(const std::string& fleet_extra, int count = 1, int gpus_per_node = 1,
                          double p99_alone_ms = 36) {
-  Scenario s = from_text("fleet: [{model: H200, count: " + std::to_string(count) +
-                             ", cpu_cores: 16, gpus_per_node: " + std::to_string(gpus_per_node) + fleet_extra +
-                             "}]\n"
-                             "workloads:\n  - {name: decode-b1, replicas: 40, profile: " +
-                             kData + "/issue37-decode-b1-h200.json, latency_slo_ms: 80}\n",
-                         "");
-  auto facts = std::make_shared<ProfileFacts>(*s.workloads[0].profile);
-  facts->p99_ms = p99_alone_ms;
-  s.workloads[0].profile = facts;
-  return s;
-}
-
-int placed(const Plan& p) {
-  int n = 0;
-  for (const auto& g : p.gpus)
-    for (const auto& sl : g.slices)
-      for (const auto& c : sl.clients) n += static_cast<int>(c.replicas.size());
-  return n;
-}
-
-// Host cores the plan's predictions count per node.
-std::map<std::string, double> cores_by_node(const Plan& p) {
-  std::map<std::string, double> out;
-  for (const auto& g : p.gpus)
-    for (const auto& sl : g.slices)
-      for (const auto& c : sl.clients) {
-        EXPECT_TRUE(c.prediction && c.prediction->host_cores);
-        if (c.prediction && c.prediction->host_cores)
-          out[g.node] += *c.prediction->host_cores * static_cast<double>(c.replicas.size());
-      }
-  return out;
+  return test::decode_scenario("issue37-decode-b1-h200.json", fleet_extra, count, gpus_per_node, p99_alone_ms);
 }
 
 // The plan places 16, the host cores bound it, and the unplaced say so.
@@ -153,25 +118,13 @@ TEST(CpuBoundPlan, ClientProcessesOfEveryMigInstanceWaitForTheNodesCores) {
   }
 }
 
-// Every maximal MIG layout of an H200 (no variants), as a fleet's `mig:` string.
-std::vector<std::string> h200_layouts() {
-  const GpuCatalog catalog = builtin_catalog();
-  const MigGeometry& g = *catalog.find("H200")->mig;
-  std::vector<std::string> out;
-  for (const MigLayout& l : enumerate_layouts(g, {false, true})) {
-    std::string text;
-    for (const auto& inst : l.instances) text += (text.empty() ? "" : ",") + g.profiles[static_cast<size_t>(inst.profile)].name;
-    out.push_back(text);
-  }
-  return out;
-}
-
 TEST(CpuBoundPlan, EveryMigLayoutStaysWithinTheNodesCoresAtThePredictedRates) {
   // Issue 37: on every maximal layout of an H200 the node's host-core demand, each replica at its predicted
-  // rate, stays within its 16 cores. Open (issue 37, b): on
-  // small instances the model predicts SM contention that slows each copy, so copies count fewer cores and
-  // 16-19 are placed (4g + 4 x 1g.18gb: 19); a whole GPU places 16.
-  const std::vector<std::string> layouts = h200_layouts();
+  // rate, stays within its 16 cores. From the profile alone (no grid of its host CPU): on small instances
+  // the model predicts SM contention that slows each copy, so copies count fewer cores and 16-19 are placed
+  // (4g + 4 x 1g.18gb: 19); a whole GPU places 16. With the grid, every layout holds at most the measured
+  // knee (profile_plan_cpu_grid_test.cpp).
+  const std::vector<std::string> layouts = test::h200_layouts();
   ASSERT_GE(layouts.size(), 20u);
   for (const std::string& layout : layouts) {
     const Plan p = plan_with_predictions(decode_scenario(", mig: \"" + layout + "\""), std::nullopt);

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # GPU test (label gpu), issue 37: a host-CPU-bound client (examples/clients/decode_b1.py, a batch-1 decode
-# loop sampling each token in Python) profiled on this machine, 40 replicas planned on one GPU of a node of
-# this host's cores (fleet cpu_cores = nproc, gpus_per_node 1, MIG off), then `gpupack verify` of the plan and
-# `verify --search` on the same workload. Checks that the plan places no more than the host's cores drive
-# (plan / searched density <= 1) and that verify holds every SLO; writes profile, plan, verify JSON and a
-# summary to $OUT/cpu-bound (CPU_BOUND_SLO_MS overrides the SLO, default 2.2 x the profiled p99 alone).
+# loop sampling each token in Python) profiled on this machine with an MPS co-location grid reaching past
+# the host's cores (--grid nproc/2,nproc,1.5 nproc: 8,16,24 on 16 cores; CPU_BOUND_GRID overrides it), so
+# the plan reads the knee of the host's cores and the wait for a core from it (docs/decisions.md, "Host CPU
+# from the grid"); 40 replicas planned on one GPU of a node of this host's cores (fleet cpu_cores = nproc,
+# gpus_per_node 1, MIG off), then `gpupack verify` of the plan and `verify --search` on the same workload.
+# Checks that the plan places no more than the host's cores drive (plan / searched density <= 1) and that
+# verify holds every SLO; writes profile, plan, verify JSON and a summary to $OUT/cpu-bound (CPU_BOUND_SLO_MS
+# overrides the SLO, default 2.2 x the profiled p99 alone).
 RESULTS_ROOT=${OUT:-}
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
@@ -18,7 +21,9 @@ model=$(gpu0_catalog_model "$GPUPACK") || exit 1
 cores=$(nproc)
 client=(python3 "$CLIENTS/decode_b1.py" --duration 3600)
 
-run profile --name decode-b1 --duration 10 --sweep 100,50,25 -o "$R/decode-b1.json" -- "${client[@]}"
+grid=${CPU_BOUND_GRID:-$((cores / 2)),$cores,$((cores * 3 / 2))}
+
+run profile --name decode-b1 --duration 10 --sweep 100,50,25 --grid "$grid" -o "$R/decode-b1.json" -- "${client[@]}"
 expect_rc 0
 echo "$ERR" >"$R/profile.log"
 p99=$(jq -r '.requests.p99_ms // empty' "$R/decode-b1.json")
@@ -44,8 +49,13 @@ echo "$ERR" >"$R/verify.log"
 [ "$RC" -le 1 ] || fail "verify exit code $RC"
 broken=$(jq '[.replicas[] | select(.slo_met == false)] | length' "$R/verify.json" 2>/dev/null || echo "?")
 density=$(jq -r '.search | "most that fit \(.most_that_fit) (capped: \(.capped)), planned / most = \(.planned_share)"' "$R/verify.json" 2>/dev/null)
+# The grid as the planner read it: per K the aggregate req/s, the worst p99 and the copies' host cores.
+mps_grid=$(jq -c '.colocation.curves.mps | {aggregate_req_per_s, p99_ms, host_cpu_cores}' "$R/decode-b1.json" 2>/dev/null)
+measured=no
+grep -q "measured: decode-b1's MPS co-location grid" "$R/unplaced-reason.txt" && measured=yes
 {
-  echo "host cores $cores, p99 alone ${p99} ms, SLO ${slo} ms"
+  echo "host cores $cores, p99 alone ${p99} ms, SLO ${slo} ms, MPS grid K=1,$grid: ${mps_grid:-none}"
+  echo "the plan's host-CPU bound from the grid's knee: $measured"
   echo "plan placed $placed of 40; unplaced reason: $(cat "$R/unplaced-reason.txt")"
   echo "verify --search density: ${density:-see verify.txt}; SLO verdicts false: $broken; verify exit $RC"
 } | tee "$R/summary.txt"

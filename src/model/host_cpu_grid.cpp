@@ -1,0 +1,109 @@
+#include "model/host_cpu_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/sharing.hpp"
+
+namespace gpupack {
+
+namespace {
+
+// A step of the grid counts as growth when the aggregate req/s grew by at least half of what the added
+// copies would add at the last point's rate per copy. Windows of one program repeat within 5-10% of each
+// other (docs/profile.md, --baseline-runs), so over the grid's steps (x1.33 to x2 copies: 16-50% needed)
+// noise cannot fake growth, nor hide it; issue 37's decode loop grew 31% from 12 to 16 copies (33% more
+// copies) and fell 2% from 16 to 24. Not a ModelParameters entry: the rule reads a measurement, and every
+// plan records every parameter (adding one would change every plan's $.model.parameters).
+constexpr double kGrowthShare = 0.5;
+// The cores were full when the copies used at least this share of them: gpupack's sampling, the MPS
+// server and the system run on the same cores, and CPU time from /proc sampled every 0.25 s reads a few
+// percent either way. Below it the copies left cores idle, so the cores did not stop the growth.
+constexpr double kFullCores = 0.85;
+
+std::optional<double> shared_cores(const ProfileGridPoint& g) {
+  if (g.usable_cores) return *g.usable_cores;
+  if (g.node_cores) return *g.node_cores;
+  return std::nullopt;
+}
+
+// The MPS points with a measured aggregate, by increasing K; none where no point has the copies' host
+// cores (grids measured before them: the packer asks for every prediction, so this returns early).
+std::vector<const ProfileGridPoint*> mps_points(const ProfileFacts& p) {
+  std::vector<const ProfileGridPoint*> out;
+  if (std::none_of(p.grid.begin(), p.grid.end(), [](const auto& g) { return g.host_cpu_cores.has_value(); })) {
+    return out;
+  }
+  for (const auto& g : p.grid) {
+    if (g.mode == measurement_key(Sharing::mps) && g.k >= 1 && g.aggregate_req_per_s > 0) out.push_back(&g);
+  }
+  std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->k < b->k; });
+  return out;
+}
+
+// A point of the grid with the host-CPU data and p99 that the wait is read from.
+bool wait_point(const ProfileGridPoint& g) { return g.host_cpu_cores && shared_cores(g) && g.worst_p99_ms; }
+
+}  // namespace
+
+std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
+  const auto pts = mps_points(p);
+  for (size_t i = 1; i < pts.size(); ++i) {
+    const ProfileGridPoint& before = *pts[i - 1];
+    const ProfileGridPoint& at = *pts[i];
+    const double more_copies = static_cast<double>(at.k) / before.k - 1;
+    if (at.aggregate_req_per_s >= before.aggregate_req_per_s * (1 + kGrowthShare * more_copies)) continue;
+    // The first step that did not grow: a knee of the host's cores only where they were full there.
+    const auto cores = shared_cores(at);
+    if (!cores || !at.host_cpu_cores || *at.host_cpu_cores < kFullCores * *cores) return std::nullopt;
+    const double per_copy = before.aggregate_req_per_s / before.k;
+    return HostCpuKnee{*cores,
+                       before.k,
+                       at.k,
+                       before.aggregate_req_per_s,
+                       at.aggregate_req_per_s,
+                       *at.host_cpu_cores,
+                       std::max<double>(before.k, at.aggregate_req_per_s / per_copy)};
+  }
+  return std::nullopt;
+}
+
+double MeasuredCoreWait::wait_ms(int processes, double node_cores) const {
+  if (node_cores <= 0 || processes <= node_cores) return 0;
+  return ms_per_copy * (processes - node_cores) * cores / node_cores;
+}
+
+bool MeasuredCoreWait::measured_at(int processes, double node_cores) const {
+  return std::abs(node_cores - cores) < 1e-9 && processes <= largest_k;
+}
+
+std::optional<MeasuredCoreWait> measured_core_wait(const ProfileFacts& p) {
+  const auto pts = mps_points(p);
+  const ProfileGridPoint* prev = nullptr;   // the point before `below`
+  const ProfileGridPoint* below = nullptr;  // the largest K within the cores
+  const ProfileGridPoint* past = nullptr;   // the smallest K past them
+  for (const auto* g : pts) {
+    if (!wait_point(*g)) continue;
+    if (g->k <= *shared_cores(*g)) {
+      prev = below;
+      below = g;
+    } else if (!past) {
+      past = g;
+    }
+  }
+  if (!below || !past || *shared_cores(*below) != *shared_cores(*past)) return std::nullopt;
+  const double slope_past = (*past->worst_p99_ms - *below->worst_p99_ms) / (past->k - below->k);
+  // What p99 grew per copy within the cores (GPU contention, the launch path) is not a wait for a core.
+  const double slope_within =
+      prev ? std::max(0.0, (*below->worst_p99_ms - *prev->worst_p99_ms) / (below->k - prev->k)) : 0.0;
+  return MeasuredCoreWait{*shared_cores(*past), below->k, past->k, pts.back()->k,
+                          std::max(0.0, slope_past - slope_within)};
+}
+
+std::optional<double> replica_host_cores(const ProfileFacts& p) {
+  if (const auto knee = host_cpu_knee(p)) return knee->cores_per_copy();
+  return p.host_cpu_cores;
+}
+
+}  // namespace gpupack

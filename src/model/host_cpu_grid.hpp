@@ -1,0 +1,58 @@
+#pragma once
+// What a profile's MPS co-location grid measured of the host CPU (issue 37; docs/decisions.md, "Host CPU"):
+// how many copies the profiling host's cores drive (the knee) and how much the copies' p99 grows per copy
+// past those cores (the wait for a core). Only grids whose points carry the copies' host cores and the
+// host's core count (`gpupack profile --grid` since 2026-11-27) measure them; profiles without such a grid
+// keep the rules from the profile alone (its cores at the predicted req/s, the fitted `core_wait_ms`).
+// Pure.
+#include <optional>
+
+#include "core/profile_facts.hpp"
+
+namespace gpupack {
+
+// The knee: up to `knee_k` copies the aggregate req/s grew; at `past_k`, the next K measured, it did not,
+// and the copies kept the cores full. The host's cores, not the GPU, bound the copies there: they drive
+// `copies` copies, `cores / copies` host cores each, whatever the GPU's partitioning.
+struct HostCpuKnee {
+  double cores = 0;              // the cores the copies shared (usable, else online)
+  int knee_k = 0;
+  int past_k = 0;
+  double knee_req_per_s = 0;     // aggregate at knee_k
+  double past_req_per_s = 0;     // aggregate at past_k
+  double past_cores_used = 0;    // the host cores all copies used at past_k
+  // The copies the cores drive: knee_k, or more where the full cores' aggregate at past_k is that many
+  // copies at knee_k's rate per copy (a grid of coarse steps, 8 then 24 on 16 cores, finds the knee
+  // between them: 546 req/s at 35.6 a copy is 15.3 copies, not 8).
+  double copies = 0;
+  double cores_per_copy() const { return cores / copies; }
+};
+
+// None where the grid has no MPS points with host cores, never stopped growing, or stopped while the cores
+// were not full (the GPU or something else bound it: the profile model's figures judge that).
+std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p);
+
+// The wait for a core: the worst copy's p99 grew `ms_per_copy` per copy from `below_k` (the largest K
+// within the cores) to `past_k` (the smallest K past them), beyond what it grew per copy below the cores.
+struct MeasuredCoreWait {
+  double cores = 0;        // the profiling host's cores the copies shared
+  int below_k = 0;
+  int past_k = 0;
+  int largest_k = 0;       // the grid's largest K: waits for more processes are extrapolated
+  double ms_per_copy = 0;
+  // The wait with `processes` client processes on `node_cores` cores (processes > node_cores): per process
+  // past the cores, scaled by cores / node_cores (a process past the cores takes 1 / node_cores of every
+  // other process's turn on a core).
+  double wait_ms(int processes, double node_cores) const;
+  // Whether `processes` on `node_cores` is what the grid measured: the same cores, no more copies.
+  bool measured_at(int processes, double node_cores) const;
+};
+
+// None where the grid has no MPS point within and one past the cores, each with host cores and p99.
+std::optional<MeasuredCoreWait> measured_core_wait(const ProfileFacts& p);
+
+// The host cores one replica counts where no prediction gives its rate: the knee's cores per copy where the
+// grid measured one, else its profile's cores alone; none without either.
+std::optional<double> replica_host_cores(const ProfileFacts& p);
+
+}  // namespace gpupack

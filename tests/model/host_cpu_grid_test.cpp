@@ -1,0 +1,145 @@
+// What a profile's MPS co-location grid measures of the host CPU (model/host_cpu_grid.hpp): the knee of the
+// host's cores, the wait for a core past them, and the wait predict() adds from it. The grids are written
+// here point by point; the first is issue 37's decode loop (its table of copies on a 16-core H200 node).
+#include "model/host_cpu_grid.hpp"
+
+#include <gtest/gtest.h>
+
+#include "model/prediction.hpp"
+#include "model/prediction_notes.hpp"
+#include "planner/scenario_builder.hpp"
+
+namespace gpupack {
+
+namespace {
+
+struct Point {
+  int k;
+  double req, p99, cores;
+};
+
+// An MPS grid measured on a host of `cores` cores, each point with the host cores all copies used.
+ProfileFacts grid_profile(std::vector<Point> points, std::optional<int> node_cores = 16,
+                          std::optional<int> usable_cores = std::nullopt) {
+  ProfileFacts p = *test::h100_profile(0.05, points.front().req, points.front().p99);
+  p.host_cpu_cores = points.front().cores;
+  for (const Point& q : points) p.grid.push_back({"mps", q.k, q.req, q.p99, q.cores, node_cores, usable_cores});
+  return p;
+}
+
+// Issue 37 (aggregate req/s, worst p99, the copies' host cores): growth to 16 copies, none past the cores.
+ProfileFacts decode_grid() {
+  return grid_profile({{1, 36, 36, 1.0}, {12, 423, 48.8, 11.6}, {16, 556, 47.0, 15.5}, {24, 546, 134.7, 15.6},
+                       {30, 519, 120.6, 15.6}});
+}
+
+}  // namespace
+
+TEST(HostCpuGrid, TheKneeIsTheLastKWhoseAggregateGrewWithTheCoresFullPastIt) {
+  const auto knee = host_cpu_knee(decode_grid());
+  ASSERT_TRUE(knee);
+  EXPECT_EQ(knee->knee_k, 16);
+  EXPECT_EQ(knee->past_k, 24);
+  EXPECT_DOUBLE_EQ(knee->cores, 16);
+  EXPECT_DOUBLE_EQ(knee->cores_per_copy(), 1.0);
+  EXPECT_DOUBLE_EQ(knee->copies, 16);  // 546 req/s at 24 is fewer copies at 34.75 req/s a copy
+  EXPECT_DOUBLE_EQ(*replica_host_cores(decode_grid()), 1.0);
+  // Coarse steps: 8 copies, then 24 past the cores. The full cores' 546 req/s at 8's 35.6 req/s a copy are
+  // 15.3 copies: the knee lies between the steps, not at 8.
+  const auto coarse = host_cpu_knee(grid_profile({{1, 36, 36, 1.0}, {8, 285, 40, 7.8}, {24, 546, 134.7, 15.6}}));
+  ASSERT_TRUE(coarse);
+  EXPECT_EQ(coarse->knee_k, 8);
+  EXPECT_NEAR(coarse->copies, 546 / (285.0 / 8), 1e-12);
+  EXPECT_NEAR(coarse->cores_per_copy(), 16 / (546 / (285.0 / 8)), 1e-12);
+  // The copies could run on 8 of the 16 cores (gpupack's affinity): those are the cores they shared.
+  ProfileFacts pinned = grid_profile({{1, 36, 36, 1.0}, {4, 140, 40, 3.9}, {8, 270, 42, 7.6}, {12, 268, 80, 7.8}},
+                                     16, 8);
+  ASSERT_TRUE(host_cpu_knee(pinned));
+  EXPECT_EQ(host_cpu_knee(pinned)->knee_k, 8);
+  EXPECT_DOUBLE_EQ(host_cpu_knee(pinned)->cores_per_copy(), 1.0);
+}
+
+TEST(HostCpuGrid, NoKneeOfTheCoresWhereTheyWereNotFullOrTheAggregateKeptGrowing) {
+  // The aggregate stopped at 8 copies with 6 of 16 cores busy: the GPU bound it, not the cores.
+  const ProfileFacts gpu_bound = grid_profile({{1, 100, 5, 0.75}, {4, 380, 6, 3}, {8, 400, 11, 6}, {16, 405, 22, 6.2}});
+  EXPECT_FALSE(host_cpu_knee(gpu_bound));
+  EXPECT_DOUBLE_EQ(*replica_host_cores(gpu_bound), 0.75);  // its cores alone
+  // Past the cores and still growing (spin-waiting copies whose spin was not work): the knee is beyond
+  // the grid, and the profile alone counts as before.
+  const ProfileFacts spins = grid_profile({{1, 300, 3, 1.0}, {8, 2300, 5, 8}, {16, 4400, 8, 15.8}, {24, 6000, 12, 15.9}});
+  EXPECT_FALSE(host_cpu_knee(spins));
+  EXPECT_DOUBLE_EQ(*replica_host_cores(spins), 1.0);
+  // A grid measured before the host cores were recorded: neither a knee nor a measured wait.
+  ProfileFacts older = decode_grid();
+  for (auto& g : older.grid) {
+    g.host_cpu_cores.reset();
+    g.node_cores.reset();
+  }
+  EXPECT_FALSE(host_cpu_knee(older));
+  EXPECT_FALSE(measured_core_wait(older));
+  // Time-slicing points are not the MPS grid.
+  ProfileFacts timeslicing = decode_grid();
+  for (auto& g : timeslicing.grid) g.mode = "timeslicing";
+  EXPECT_FALSE(host_cpu_knee(timeslicing));
+}
+
+TEST(HostCpuGrid, TheWaitIsThePastCoresP99GrowthPerCopyBeyondItsGrowthWithin) {
+  const auto wait = measured_core_wait(decode_grid());
+  ASSERT_TRUE(wait);
+  EXPECT_EQ(wait->below_k, 16);
+  EXPECT_EQ(wait->past_k, 24);
+  EXPECT_EQ(wait->largest_k, 30);
+  // (134.7 - 47.0) / 8 per copy; within the cores p99 fell (48.8 at 12), so nothing is taken off.
+  EXPECT_NEAR(wait->ms_per_copy, 87.7 / 8, 1e-12);
+  EXPECT_DOUBLE_EQ(wait->wait_ms(16, 16), 0);
+  EXPECT_NEAR(wait->wait_ms(20, 16), 4 * 87.7 / 8, 1e-12);
+  // On 32 cores a process past them takes half as much of each other's turn.
+  EXPECT_NEAR(wait->wait_ms(36, 32), 4 * 87.7 / 8 / 2, 1e-12);
+  EXPECT_TRUE(wait->measured_at(30, 16));
+  EXPECT_FALSE(wait->measured_at(31, 16));
+  EXPECT_FALSE(wait->measured_at(20, 32));
+  // Growth within the cores (GPU contention) is not a wait for a core.
+  const auto spins = measured_core_wait(
+      grid_profile({{1, 300, 3, 1.0}, {8, 2300, 5, 8}, {16, 4400, 9, 15.8}, {24, 6000, 15, 15.9}}));
+  ASSERT_TRUE(spins);
+  EXPECT_NEAR(spins->ms_per_copy, 6.0 / 8 - 4.0 / 8, 1e-12);
+  // No point past the cores: nothing measured.
+  EXPECT_FALSE(measured_core_wait(grid_profile({{1, 36, 36, 1.0}, {8, 280, 40, 7.8}})));
+}
+
+TEST(HostCpuGrid, PredictAddsTheMeasuredWaitWhereTheNodeHasMoreProcessesThanCores) {
+  // Four decode loops beside a profiled neighbour without a grid, on a node of 16 cores whose other slices
+  // bring it to 20 client processes.
+  Workload decode = test::workload("decode", 1.5, 0.05);
+  decode.profile = std::make_shared<ProfileFacts>(decode_grid());
+  decode.latency_slo_ms = 200;
+  Workload cnn = test::workload("cnn", 1, 0.1);
+  auto cnn_profile = test::h100_profile(0.1, 500, 4);
+  cnn_profile->host_cpu_cores = 1.0;
+  cnn.profile = cnn_profile;
+  cnn.latency_slo_ms = 40;
+  SliceCapacity node{132, 3350};
+  node.host_cores = 16;
+  node.node_cores = 16;
+  node.node_processes = 20;
+  const std::vector<ModelClient> clients{{&decode, 1, 0.05, 20}, {&decode, 1, 0.05, 20}, {&decode, 1, 0.05, 20},
+                                         {&decode, 1, 0.05, 20}, {&cnn, 1, 0.1, 20}};
+  const ModelParameters m;
+  const SliceOutcome with_wait = predict({Sharing::mps, node}, clients, m);
+  SliceCapacity alone_on_node = node;
+  alone_on_node.node_processes = 5;
+  const SliceOutcome without = predict({Sharing::mps, alone_on_node}, clients, m);
+  // The decode loops wait what their grid measured past the cores, the CNN the fitted constant.
+  EXPECT_NEAR(*with_wait.clients[0].p99_ms - *without.clients[0].p99_ms, 4 * 87.7 / 8, 1e-9);
+  EXPECT_NEAR(*with_wait.clients[4].p99_ms - *without.clients[4].p99_ms, m.core_wait_ms, 1e-9);
+  EXPECT_FALSE(with_wait.clients[0].extrapolated);  // the grid's cores, within its largest K
+  EXPECT_TRUE(with_wait.clients[4].extrapolated);
+  const auto notes = explain_outcome(with_wait.clients[0], decode, Sharing::mps, m);
+  EXPECT_EQ(notes.back(),
+            "20 client processes on 16 host cores of the node (5 on this slice): +44 ms waiting for a core (measured: "
+            "its co-location grid's p99 grew 11 ms per copy past its host's 16 cores, MPS K=16 to 24)");
+  // Each decode loop counts the knee's core, whatever its predicted rate.
+  EXPECT_DOUBLE_EQ(*with_wait.clients[0].host_cores, 1.0);
+}
+
+}  // namespace gpupack
