@@ -67,6 +67,7 @@ void apply_profile(Workload& w, const measure::WorkloadProfile& profile, const s
   ProfileFacts facts = facts_of(profile, source, catalog);
   // Predictions rest on the median over the baseline's runs where the profile has one (issue 36).
   rebase_on_baseline(facts);
+  facts.host_cpu_knee_rule = std::make_pair(parameters.host_cpu_knee_growth_share, parameters.host_cpu_knee_full_cores);
   if (w.memory_bytes == 0) w.memory_bytes = profile.memory.with_headroom_bytes;
   if (w.compute <= 0) w.compute = packing_compute(facts, parameters);
   if (w.latency_slo_ms && !w.p99_alone_ms && facts.p99_ms) w.p99_alone_ms = facts.p99_ms;

@@ -3,6 +3,7 @@
 // the JSON and fills this; the planner stays pure and predicts from it (docs/decisions.md, "Predictions
 // from profiles").
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,9 @@ struct ProfileFacts {
   std::string compute_method;          // "sweep", "gpm", "utilization" or "none"
   std::vector<ProfileSharePoint> share_curve;  // increasing pct
   std::vector<ProfileGridPoint> grid;          // by mode, increasing k
+  // The knee rule's thresholds as the plan's model parameters set them (host_cpu_knee_growth_share,
+  // host_cpu_knee_full_cores; model/host_cpu_grid.hpp); unset: the built-in parameters'.
+  std::optional<std::pair<double, double>> host_cpu_knee_rule;
   // None in profiles written before the baseline was measured over several runs (req_per_s and p99_ms
   // above are then one window).
   std::optional<ProfileBaseline> baseline = std::nullopt;      // alone, no MPS

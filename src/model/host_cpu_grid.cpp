@@ -1,5 +1,7 @@
 #include "model/host_cpu_grid.hpp"
 
+#include "model/model_parameters.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -9,18 +11,6 @@
 namespace gpupack {
 
 namespace {
-
-// A step of the grid counts as growth when the aggregate req/s grew by at least half of what the added
-// copies would add at the last point's rate per copy. Windows of one program repeat within 5-10% of each
-// other (docs/profile.md, --baseline-runs), so over the grid's steps (x1.33 to x2 copies: 16-50% needed)
-// noise cannot fake growth, nor hide it; issue 37's decode loop grew 31% from 12 to 16 copies (33% more
-// copies) and fell 2% from 16 to 24. Not a ModelParameters entry: the rule reads a measurement, and every
-// plan records every parameter (adding one would change every plan's $.model.parameters).
-constexpr double kGrowthShare = 0.5;
-// The cores were full when the copies used at least this share of them: gpupack's sampling, the MPS
-// server and the system run on the same cores, and CPU time from /proc sampled every 0.25 s reads a few
-// percent either way. Below it the copies left cores idle, so the cores did not stop the growth.
-constexpr double kFullCores = 0.85;
 
 std::optional<double> shared_cores(const ProfileGridPoint& g) {
   if (g.usable_cores) return *g.usable_cores;
@@ -48,15 +38,20 @@ bool wait_point(const ProfileGridPoint& g) { return g.host_cpu_cores && shared_c
 }  // namespace
 
 std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
+  // The thresholds are model parameters (host_cpu_knee_growth_share, host_cpu_knee_full_cores, with their
+  // sources in model_parameters.cpp), set on the facts where the profile was applied.
+  static const ModelParameters kBuiltIn;
+  const auto [growth_share, full_cores] = p.host_cpu_knee_rule.value_or(
+      std::make_pair(kBuiltIn.host_cpu_knee_growth_share, kBuiltIn.host_cpu_knee_full_cores));
   const auto pts = mps_points(p);
   for (size_t i = 1; i < pts.size(); ++i) {
     const ProfileGridPoint& before = *pts[i - 1];
     const ProfileGridPoint& at = *pts[i];
     const double more_copies = static_cast<double>(at.k) / before.k - 1;
-    if (at.aggregate_req_per_s >= before.aggregate_req_per_s * (1 + kGrowthShare * more_copies)) continue;
+    if (at.aggregate_req_per_s >= before.aggregate_req_per_s * (1 + growth_share * more_copies)) continue;
     // The first step that did not grow: a knee of the host's cores only where they were full there.
     const auto cores = shared_cores(at);
-    if (!cores || !at.host_cpu_cores || *at.host_cpu_cores < kFullCores * *cores) return std::nullopt;
+    if (!cores || !at.host_cpu_cores || *at.host_cpu_cores < full_cores * *cores) return std::nullopt;
     const double per_copy = before.aggregate_req_per_s / before.k;
     return HostCpuKnee{*cores,
                        before.k,

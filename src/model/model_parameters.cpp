@@ -133,6 +133,18 @@ const std::array kSpecs{
            "its p99 too (issue 36: 133-228 req/s alone over four profiles of one CNN)",
            "a factor from 0 to 10", 0, true, 10, get_field<&M::baseline_spread_margin>,
            set_field<&M::baseline_spread_margin>),
+    number("host_cpu_knee_growth_share",
+           "a grid step that grew by less than this share of what its added copies would add at the previous K's rate "
+           "is a knee: runs of one program repeat within 5-10%, the grid's steps need 16-50% (issue 37's decode loop "
+           "grew 31% from 12 to 16 copies and fell 2% from 16 to 24; a design choice, not fitted)",
+           "a share above 0 and at most 1", 0, false, 1, get_field<&M::host_cpu_knee_growth_share>,
+           set_field<&M::host_cpu_knee_growth_share>),
+    number("host_cpu_knee_full_cores",
+           "the host's cores were full at a knee when the copies used at least this share of them: gpupack's sampling, "
+           "the MPS server and the system share the cores, and /proc sampled every 0.25 s reads a few percent either "
+           "way (a design choice, not fitted)",
+           "a share above 0 and at most 1", 0, false, 1, get_field<&M::host_cpu_knee_full_cores>,
+           set_field<&M::host_cpu_knee_full_cores>),
     number("baseline_spread_unjudged",
            "above this judged spread of its baseline a workload with an SLO is not placed: its runs alone disagree by "
            "more than any margin the packing can keep (a design choice: half its median)",

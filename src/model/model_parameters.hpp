@@ -75,6 +75,11 @@ struct ModelParameters {
   // (model/profile_baseline.hpp).
   double baseline_spread_margin = 1.0;
   double baseline_spread_unjudged = 0.5;
+  // The knee of the host's cores in a profile's MPS grid (model/host_cpu_grid.hpp): a step whose aggregate
+  // grew by less than this share of what its added copies would add, where the copies used at least
+  // host_cpu_knee_full_cores of the cores they shared.
+  double host_cpu_knee_growth_share = 0.5;
+  double host_cpu_knee_full_cores = 0.85;
   double p99_alone_share_of_slo = 0.5;  // p99 alone = SLO x this, where neither scenario nor profile says
   int mps_cap_step_pct = 5;             // MPS caps are multiples of this, at least one step
   double slo_cap_headroom = 2.0;        // an SLO client's MPS cap: this x its demand, as room for bursts
