@@ -7,6 +7,8 @@
 # join that docs/gpu-operator.md shows must return a series per GPU.
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tests/prometheus_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../prometheus_lib.sh"
 # shellcheck source=tests/agent_port.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../agent_port.sh"
 
@@ -83,26 +85,7 @@ scrape_configs:
     static_configs:
       - targets: ["127.0.0.1:$DCGM_PORT"]
 YAML
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-  --web.listen-address="127.0.0.1:$PROM_PORT" >"$WORK/prometheus.log" 2>&1 &
-PROM=$!
-
-query() {
-  local rc=0 body
-  body=$(curl -s --get "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1") || rc=$?
-  if [ "$rc" -eq 0 ] && [ -n "$body" ]; then echo "$body"; else echo "{\"status\":\"no answer\",\"curl_exit\":$rc}"; fi
-}
-# wait_for QUERY JQ-CHECK: polls Prometheus (up to 60 s) until the check holds, then checks it once more.
-wait_for() {
-  LAST="prometheus query $1"
-  for _ in $(seq 1 120); do
-    OUT=$(query "$1")
-    jq -e "$2" <<<"$OUT" >/dev/null 2>&1 && break
-    jq -e '.errorType == "bad_data"' <<<"$OUT" >/dev/null 2>&1 && break
-    sleep 0.5
-  done
-  expect_json "$2"
-}
+start_prometheus
 UUID0=GPU-11111111-2222-3333-4444-555555555555
 UUID1=GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee
 wait_for 'up' '.data.result | length == 2 and all(.[]; .value[1] == "1")'

@@ -3,6 +3,8 @@
 # program) and a series comes back through Prometheus's HTTP API with the value the machine describes.
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tests/prometheus_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../prometheus_lib.sh"
 # shellcheck source=tests/agent_port.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../agent_port.sh"
 
@@ -43,29 +45,7 @@ scrape_configs:
     static_configs:
       - targets: ["127.0.0.1:$PORT"]
 YAML
-prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
-  --web.listen-address="127.0.0.1:$PROM_PORT" >"$WORK/prometheus.log" 2>&1 &
-PROM=$!
-
-# query EXPR: Prometheus's JSON answer, its error body included (bad PromQL says why), or, when no answer
-# came, one JSON line with curl's exit code, so that a failure shows what Prometheus or the connection did.
-query() {
-  local rc=0 body
-  body=$(curl -s --get "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1") || rc=$?
-  if [ "$rc" -eq 0 ] && [ -n "$body" ]; then echo "$body"; else echo "{\"status\":\"no answer\",\"curl_exit\":$rc}"; fi
-}
-# wait_for QUERY JQ-CHECK: polls Prometheus (up to 60 s) until the check holds, then checks it once more.
-wait_for() {
-  LAST="prometheus query $1"
-  for _ in $(seq 1 120); do
-    OUT=$(query "$1")
-    jq -e "$2" <<<"$OUT" >/dev/null 2>&1 && break
-    # Rejected PromQL stays rejected: no point in asking again.
-    jq -e '.errorType == "bad_data"' <<<"$OUT" >/dev/null 2>&1 && break
-    sleep 0.5
-  done
-  expect_json "$2"
-}
+start_prometheus
 wait_for 'gpupack_gpu_memory_total_bytes{gpu="0"}' '.status == "success" and .data.result[0].value[1] == "85520809984"'
 expect_json '.data.result[0].metric.uuid == "GPU-11111111-2222-3333-4444-555555555555"'
 wait_for 'up{job="gpupack"}' '.data.result[0].value[1] == "1"'
