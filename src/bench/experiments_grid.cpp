@@ -75,6 +75,10 @@ class CellRun {
     for (auto& m : members_) m.tail.read_new();
     cell.window_s = end - from;
     for (size_t i = 0; i < members_.size(); ++i) store(cell, i, figures(i, from, end));
+    if (gpu_use_) {
+      cell.gpu_sm_active = gpu_use_->window_sm_active();
+      cell.gpu_dram_bw = gpu_use_->window_dram_bw();
+    }
   }
 
  private:
@@ -117,10 +121,12 @@ class CellRun {
 
   // Which members hold GPU memory (their process trees), for their time on the GPU without start-up.
   void watch_gpu_use() {
-    if (!gpu_use_) return;
-    std::vector<int> roots;
-    for (size_t i = 0; i < members_.size(); ++i) roots.push_back(group_->outcome(i).exited ? -1 : group_->pid(i));
-    gpu_use_->sample(now_s(), roots);
+    if (gpu_use_) gpu_use_->sample(now_s(), roots());
+  }
+  std::vector<int> roots() const {
+    std::vector<int> out;
+    for (size_t i = 0; i < members_.size(); ++i) out.push_back(group_->outcome(i).exited ? -1 : group_->pid(i));
+    return out;
   }
 
   void fail_if_failed(size_t i, const char* when) const {
@@ -173,6 +179,10 @@ class CellRun {
       for (size_t i = 0; i < members_.size(); ++i) fail_if_failed(i, fmt::format("{:.2f} s after the release", now_s() - go).c_str());
       for (size_t i = 0; i < members_.size(); ++i) {
         if (members_[i].ready_seen_s && group_->outcome(i).exited) return std::min(to, now_s());
+      }
+      if (now_s() >= from && gpu_use_ && !gpu_window_begun_) {
+        gpu_window_begun_ = true;
+        gpu_use_->begin_window(now_s(), roots());
       }
       if (now_s() >= from) sample_cpu(now_s() >= to);
       if (now_s() >= to) return to;
@@ -244,6 +254,7 @@ class CellRun {
   measure::GpuUseWatch* gpu_use_;  // none: GPU use not watched (no GPU backend)
   const ProcReader* proc_;         // none: host CPU not watched
   std::optional<double> cpu_sampled_s_;
+  bool gpu_window_begun_ = false;
   ScratchDir dir_;  // the cell's report and go files
   std::vector<Member> members_;
   std::unique_ptr<ChildGroup> group_;

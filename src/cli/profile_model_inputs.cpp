@@ -32,6 +32,39 @@ void add_grid(ProfileFacts& f, const nlohmann::json& colocation) {
   }
 }
 
+// Its figures alone to compare a neighbour's cell with: the grid's one copy under MPS without the neighbour
+// (the same daemon, minutes apart), else the MPS baseline's medians, else the profile's alone.
+std::pair<std::optional<double>, std::optional<double>> mps_alone(const ProfileFacts& f,
+                                                                  const measure::ColocationGrid& grid) {
+  if (const measure::GridCell* one = measure::find_cell(grid, "mps", 1)) {
+    if (const auto req = measure::aggregate_req_per_s(*one)) return {req, measure::worst_p99_ms(*one)};
+  }
+  if (f.mps_baseline) return {f.mps_baseline->req_per_s, f.mps_baseline->p99_ms};
+  return {f.req_per_s, f.p99_ms};
+}
+
+// The cells of one copy beside the neighbour whose GPU DRAM share was measured (model/dram_sensitivity.hpp):
+// the others' draw is what the GPU drew less the program's own draw alone at the rate it kept.
+void add_dram_neighbour(ProfileFacts& f, const nlohmann::json& colocation) {
+  const measure::ColocationGrid grid = measure::colocation_grid_from_json(colocation);
+  const auto [alone_req, alone_p99] = mps_alone(f, grid);
+  if (!alone_req || *alone_req <= 0) return;
+  for (const measure::GridCell& cell : grid.cells) {
+    if (!cell.with_neighbour || cell.k != 1 || cell.mode != "mps" || !cell.gpu_dram_bw) continue;
+    const auto req = measure::aggregate_req_per_s(cell);
+    if (!req) continue;
+    const double req_ratio = *req / *alone_req;
+    const double own = f.dram_bw.value_or(0) * std::min(1.0, req_ratio);
+    const double others = *cell.gpu_dram_bw - own;
+    if (others <= 0) continue;  // nothing drawn beside it that it did not draw itself: no point
+    ProfileDramPoint d{cell.neighbour_cap, others, req_ratio, std::nullopt};
+    if (const auto p99 = measure::worst_p99_ms(cell); p99 && alone_p99 && *alone_p99 > 0) d.p99_ratio = *p99 / *alone_p99;
+    f.dram_neighbour.push_back(d);
+  }
+  std::sort(f.dram_neighbour.begin(), f.dram_neighbour.end(),
+            [](const auto& a, const auto& b) { return a.others_dram < b.others_dram; });
+}
+
 ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& source, const GpuCatalog& catalog) {
   ProfileFacts f;
   f.source = source;
@@ -54,9 +87,12 @@ ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& sour
   f.compute_method = p.compute_demand.method;
   for (const auto& pt : p.sm_share_curve) f.share_curve.push_back({pt.pct, pt.req_per_s, pt.p99_ms});
   std::sort(f.share_curve.begin(), f.share_curve.end(), [](const auto& a, const auto& b) { return a.pct < b.pct; });
-  if (p.colocation && !p.colocation->is_null()) add_grid(f, *p.colocation);
   f.baseline = measure::baseline_facts(p.baseline);
   f.mps_baseline = measure::baseline_facts(p.mps_baseline);
+  if (p.colocation && !p.colocation->is_null()) {
+    add_grid(f, *p.colocation);
+    add_dram_neighbour(f, *p.colocation);
+  }
   return f;
 }
 

@@ -29,6 +29,16 @@ struct ProfileGridPoint {
   std::optional<int> usable_cores = std::nullopt;
 };
 
+// The program beside a neighbour under MPS (`gpupack profile --neighbour-cmd`, one cell per neighbour cap):
+// what the others on the GPU drew of its DRAM bandwidth there (the GPU's GPM DRAM share over the window
+// less the program's own draw alone at the rate it kept) and what it kept of its figures alone.
+struct ProfileDramPoint {
+  std::optional<int> neighbour_cap;
+  double others_dram = 0;           // 0..1 of the GPU's DRAM bandwidth
+  double req_ratio = 1;             // its req/s beside the neighbour / alone
+  std::optional<double> p99_ratio;  // its p99 beside the neighbour / alone
+};
+
 // The program alone over several fresh runs (`gpupack profile --baseline-runs`, docs/profile.md): the
 // medians, how far the runs were apart, and whether that is within the profile's limit.
 struct ProfileBaseline {
@@ -57,6 +67,7 @@ struct ProfileFacts {
   std::string compute_method;          // "sweep", "gpm", "utilization" or "none"
   std::vector<ProfileSharePoint> share_curve;  // increasing pct
   std::vector<ProfileGridPoint> grid;          // by mode, increasing k
+  std::vector<ProfileDramPoint> dram_neighbour;  // increasing others_dram (model/dram_sensitivity.hpp)
   // The knee rule's thresholds as the plan's model parameters set them (host_cpu_knee_growth_share,
   // host_cpu_knee_full_cores; model/host_cpu_grid.hpp); unset: the built-in parameters'.
   std::optional<std::pair<double, double>> host_cpu_knee_rule;

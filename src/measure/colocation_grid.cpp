@@ -72,6 +72,13 @@ std::optional<T> optional_field(const nlohmann::json& j, const char* key, const 
   return field<T>(j, key, where);
 }
 
+// A GPM share (0..1 of the GPU's SMs or DRAM bandwidth); none when absent or null.
+std::optional<double> optional_share(const nlohmann::json& j, const char* key, const std::string& where) {
+  const auto v = optional_field<double>(j, key, where);
+  if (v && (*v < 0 || *v > 1)) throw std::runtime_error(where + ": field '" + key + "' must be a share from 0 to 1");
+  return v;
+}
+
 CopyResult copy_from_json(const nlohmann::json& j, const std::string& where) {
   if (!j.is_object()) throw std::runtime_error(where + ": not an object");
   CopyResult c;
@@ -297,6 +304,8 @@ nlohmann::ordered_json to_json(const ColocationGrid& grid) {
                          {"mean_wall_s", mean_wall_s(c)},
                          {"mean_gpu_s", optional_json(mean_gpu_s(c))},
                          {"neighbour_fraction", optional_json(neighbour_fraction(grid, c))},
+                         {"gpu_sm_active", optional_json(c.gpu_sm_active)},
+                         {"gpu_dram_bw", optional_json(c.gpu_dram_bw)},
                          {"copies", copies},
                          {"neighbour", c.neighbour ? copy_json(*c.neighbour) : Json(nullptr)}});
   }
@@ -343,6 +352,8 @@ ColocationGrid colocation_grid_from_json(const nlohmann::json& j) {
     c.neighbour_cap = optional_field<int>(cj, "neighbour_cap", at);
     c.window_s = field<double>(cj, "window_s", at);
     c.error = field<std::string>(cj, "error", at);
+    c.gpu_sm_active = optional_share(cj, "gpu_sm_active", at);  // added later: absent in older files
+    c.gpu_dram_bw = optional_share(cj, "gpu_dram_bw", at);
     const auto copies = cj.find("copies");
     if (copies == cj.end() || !copies->is_array()) throw std::runtime_error(at + ": 'copies' must be an array");
     for (size_t n = 0; n < copies->size(); ++n) {

@@ -41,6 +41,9 @@ struct GridCell {
   std::vector<CopyResult> copies;
   std::optional<CopyResult> neighbour;
   std::string error;                   // non-empty: the cell failed (e.g. a copy exited non-zero)
+  // The GPU's activity over the window (GPM means of the device the copies ran on, every process on it
+  // counted: beside a neighbour, what both drew together); none without GPM or in grids written before.
+  std::optional<double> gpu_sm_active = std::nullopt, gpu_dram_bw = std::nullopt;
 };
 
 struct ColocationGrid {

@@ -38,6 +38,26 @@ GpuUseWatch::GpuUseWatch(GpuBackend& gpu, const ProcReader& proc, double interva
 void GpuUseWatch::reset(std::size_t programs) {
   programs_.assign(programs, Program{});
   last_s_.reset();
+  device_.reset();
+  in_window_ = false;
+  window_sm_n_ = window_dram_n_ = 0;
+}
+
+void GpuUseWatch::begin_window(double now_s, const std::vector<int>& roots) {
+  last_s_.reset();
+  in_window_ = false;
+  sample(now_s, roots);  // the snapshot that starts the window's GPM interval
+  in_window_ = true;
+  window_sm_n_ = window_dram_n_ = 0;
+  window_sm_ = window_dram_ = 0;
+}
+
+std::optional<double> GpuUseWatch::window_sm_active() const {
+  return window_sm_n_ > 0 ? std::optional(window_sm_ / window_sm_n_) : std::nullopt;
+}
+
+std::optional<double> GpuUseWatch::window_dram_bw() const {
+  return window_dram_n_ > 0 ? std::optional(window_dram_ / window_dram_n_) : std::nullopt;
 }
 
 void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
@@ -58,6 +78,14 @@ void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
     Program& p = programs_[i];
     if (!p.first_use_s) p.first_use_s = now_s;
     p.peak_bytes = std::max(p.peak_bytes.value_or(0), use.bytes);
+    if (!device_) device_ = use.device;
+  }
+  // Where no device lists the programs' processes yet, a machine of one GPU has only theirs.
+  const std::optional<std::size_t> device = device_ ? device_ : devices.size() == 1 ? std::optional<std::size_t>(0) : std::nullopt;
+  if (in_window_ && device && *device < devices.size() && devices[*device].gpm) {
+    const GpmActivity& g = *devices[*device].gpm;
+    if (g.sm_active) window_sm_ += *g.sm_active, ++window_sm_n_;
+    if (g.dram_bw) window_dram_ += *g.dram_bw, ++window_dram_n_;
   }
 }
 

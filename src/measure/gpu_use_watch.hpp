@@ -50,6 +50,14 @@ class GpuUseWatch {
   std::optional<std::uint64_t> peak_bytes(std::size_t i) const;
   const std::optional<std::string>& error() const { return error_; }
 
+  // The device's GPM activity over a window (a grid cell's): begin_window() takes a snapshot at once
+  // (GPM counts since the previous snapshot, so what came before the window is dropped), then every
+  // snapshot adds the means of the device the programs use (on a machine of one GPU, that one). None
+  // without GPM or before any use.
+  void begin_window(double now_s, const std::vector<int>& roots);
+  std::optional<double> window_sm_active() const;
+  std::optional<double> window_dram_bw() const;
+
  private:
   struct Program {
     std::optional<double> first_use_s;
@@ -61,6 +69,10 @@ class GpuUseWatch {
   std::optional<double> last_s_;
   std::vector<Program> programs_;
   std::optional<std::string> error_;
+  std::optional<std::size_t> device_;  // the first device on which any of the programs held memory
+  bool in_window_ = false;
+  double window_sm_ = 0, window_dram_ = 0;
+  int window_sm_n_ = 0, window_dram_n_ = 0;
 };
 
 }  // namespace gpupack::measure

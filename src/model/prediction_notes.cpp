@@ -109,6 +109,11 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return baseline_note(s, w);
     case Kind::observed:
       return observed_note(s, observed);
+    case Kind::dram_measured:
+      return "others draw " + note_number(s.x[0]) + " of the DRAM bandwidth: " +
+             (s.x[0] > s.x[3] ? "extrapolated from" : "measured") + " beside its profile's neighbour (" +
+             note_number(s.x[3]) + " drawn): req/s /" + note_number(s.x[1]) + ", p99 x" + note_number(s.x[2]) +
+             (s.flag ? "" : " (the rest of the model is slower)");
   }
   return "";
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/dram_sensitivity.hpp"
 #include "model/host_cpu_grid.hpp"
 #include "model/profile_alone.hpp"
 #include "model/slice_contention.hpp"
@@ -120,6 +121,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
     if (!f) {
       f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, sharing == Sharing::mps, pred);
       if (sharing == Sharing::mps && slice_clients > 1) {
+        const Figures under_cap = *f;
         const double own_request_ms =
             f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
         // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the pressure on the client's
@@ -159,6 +161,21 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
                                   mean_plus_own_excess < m.colocated_tail_ratio * mean_ms});
             f->p99 = capped;
           }
+        }
+        // Beside others drawing DRAM bandwidth it is at least as slow as its profile measured it beside its
+        // neighbour at that draw (model/dram_sensitivity.hpp): a floor, so a slowdown both terms see is not
+        // counted twice.
+        if (const auto d = measured_dram_slowdown(*p, dram_sum - own_dram)) {
+          const double req = under_cap.req / d->req_factor;
+          const std::optional<double> p99 = under_cap.p99 ? std::optional(*under_cap.p99 * d->p99_factor) : std::nullopt;
+          const bool binds = req < f->req || (p99 && f->p99 && *p99 > *f->p99);
+          f->req = std::min(f->req, req);
+          if (p99 && f->p99) f->p99 = std::max(*f->p99, *p99);
+          pred.extrapolated = pred.extrapolated || d->extrapolated;
+          pred.notes.push_back({ModelNote::Kind::dram_measured,
+                                {dram_sum - own_dram, d->req_factor, d->p99_factor, d->measured_others},
+                                {},
+                                binds});
         }
         // Every client process of the node competes for the node's cores, whatever GPU or MIG instance it
         // runs on (issue 37): the node's figures where the plan knows them, else the slice's.

@@ -184,7 +184,8 @@ TEST_F(GridTest, ProgramThatReportsNothingIsMeasuredByWallTime) {
 // file when it "first uses the GPU", after its start-up, and removes it before it exits.
 class MarkerDirGpu : public GpuBackend {
  public:
-  explicit MarkerDirGpu(std::string dir) : dir_(std::move(dir)) {}
+  explicit MarkerDirGpu(std::string dir, std::optional<GpmActivity> gpm = std::nullopt)
+      : dir_(std::move(dir)), gpm_(gpm) {}
   std::string name() const override { return "fake"; }
   std::optional<std::string> driver_version() const override { return std::nullopt; }
   std::vector<GpuDeviceInfo> devices() override {
@@ -195,13 +196,40 @@ class MarkerDirGpu : public GpuBackend {
       p.used_memory_bytes = 512ull << 20;
       d.processes.push_back(p);
     }
+    d.gpm = gpm_;
     return {d};
   }
   std::vector<XidEvent> poll_xid_events() override { return {}; }
 
  private:
   std::string dir_;
+  std::optional<GpmActivity> gpm_;
 };
+
+TEST_F(GridTest, ACellRecordsTheGpusActivityOverItsWindow) {
+  // The GPU's GPM shares while the copies (and a neighbour) run: what `profile --neighbour-cmd` reads the
+  // others' DRAM draw from (issue 36).
+  gpupack::testing::TempDir gpu_dir;
+  ::setenv("FAKE_CLIENT_GPU_DIR", gpu_dir.path().c_str(), 1);
+  MarkerDirGpu gpu(gpu_dir.path(), GpmActivity{0.45, 0.3, 0.0, 0.82, 0.05});
+  LinuxProcReader proc;
+  measure::GpuUseWatch gpu_use(gpu, proc, 0.05);
+  BenchOptions o = options({1, 2});
+  o.neighbour_cmd = FAKE_GRID_CLIENT;
+  const BenchResults r = run(o, &gpu_use);
+  int measured = 0;
+  for (const auto& c : r.colocation->cells) {
+    ASSERT_EQ(c.error, "") << measure::cell_label(c);
+    ASSERT_TRUE(c.gpu_dram_bw && c.gpu_sm_active) << measure::cell_label(c);
+    EXPECT_DOUBLE_EQ(*c.gpu_dram_bw, 0.82);
+    EXPECT_DOUBLE_EQ(*c.gpu_sm_active, 0.45);
+    ++measured;
+  }
+  EXPECT_GE(measured, 4);
+  // Without a GPU backend: none.
+  const BenchResults blind = run(options({1}));
+  EXPECT_FALSE(blind.colocation->cells.front().gpu_dram_bw);
+}
 
 TEST_F(GridTest, ProgramThatReportsNothingIsMeasuredFromItsFirstGpuUseToItsExit) {
   gpupack::testing::TempDir gpu_dir;

@@ -71,12 +71,56 @@ TEST(ProfileBaselineFacts, TheBaselinesAndTheGridsHostCoresReachThePlanner) {
   EXPECT_DOUBLE_EQ(f.grid[1].aggregate_req_per_s, 720);
 }
 
+// `--neighbour-cmd`'s cells with the GPU's DRAM share (issue 36, item 3): the others' draw is the GPU's less
+// the program's own alone (0.05) at the rate it kept; a cell without the GPU's activity gives no point.
+TEST(ProfileBaselineFacts, TheNeighbourCellsGiveItsMeasuredDramSlowdown) {
+  measure::WorkloadProfile p = cnn_profile();
+  measure::ColocationGrid grid = measure::colocation_grid_from_json(*p.colocation);
+  grid.neighbour_command = "exec python3 stream_triad.py";
+  auto beside = [](std::optional<int> cap, double req, double p99, std::optional<double> dram) {
+    measure::GridCell cell;
+    cell.mode = "mps";
+    cell.k = 1;
+    cell.with_neighbour = true;
+    cell.neighbour_cap = cap;
+    cell.window_s = 10;
+    measure::CopyResult c;
+    c.reported = true;
+    c.req_per_s = req;
+    c.p50_ms = p99 / 2;
+    c.p99_ms = p99;
+    cell.copies.push_back(c);
+    cell.neighbour = c;
+    cell.gpu_dram_bw = dram;
+    return cell;
+  };
+  grid.cells.push_back(beside(60, 150, 9, 0.45));
+  grid.cells.push_back(beside(30, 90, 20, 0.9));
+  grid.cells.push_back(beside(10, 170, 8, std::nullopt));
+  p.colocation = nlohmann::json(measure::to_json(grid));
+  const testing::TempDir dir;
+  std::ofstream(dir.path() + "/cnn.json") << measure::profile_to_json(p).dump(2);
+  const Scenario s = test::from_text("workloads: [{name: cnn, replicas: 2}]\n", dir.path());
+  const ProfileFacts& f = *s.workloads.at(0).profile;
+  ASSERT_EQ(f.dram_neighbour.size(), 2u);
+  // Against the grid's one copy alone under MPS (180 req/s, p99 8 ms), in increasing draw.
+  EXPECT_EQ(f.dram_neighbour[0].neighbour_cap, 60);
+  EXPECT_NEAR(f.dram_neighbour[0].others_dram, 0.45 - 0.05 * 150 / 180, 1e-12);
+  EXPECT_NEAR(f.dram_neighbour[0].req_ratio, 150.0 / 180, 1e-12);
+  EXPECT_NEAR(*f.dram_neighbour[0].p99_ratio, 9.0 / 8, 1e-12);
+  EXPECT_EQ(f.dram_neighbour[1].neighbour_cap, 30);
+  EXPECT_NEAR(f.dram_neighbour[1].others_dram, 0.9 - 0.05 * 0.5, 1e-12);
+  EXPECT_NEAR(f.dram_neighbour[1].req_ratio, 0.5, 1e-12);
+  EXPECT_NEAR(*f.dram_neighbour[1].p99_ratio, 2.5, 1e-12);
+}
+
 TEST(ProfileBaselineFacts, ProfilesWrittenBeforeHaveNone) {
   const Scenario s = test::from_text("workloads: [{name: resnet18-b1, replicas: 1}]\n", test::kData + "/profiles-h100-2026-11-23");
   const ProfileFacts& f = *s.workloads.at(0).profile;
   EXPECT_FALSE(f.baseline);
   EXPECT_FALSE(f.mps_baseline);
   EXPECT_TRUE(f.req_per_s);
+  EXPECT_TRUE(f.dram_neighbour.empty());
 }
 
 }  // namespace

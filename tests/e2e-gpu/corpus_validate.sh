@@ -9,7 +9,10 @@
 #   window), BASELINE_RUNS=3, SWEEP=100,50,25, VERIFY_DURATION=8, VERIFY_REPEAT=1, SEARCH=WORKLOAD (adds
 #   `verify --search WORKLOAD --search-max SEARCH_MAX --search-step SEARCH_STEP`), PROFILES=DIR (reuse
 #   profiles measured before: DIR/<workload>.json; missing ones are measured), OBSERVED=verify.json (plan
-#   with `--observed`: the closed loop), TAG=NAME (results under corpus-<scenario>-NAME).
+#   with `--observed`: the closed loop), TAG=NAME (results under corpus-<scenario>-NAME), NEIGHBOUR="CMD"
+#   (profiles every other workload beside it too: `--neighbour-cmd CMD --neighbour-caps NEIGHBOUR_CAPS`,
+#   default 30; e.g. the STREAM triad, so each workload's own slowdown beside a DRAM-heavy neighbour is
+#   measured; a workload whose client CMD runs is profiled without it).
 # Writes profiles/, scenario.yaml, plan.json, plan.txt, verify.json, verify.html and table.txt under
 # $OUT/corpus-<scenario> when OUT is set (else a temp dir).
 RESULTS_ROOT=${OUT:-}
@@ -39,8 +42,12 @@ for w in "${workloads[@]}"; do
     continue
   fi
   echo "== profile $w" >&2
+  beside=()
+  if [ -n "${NEIGHBOUR:-}" ] && [[ "$NEIGHBOUR" != *"${w//-/_}.py"* ]]; then
+    beside=(--neighbour-cmd "$NEIGHBOUR" --neighbour-caps "${NEIGHBOUR_CAPS:-30}")
+  fi
   run profile --name "$w" --duration "${PROFILE_WINDOW:-6}" --baseline-runs "${BASELINE_RUNS:-3}" \
-    --sweep "${SWEEP:-100,50,25}" -o "$R/profiles/$w.json" -- python3 "$CLIENTS/${w//-/_}.py" --duration 3600
+    --sweep "${SWEEP:-100,50,25}" "${beside[@]}" -o "$R/profiles/$w.json" -- python3 "$CLIENTS/${w//-/_}.py" --duration 3600
   echo "$ERR" >"$R/profiles/$w.txt"
   expect_rc 0
 done

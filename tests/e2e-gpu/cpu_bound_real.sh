@@ -7,7 +7,7 @@
 # gpus_per_node 1, MIG off), then `gpupack verify` of the plan and `verify --search` on the same workload.
 # Checks that the plan places no more than the host's cores drive (plan / searched density <= 1) and that
 # verify holds every SLO; writes profile, plan, verify JSON and a summary to $OUT/cpu-bound (CPU_BOUND_SLO_MS
-# overrides the SLO, default 2.2 x the profiled p99 alone).
+# overrides the SLO, CPU_BOUND_SLO_X its multiple of the profiled p99 alone, default 2.2).
 RESULTS_ROOT=${OUT:-}
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
@@ -28,7 +28,7 @@ expect_rc 0
 echo "$ERR" >"$R/profile.log"
 p99=$(jq -r '.requests.p99_ms // empty' "$R/decode-b1.json")
 [ -n "$p99" ] || { fail "the profile has no p99 (requests)"; finish; }
-slo=${CPU_BOUND_SLO_MS:-$(python3 -c "print(round(2.2 * $p99, 1))")}
+slo=${CPU_BOUND_SLO_MS:-$(python3 -c "print(round(${CPU_BOUND_SLO_X:-2.2} * $p99, 1))")}
 cat >"$R/scenario.yaml" <<YAML
 fleet:
   - {model: $model, count: 1, gpus_per_node: 1, cpu_cores: $cores, mig: off}

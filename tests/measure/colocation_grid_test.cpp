@@ -101,6 +101,27 @@ TEST(ColocationGrid, JsonRoundTrip) {
   EXPECT_EQ(back.neighbour_command, "python3 gemm.py");
 }
 
+TEST(ColocationGrid, TheGpusActivityOverACellsWindowRoundTripsAndIsAShare) {
+  ColocationGrid g = resnet_grid();
+  g.cells[5].gpu_sm_active = 0.7;
+  g.cells[5].gpu_dram_bw = 0.88;
+  auto j = nlohmann::json::parse(to_json(g).dump());
+  EXPECT_TRUE(j["cells"][0]["gpu_dram_bw"].is_null());
+  const ColocationGrid back = colocation_grid_from_json(j);
+  EXPECT_EQ(back.cells[5].gpu_dram_bw, 0.88);
+  EXPECT_EQ(back.cells[5].gpu_sm_active, 0.7);
+  EXPECT_FALSE(back.cells[0].gpu_dram_bw);
+  j["cells"][0].erase("gpu_dram_bw");  // grids written before
+  EXPECT_FALSE(colocation_grid_from_json(j).cells[0].gpu_dram_bw);
+  j["cells"][5]["gpu_dram_bw"] = 1.5;
+  try {
+    colocation_grid_from_json(j);
+    FAIL() << "accepted a DRAM share of 1.5";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "colocation.cells[5]: field 'gpu_dram_bw' must be a share from 0 to 1");
+  }
+}
+
 TEST(ColocationGrid, MalformedJsonNamesTheField) {
   auto j = nlohmann::json::parse(to_json(resnet_grid()).dump());
   j["cells"][1]["copies"][3].erase("wall_s");

@@ -15,6 +15,7 @@ namespace {
 class ScriptedGpu : public GpuBackend {
  public:
   std::vector<GpuProcessInfo> processes;
+  std::optional<GpmActivity> gpm;  // the program's GPU's activity since the last snapshot
   int snapshots = 0;
   bool fail = false;
   std::string name() const override { return "fake"; }
@@ -24,7 +25,10 @@ class ScriptedGpu : public GpuBackend {
     if (fail) throw std::runtime_error("NVML: GPU is lost");
     GpuDeviceInfo d;
     d.processes = processes;
-    return {GpuDeviceInfo{}, d};  // the program's GPU is the second
+    d.gpm = gpm;
+    GpuDeviceInfo other;
+    other.gpm = GpmActivity{0.0, 0.0, 0.0, 0.0, 1};  // an idle GPU: never averaged in
+    return {other, d};  // the program's GPU is the second
   }
   std::vector<XidEvent> poll_xid_events() override { return {}; }
 };
@@ -93,6 +97,34 @@ TEST_F(GpuUseWatchTest, ABackendFailureStopsTheWatchWithItsMessage) {
   watch.sample(5, {100});
   EXPECT_EQ(gpu.snapshots, 1);
   EXPECT_EQ(watch.first_use_s(0), std::nullopt);
+}
+
+TEST_F(GpuUseWatchTest, AWindowAveragesTheActivityOfTheProgramsGpuFromItsStart) {
+  watch.reset(1);
+  gpu.processes = {process(101, 300, true)};
+  gpu.gpm = GpmActivity{0.9, 0.5, 0.0, 0.95, 0.5};  // before the window: dropped
+  watch.sample(0.0, {100});
+  EXPECT_FALSE(watch.window_dram_bw());
+  watch.begin_window(0.2, {100});  // snapshots at once: its counts since 0.0 are not the window's
+  EXPECT_EQ(gpu.snapshots, 2);
+  EXPECT_FALSE(watch.window_dram_bw());
+  gpu.gpm = GpmActivity{0.4, 0.5, 0.0, 0.8, 0.5};
+  watch.sample(0.8, {100});
+  gpu.gpm = GpmActivity{0.6, 0.5, 0.0, 0.6, 0.5};
+  watch.sample(1.4, {100});
+  EXPECT_DOUBLE_EQ(*watch.window_sm_active(), 0.5);
+  EXPECT_DOUBLE_EQ(*watch.window_dram_bw(), 0.7);
+  watch.reset(1);  // a new cell
+  EXPECT_FALSE(watch.window_dram_bw());
+}
+
+TEST_F(GpuUseWatchTest, WithoutGpmTheWindowHasNoActivity) {
+  watch.reset(1);
+  gpu.processes = {process(101, 300, true)};
+  watch.begin_window(0.0, {100});
+  watch.sample(0.6, {100});
+  EXPECT_FALSE(watch.window_sm_active());
+  EXPECT_FALSE(watch.window_dram_bw());
 }
 
 TEST(TreeGpuUse, SumsTheTreesMemoryAndNamesItsDevice) {

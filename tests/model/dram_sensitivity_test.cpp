@@ -1,0 +1,99 @@
+// A workload's slowdown beside others drawing DRAM bandwidth, from its own profile's neighbour cells
+// (model/dram_sensitivity.hpp), and predict() holding a client to it: the memory scenario of issue 36, where
+// a transformer encoder beside a STREAM triad broke its SLO because the model's DRAM queueing, fitted on
+// programs that draw little bandwidth, predicted a few percent.
+#include "model/dram_sensitivity.hpp"
+
+#include <gtest/gtest.h>
+
+#include "model/prediction.hpp"
+#include "model/prediction_notes.hpp"
+#include "planner/scenario_builder.hpp"
+
+namespace gpupack {
+namespace {
+
+const SliceCapacity kWholeH100{132, 3350};
+
+ProfileFacts measured_beside(std::vector<ProfileDramPoint> points) {
+  ProfileFacts p = *test::h100_profile(0.6, 400, 4);
+  p.dram_bw = 0.1;
+  p.dram_neighbour = std::move(points);
+  return p;
+}
+
+TEST(DramSensitivity, InterpolatesFromNoDrawToTheMeasuredPoints) {
+  // Kept half its req/s and its p99 grew x3 beside others drawing 0.8 of the bandwidth.
+  const ProfileFacts p = measured_beside({{30, 0.8, 0.5, 3.0}});
+  EXPECT_FALSE(measured_dram_slowdown(p, 0));
+  const auto half = measured_dram_slowdown(p, 0.4);
+  ASSERT_TRUE(half);
+  EXPECT_DOUBLE_EQ(half->req_factor, 1.5);
+  EXPECT_DOUBLE_EQ(half->p99_factor, 2.0);
+  EXPECT_FALSE(half->extrapolated);
+  const auto at = measured_dram_slowdown(p, 0.8);
+  EXPECT_DOUBLE_EQ(at->req_factor, 2.0);
+  EXPECT_DOUBLE_EQ(at->p99_factor, 3.0);
+  EXPECT_DOUBLE_EQ(at->measured_others, 0.8);
+}
+
+TEST(DramSensitivity, BeyondTheMeasuredDrawTheSlopeFromNoDrawIsExtendedAndSaid) {
+  const ProfileFacts p = measured_beside({{25, 0.4, 0.8, 1.5}, {50, 0.8, 0.5, 3.0}});
+  const auto between = measured_dram_slowdown(p, 0.6);
+  EXPECT_DOUBLE_EQ(between->req_factor, (1.25 + 2.0) / 2);
+  EXPECT_DOUBLE_EQ(between->p99_factor, 2.25);
+  const auto beyond = measured_dram_slowdown(p, 1.0);
+  ASSERT_TRUE(beyond);
+  EXPECT_TRUE(beyond->extrapolated);
+  EXPECT_DOUBLE_EQ(beyond->req_factor, 2.25);  // 1 + (2 - 1) x 1.0 / 0.8
+  EXPECT_DOUBLE_EQ(beyond->p99_factor, 3.5);
+}
+
+TEST(DramSensitivity, ANeighbourNeverMakesItFasterAndAMissingTailFollowsItsRate) {
+  const ProfileFacts p = measured_beside({{30, 0.5, 1.1, std::nullopt}});
+  const auto d = measured_dram_slowdown(p, 0.5);
+  EXPECT_DOUBLE_EQ(d->req_factor, 1.0);
+  EXPECT_DOUBLE_EQ(d->p99_factor, 1.0);
+  const ProfileFacts slow = measured_beside({{30, 0.5, 0.5, std::nullopt}});
+  EXPECT_DOUBLE_EQ(measured_dram_slowdown(slow, 0.5)->p99_factor, 2.0);
+  EXPECT_FALSE(measured_dram_slowdown(measured_beside({}), 0.5));
+}
+
+// A latency client beside a bandwidth-bound batch job under MPS: without its own measurement the model
+// predicts it barely slower; with it, at least as slow as measured at that draw, and the note says so.
+TEST(DramSensitivity, PredictHoldsAClientToItsMeasuredSlowdownBesideADramHeavyNeighbour) {
+  Workload encoder = test::workload("encoder", 1, 0.6);
+  encoder.latency_slo_ms = 18;
+  auto facts = test::h100_profile(0.6, 400, 4);
+  facts->dram_bw = 0.1;
+  encoder.profile = facts;
+  Workload triad = test::workload("triad", 1, 0.3);
+  auto triad_facts = test::h100_profile(0.25, 420, 2.4);
+  triad_facts->dram_bw = 0.84;
+  triad.profile = triad_facts;
+  const ModelParameters m;
+  const std::vector<ModelClient> clients{{&encoder, 1, 0.6, 60}, {&triad, 1, 0.3, 30}};
+  const SliceOutcome guessed = predict({Sharing::mps, kWholeH100}, clients, m);
+
+  auto sensitive = std::make_shared<ProfileFacts>(*facts);
+  sensitive->dram_neighbour = {{30, 0.8, 0.36, 4.7}};  // bert-like beside the triad (run34's memory scenario)
+  encoder.profile = sensitive;
+  const SliceOutcome measured = predict({Sharing::mps, kWholeH100}, clients, m);
+  const ClientOutcome& e = measured.clients[0];
+  ASSERT_TRUE(e.p99_ms && e.req_per_s && guessed.clients[0].p99_ms);
+  EXPECT_GT(*e.p99_ms, 1.5 * *guessed.clients[0].p99_ms);
+  // The triad draws 0.84 here: past the 0.8 measured, so extrapolated, at least x4.7 its p99 under its cap.
+  EXPECT_TRUE(e.extrapolated);
+  EXPECT_GE(*e.p99_ms, 4 * 4.7 - 1e-9);
+  EXPECT_LE(*e.req_per_s, 400 * 0.36 + 1e-9);
+  bool noted = false;
+  for (const std::string& n : explain_outcome(e, encoder, Sharing::mps, m)) {
+    noted = noted || n.find("others draw 0.84 of the DRAM bandwidth: extrapolated from beside its profile's neighbour (0.80 drawn): req/s /2.87, p99 x4.88") != std::string::npos;
+  }
+  EXPECT_TRUE(noted) << ::testing::PrintToString(explain_outcome(e, encoder, Sharing::mps, m));
+  // The triad's own prediction is untouched: its profile measured no neighbour.
+  EXPECT_DOUBLE_EQ(*measured.clients[1].p99_ms, *guessed.clients[1].p99_ms);
+}
+
+}  // namespace
+}  // namespace gpupack
