@@ -90,6 +90,12 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
     }
   }
   const std::string gpus = std::to_string(ctx.gpus().size());
+  if (slo_blocked && !d.max_p99_inflation) {
+    // A batch job without an SLO of its own: what it would break is a neighbour's.
+    return {replica, "slo_not_reachable",
+            "SLO not reachable: placed beside the clients of the used slices it would push one of them past its SLO, "
+            "and none of the " + gpus + " GPUs is left for it"};
+  }
   if (slo_blocked) {
     return {replica, "slo_not_reachable",
             "SLO not reachable: beside the clients of the used slices its predicted p99 exceeds " +

@@ -7,7 +7,8 @@
 # gpus_per_node 1, MIG off), then `gpupack verify` of the plan and `verify --search` on the same workload.
 # Checks that the plan places no more than the host's cores drive (plan / searched density <= 1) and that
 # verify holds every SLO; writes profile, plan, verify JSON and a summary to $OUT/cpu-bound (CPU_BOUND_SLO_MS
-# overrides the SLO, CPU_BOUND_SLO_X its multiple of the profiled p99 alone, default 2.2).
+# overrides the SLO, CPU_BOUND_SLO_X its multiple of the profiled p99 alone, default 2.2; CPU_BOUND_PROFILE
+# reuses a profile of decode_b1.py with its grid measured before on this machine).
 RESULTS_ROOT=${OUT:-}
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
@@ -23,9 +24,13 @@ client=(python3 "$CLIENTS/decode_b1.py" --duration 3600)
 
 grid=${CPU_BOUND_GRID:-$((cores / 2)),$cores,$((cores * 3 / 2))}
 
-run profile --name decode-b1 --duration 10 --sweep 100,50,25 --grid "$grid" -o "$R/decode-b1.json" -- "${client[@]}"
-expect_rc 0
-echo "$ERR" >"$R/profile.log"
+if [ -n "${CPU_BOUND_PROFILE:-}" ]; then  # a profile measured before on this machine (with its grid)
+  cp "$CPU_BOUND_PROFILE" "$R/decode-b1.json"
+else
+  run profile --name decode-b1 --duration 10 --sweep 100,50,25 --grid "$grid" -o "$R/decode-b1.json" -- "${client[@]}"
+  expect_rc 0
+  echo "$ERR" >"$R/profile.log"
+fi
 p99=$(jq -r '.requests.p99_ms // empty' "$R/decode-b1.json")
 [ -n "$p99" ] || { fail "the profile has no p99 (requests)"; finish; }
 slo=${CPU_BOUND_SLO_MS:-$(python3 -c "print(round(${CPU_BOUND_SLO_X:-2.2} * $p99, 1))")}

@@ -156,3 +156,24 @@ TEST(ProfiledPacking, TheCheckerRefusesInflationsThatAreNotTheProfileModels) {
 }
 
 }  // namespace gpupack
+
+namespace gpupack {
+
+// A batch job without an SLO left off a GPU whose latency clients' SLOs it would break: the reason names
+// their SLOs, not one of its own ("exceeds 0.00x alone" before, run40 on an H100).
+TEST(ProfiledPacking, ABatchJobKeptOffForItsNeighboursSlosSaysSo) {
+  Workload batch = profiled(1, std::nullopt);
+  batch.name = "triad";
+  const Plan p = plan_checked(one_h100({profiled(20, 6.0), batch}));
+  bool batch_unplaced = false;
+  for (const auto& u : p.unplaced) {
+    if (u.replica.workload != 1) continue;
+    batch_unplaced = true;
+    EXPECT_EQ(u.code, "slo_not_reachable");
+    EXPECT_EQ(u.reason, "SLO not reachable: placed beside the clients of the used slices it would push one of them past "
+                        "its SLO, and none of the 1 GPUs is left for it");
+  }
+  EXPECT_TRUE(batch_unplaced) << placed(p);
+}
+
+}  // namespace gpupack
