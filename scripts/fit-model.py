@@ -21,6 +21,13 @@ source naming the run set and the objective, and prints the values and the error
 and after. Python's standard library only (CI has no numpy).
 
   scripts/fit-model.py --gpupack build/gpupack -o results/model-fit-2026-11-27.json
+
+With --leave-one-workload-out it validates the fit out of sample instead (scripts/model_lowo.py): for each
+workload, the constants are fitted on every run of --lowo-sets that does not contain it and its errors are
+measured on the runs that do, with those values (docs/model-parameters.md, "Leave one workload out").
+
+  scripts/fit-model.py --leave-one-workload-out -o results/model-lowo-2026-11-27.json \\
+      --table results/model-lowo-2026-11-27.txt
 """
 import argparse
 import datetime
@@ -57,11 +64,12 @@ def significant(value, digits=4):
 
 
 class Replay:
-    """`gpupack model replay --format json` with candidate values, each candidate evaluated once."""
+    """`gpupack model replay --format json` of one manifest with candidate values, each candidate evaluated once."""
 
-    def __init__(self, args, workdir):
+    def __init__(self, args, workdir, manifest=None):
         self.args = args
         self.workdir = workdir
+        self.manifest = manifest or args.manifest
         self.cache = {}
         self.calls = 0
 
@@ -69,7 +77,7 @@ class Replay:
         key = (run_set, tuple(sorted(values.items())))
         if key in self.cache:
             return self.cache[key]
-        command = [self.args.gpupack, "model", "replay", self.args.manifest, "--set", run_set, "--format", "json"]
+        command = [self.args.gpupack, "model", "replay", self.manifest, "--set", run_set, "--format", "json"]
         if self.args.root:
             command += ["--root", self.args.root]
         if values:
@@ -114,12 +122,12 @@ def bounds(spec):
     return lo, hi
 
 
-def fit(replay, specs, start, run_set, args):
+def fit(replay, specs, start, run_set, args, log=print):
     """Compass search on `run_set`; returns the fitted values and the objective there."""
     x = dict(start)
     best = objective(replay.run(x, run_set), run_set)
     if best is None:
-        fail(f"{args.manifest}: no run in the set {run_set}")
+        fail(f"{replay.manifest}: no run in the set {run_set}")
     step = {n: (0.25 * abs(v) if v != 0 else 0.1) for n, v in x.items()}
     for n in x:
         if specs[n]["integer"]:
@@ -141,7 +149,7 @@ def fit(replay, specs, start, run_set, args):
                 step[n] *= 1.5
             else:
                 step[n] = max(1.0, step[n] / 2) if specs[n]["integer"] else step[n] / 2
-        print(f"round {round_number}: objective {100 * best:.3f}% ({replay.calls} replays)", flush=True)
+        log(f"round {round_number}: objective {100 * best:.3f}% ({replay.calls} replays)")
         if all(step[n] < args.tolerance * max(abs(x[n]), 1e-3) or specs[n]["integer"] and step[n] <= 1 for n in x):
             break
     return x, best
@@ -171,15 +179,27 @@ def main():
     parser.add_argument("--gpupack", default="build/gpupack", help="the gpupack binary (default build/gpupack)")
     parser.add_argument("--manifest", default="results/model-runs.json", help="manifest of recorded runs")
     parser.add_argument("--root", default="", help="folder the manifest's paths are relative to (gpupack's default)")
-    parser.add_argument("--set", default="in-sample", choices=["in-sample", "held-out", "all"], help="runs to fit on")
+    parser.add_argument("--set", default="in-sample", choices=["in-sample", "held-out", "corpus", "all"],
+                        help="runs to fit on")
     parser.add_argument("--parameters", default=",".join(FITTED), help="comma-separated names to fit")
     parser.add_argument("--start", default="", help="parameters file to start from (default: the built-in values)")
     parser.add_argument("--rounds", type=int, default=40, help="most rounds over every parameter (default 40)")
     parser.add_argument("--tolerance", type=float, default=0.01, help="stop when every step is under this share")
-    parser.add_argument("-o", "--output", required=True, help="the parameters file to write")
+    parser.add_argument("--leave-one-workload-out", action="store_true",
+                        help="for each workload: fit on the runs without it, replay the runs with it (model_lowo.py)")
+    parser.add_argument("--lowo-sets", default="in-sample,held-out,corpus",
+                        help="sets whose runs the leave-one-workload-out fits on and predicts (default all three)")
+    parser.add_argument("--workloads", default="", help="leave out only these (comma-separated; default every one)")
+    parser.add_argument("--table", default="", help="with --leave-one-workload-out: also write the table here")
+    parser.add_argument("-o", "--output", required=True,
+                        help="the parameters file to write (with --leave-one-workload-out: the result JSON)")
     args = parser.parse_args()
     if args.rounds < 1:
         fail("--rounds must be at least 1")
+    if args.leave_one_workload_out:
+        import model_lowo  # beside this script
+        model_lowo.main(args, Replay, fit, fail)
+        return
 
     with tempfile.TemporaryDirectory(prefix="fit-model-") as workdir:
         replay = Replay(args, workdir)

@@ -1,5 +1,5 @@
 #pragma once
-// `gpupack model replay MANIFEST [--model FILE] [--set in-sample|held-out|all] [--root DIR]
+// `gpupack model replay MANIFEST [--model FILE] [--set in-sample|held-out|corpus|all] [--root DIR]
 // [--format table|json]`: the model's predictions against recorded verify runs (verify/model_replay.hpp).
 // Here: the scenario loader (profiles attached as `gpupack plan --profiles` does) and the table for people.
 #include <iosfwd>

@@ -71,8 +71,8 @@ void add_model_replay_command(CLI::App& model, CommandContext& ctx) {
       "replay", "Predict every recorded verify run of a manifest again and print the errors per run, workload and set");
   cmd->add_option("manifest", args->manifest, "Manifest of recorded runs (results/model-runs.json)")->required();
   cmd->add_option("--model", args->model, "Model parameters file to predict with (default: the built-in parameters)");
-  cmd->add_option("--set", args->set, "Which runs: in-sample, held-out or all (default all)")
-      ->check(CLI::IsMember({"in-sample", "held-out", "all"}));
+  cmd->add_option("--set", args->set, "Which runs: in-sample, held-out, corpus or all (default all)")
+      ->check(CLI::IsMember({"in-sample", "held-out", "corpus", "all"}));
   cmd->add_option("--root", args->root,
                   "Folder the manifest's paths are relative to (default: the parent of the manifest's folder)");
   add_format_option(*cmd, args->format, {"table", "json"});

@@ -75,14 +75,16 @@ void ErrorStats::add(double error, double target) {
 }
 
 ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in) {
-  const std::string profiles = under_root(in.root, manifest.profiles);
-  std::map<std::string, Scenario> scenarios;  // runs share their scenarios: each is read once
+  // Runs share their scenarios and profiles: each pair is read once.
+  std::map<std::pair<std::string, std::string>, Scenario> scenarios;
   ReplayReport report;
   for (const RecordedRun& run : manifest.runs) {
     if (in.only && run.set != *in.only) continue;
-    auto s = scenarios.find(run.scenario);
+    const std::string profiles = under_root(in.root, run.profiles.empty() ? manifest.profiles : run.profiles);
+    const auto key = std::make_pair(run.scenario, profiles);
+    auto s = scenarios.find(key);
     if (s == scenarios.end()) {
-      s = scenarios.emplace(run.scenario, in.load_scenario(under_root(in.root, run.scenario), profiles)).first;
+      s = scenarios.emplace(key, in.load_scenario(under_root(in.root, run.scenario), profiles)).first;
     }
     report.runs.push_back(replay_run(run, s->second, in));
   }
@@ -91,7 +93,7 @@ ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in) {
 }
 
 std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
-  std::map<std::pair<int, std::string>, WorkloadSummary> by;  // (set order, workload)
+  std::map<std::pair<int, std::string>, WorkloadSummary> by;  // (set order, workload): "all" after every set
   const auto add = [&](int order, std::string_view set, const WorkloadReplay& w) {
     WorkloadSummary& s = by[{order, w.workload}];
     s.set = set;
@@ -109,8 +111,8 @@ std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
   };
   for (const RunReplay& r : runs) {
     for (const WorkloadReplay& w : r.workloads) {
-      add(r.run.set == RunSet::in_sample ? 0 : 1, run_set_name(r.run.set), w);
-      add(2, "all", w);
+      add(static_cast<int>(r.run.set), run_set_name(r.run.set), w);
+      add(static_cast<int>(RunSet::corpus) + 1, "all", w);
     }
   }
   std::vector<WorkloadSummary> out;

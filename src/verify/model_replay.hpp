@@ -55,7 +55,7 @@ struct ErrorStats {
   double within_share() const { return count > 0 ? static_cast<double>(within) / count : 0; }
 };
 
-// One workload over the runs of one set ("in-sample", "held-out", or "all": every run replayed).
+// One workload over the runs of one set ("in-sample", "held-out", "corpus", or "all": every run replayed).
 struct WorkloadSummary {
   std::string set, workload;
   ErrorStats req_per_s;           // every replica (target 15%)
@@ -66,11 +66,12 @@ struct WorkloadSummary {
 
 struct ReplayReport {
   std::vector<RunReplay> runs;
-  std::vector<WorkloadSummary> summary;  // by set (in-sample, held-out, all), then workload
+  std::vector<WorkloadSummary> summary;  // by set (in-sample, held-out, corpus, all), then workload
 };
 
 // The scenario at `scenario_path` with every workload's profile read from `profiles_dir`/<name>.json (the
-// manifest's profiles replace what an entry names). The CLI's loader attaches profiles as `gpupack plan
+// run's or the manifest's profiles replace what an entry names). No `plan --observed` correction is
+// attached: a replay predicts what the model says from the profiles alone. The CLI's loader attaches profiles as `gpupack plan
 // --profiles` does; an InputError names the file.
 using LoadScenario = std::function<Scenario(const std::string& scenario_path, const std::string& profiles_dir)>;
 

@@ -15,7 +15,7 @@ inline constexpr int kReplayJsonVersion = 1;
 struct ReplaySource {
   std::string manifest;  // the manifest's path, as given
   std::string root;      // the root its paths were resolved against
-  std::string set;       // "in-sample", "held-out" or "all"
+  std::string set;       // "in-sample", "held-out", "corpus" or "all"
   std::string model;     // the parameters file, or "built-in"
 };
 

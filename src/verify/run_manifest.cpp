@@ -47,8 +47,8 @@ std::string root_path(const json& object, const std::string& key, const std::str
 }
 
 RecordedRun run_from(const json& entry, const std::string& where) {
-  if (!entry.is_object()) throw InputError(where + ": a run is an object {dir, scenario, gpu, machine, set}");
-  only_keys(entry, {"dir", "scenario", "gpu", "machine", "set"}, where);
+  if (!entry.is_object()) throw InputError(where + ": a run is an object {dir, scenario, gpu, machine, set[, profiles]}");
+  only_keys(entry, {"dir", "scenario", "gpu", "machine", "set", "profiles"}, where);
   RecordedRun run;
   run.dir = root_path(entry, "dir", where);
   run.scenario = root_path(entry, "scenario", where);
@@ -56,18 +56,32 @@ RecordedRun run_from(const json& entry, const std::string& where) {
   run.machine = text_field(entry, "machine", where);
   const std::string set = text_field(entry, "set", where);
   const auto parsed = parse_run_set(set);
-  if (!parsed) throw InputError(where + ": \"set\" must be in-sample or held-out, got '" + quote_input(set, 40) + "'");
+  if (!parsed) {
+    throw InputError(where + ": \"set\" must be in-sample, held-out or corpus, got '" + quote_input(set, 40) + "'");
+  }
   run.set = *parsed;
+  if (entry.contains("profiles")) run.profiles = root_path(entry, "profiles", where);
   return run;
 }
 
 }  // namespace
 
-std::string_view run_set_name(RunSet set) { return set == RunSet::in_sample ? "in-sample" : "held-out"; }
+std::string_view run_set_name(RunSet set) {
+  switch (set) {
+    case RunSet::in_sample:
+      return "in-sample";
+    case RunSet::held_out:
+      return "held-out";
+    case RunSet::corpus:
+      return "corpus";
+  }
+  return "in-sample";
+}
 
 std::optional<RunSet> parse_run_set(std::string_view name) {
-  if (name == "in-sample") return RunSet::in_sample;
-  if (name == "held-out") return RunSet::held_out;
+  for (RunSet set : {RunSet::in_sample, RunSet::held_out, RunSet::corpus}) {
+    if (name == run_set_name(set)) return set;
+  }
   return std::nullopt;
 }
 

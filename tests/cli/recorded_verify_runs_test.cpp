@@ -3,7 +3,8 @@
 // (tests/planner/data/profiles-h100-2026-11-23) and compared with what verify measured there, replica by
 // replica. A regression guard, not a validation: the in-sample runs are those the model's constants were
 // fitted on, and the bounds sit just above today's errors; the held-out runs (measured with a model committed
-// before them and fitted on nothing since) are in the same bounds. A change to the model that fits these runs
+// before them and fitted on nothing since) are in the same bounds. The corpus runs (programs no constant was
+// fitted on, issue 36) have bounds of their own, far wider: TheCorpusStaysWithinItsOutOfSampleErrors. A change to the model that fits these runs
 // worse fails here; docs/decisions.md ("Measured error") quotes the table this prints. The replay tool's
 // numbers are checked against this test's own computation (predicted through the model's test helper, the
 // profiles the scenarios name).
@@ -57,13 +58,20 @@ std::string replay_output(const std::vector<std::string>& args) {
 }
 
 // Predicted (req/s, p99 ms) per workload of the run's one MPS slice, from its recorded plan and the profiles
-// its scenario names.
+// its scenario names (relative to it: the corpus runs' scenarios sit beside their profiles/), or where a
+// scenario names a path of the machine it ran on (run38's /root/out/...), from the run's own profiles.
 std::map<std::string, ClientPrediction> predict_recorded(const verify::RecordedRun& run) {
   const GpuCatalog catalog = builtin_catalog();
   const PosixFilesystem fs;
   const std::string path = kRoot + "/" + run.scenario;
   Scenario s = parse_scenario_yaml(read_input_file(fs, path), path, catalog);
-  attach_profiles(fs, s, path, "", catalog);
+  bool device_paths = false;
+  for (Workload& w : s.workloads) {
+    if (!w.profile_path || !w.profile_path->starts_with("/")) continue;
+    w.profile_path.reset();
+    device_paths = true;
+  }
+  attach_profiles(fs, s, path, device_paths ? kRoot + "/" + run.profiles : "", catalog);
   const std::string plan_path = kRoot + "/" + run.dir + "/plan.json";
   const nlohmann::json plan = nlohmann::json::parse(read_input_file(fs, plan_path));
   const nlohmann::json& slice = plan.at("gpus").at(0).at("slices").at(0);
@@ -116,10 +124,11 @@ std::vector<ReplicaError> replica_errors(const verify::RecordedRun& run) {
   return out;
 }
 
-// Error = predicted / measured - 1 for every replica of every run of the manifest, per workload.
-std::map<std::string, Worst> errors_over_runs() {
+// Error = predicted / measured - 1 for every replica of every run of the manifest in `sets`, per workload.
+std::map<std::string, Worst> errors_over_runs(const std::set<verify::RunSet>& sets) {
   std::map<std::string, Worst> worst;
   for (const verify::RecordedRun& run : manifest().runs) {
+    if (!sets.contains(run.set)) continue;
     for (const ReplicaError& err : replica_errors(run)) {
       Worst& w = worst[err.workload];
       w.req = std::max(w.req, std::abs(err.req));
@@ -155,9 +164,11 @@ std::map<std::string, Worst> errors_over_runs() {
 // their mean, just under the 2x counted as a tail of their own; the other 12 had 2.0-2.4x).
 // Printed, not bounded: the others' p99 without the requests shared stalls met (resnet18-b1 through run
 // 16: mean 16.0%, worst 62%, on machine c, whose tail was long outside its stalls too).
+const std::set<verify::RunSet> kFittedPrograms = {verify::RunSet::in_sample, verify::RunSet::held_out};
+
 TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
   std::cout << replay_output({});
-  const auto worst = errors_over_runs();
+  const auto worst = errors_over_runs(kFittedPrograms);
   ASSERT_EQ(worst.size(), 3u);
   for (const auto& [w, e] : worst) {
     EXPECT_LT(e.req, 0.30) << w;
@@ -170,8 +181,37 @@ TEST(RecordedVerifyRuns, TheModelStaysWithinItsMeasuredErrors) {
   }
 }
 
+// One of the replay's error summaries against this test's count, worst and sum of absolute errors; null
+// figures where no replica counted.
+void expect_stats(const nlohmann::json& stats, int count, double worst, double abs_sum, const std::string& what) {
+  EXPECT_EQ(stats["count"], count) << what;
+  if (count == 0) {
+    EXPECT_TRUE(stats["worst"].is_null() && stats["mean_abs"].is_null()) << what;
+    return;
+  }
+  EXPECT_NEAR(stats["worst"].get<double>(), worst, 1e-12) << what;
+  EXPECT_NEAR(stats["mean_abs"].get<double>(), abs_sum / count, 1e-12) << what;
+}
+
 // `gpupack model replay --format json` gives this test's numbers: every run of the manifest in its set, and
-// per workload over all of them the same worst and mean errors over the same replicas.
+// per set and workload the same worst and mean errors over the same replicas: the runs of the programs the
+// constants were fitted on, and the corpus runs (each predicted from the profiles measured in it).
+void expect_replay_reproduces(const nlohmann::json& replay, const std::string& set, const std::map<std::string, Worst>& errors) {
+  std::set<std::string> seen;
+  for (const auto& [w, e] : errors) {
+    for (const auto& s : replay.at("summary")) {
+      if (s["set"] != set || s["workload"] != w) continue;
+      seen.insert(w);
+      EXPECT_EQ(s["replicas"], e.replicas) << w;
+      EXPECT_NEAR(s["req_per_s"]["worst"].get<double>(), e.req, 1e-12) << w;
+      EXPECT_NEAR(s["req_per_s"]["mean_abs"].get<double>(), e.req_abs_sum / e.replicas, 1e-12) << w;
+      expect_stats(s["p99"], e.stall_free, e.p99, e.p99_abs_sum, w + " p99");
+      expect_stats(s["p99_without_stalls"], e.quiet, e.quiet_p99, e.quiet_p99_abs_sum, w + " p99 without stalls");
+    }
+  }
+  EXPECT_EQ(seen.size(), errors.size()) << set;
+}
+
 TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
   const nlohmann::json replay = nlohmann::json::parse(replay_output({"--format", "json"}));
   ASSERT_EQ(replay.at("runs").size(), manifest().runs.size());
@@ -179,23 +219,61 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
     EXPECT_EQ(replay["runs"][i]["dir"], manifest().runs[i].dir);
     EXPECT_EQ(replay["runs"][i]["set"], verify::run_set_name(manifest().runs[i].set));
   }
-  std::set<std::string> seen;
-  for (const auto& [w, e] : errors_over_runs()) {
-    for (const auto& s : replay.at("summary")) {
-      if (s["set"] != "all" || s["workload"] != w) continue;
-      seen.insert(w);
-      EXPECT_EQ(s["replicas"], e.replicas) << w;
-      EXPECT_NEAR(s["req_per_s"]["worst"].get<double>(), e.req, 1e-12) << w;
-      EXPECT_NEAR(s["req_per_s"]["mean_abs"].get<double>(), e.req_abs_sum / e.replicas, 1e-12) << w;
-      EXPECT_EQ(s["p99"]["count"], e.stall_free) << w;
-      EXPECT_NEAR(s["p99"]["worst"].get<double>(), e.p99, 1e-12) << w;
-      EXPECT_NEAR(s["p99"]["mean_abs"].get<double>(), e.p99_abs_sum / e.stall_free, 1e-12) << w;
-      EXPECT_EQ(s["p99_without_stalls"]["count"], e.quiet) << w;
-      EXPECT_NEAR(s["p99_without_stalls"]["worst"].get<double>(), e.quiet_p99, 1e-12) << w;
-      EXPECT_NEAR(s["p99_without_stalls"]["mean_abs"].get<double>(), e.quiet_p99_abs_sum / e.quiet, 1e-12) << w;
+  const auto fitted = errors_over_runs(kFittedPrograms);
+  EXPECT_EQ(fitted.size(), 3u);
+  const auto corpus = errors_over_runs({verify::RunSet::corpus});
+  EXPECT_EQ(corpus.size(), 9u);  // the corpus's nine programs
+  for (const auto& [w, _] : corpus) EXPECT_FALSE(fitted.contains(w)) << w << " is one the constants were fitted on";
+  const nlohmann::json corpus_replay = nlohmann::json::parse(replay_output({"--set", "corpus", "--format", "json"}));
+  expect_replay_reproduces(corpus_replay, "corpus", corpus);
+  std::map<std::string, Worst> both = fitted;
+  both.insert(corpus.begin(), corpus.end());
+  expect_replay_reproduces(replay, "all", both);
+}
+
+// The corpus (issue 36: nine programs no constant was fitted on, each run predicted from the profiles measured
+// in it; results/model-runs.json, set "corpus"): a regression guard, not a validation. Out of sample the
+// model is far from issue 36's targets: with the built-in parameters of 2026-11-27, 27 of 89 replicas
+// within both (p99 as verify measured it, shared stalls or not), and beside the DRAM-saturating stream-triad
+// (the memory runs) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the corpus"). The bounds
+// sit 3 points above that day's mean absolute errors per workload: a model change that predicts a corpus
+// program worse fails here; one that predicts it better should lower its bound here.
+struct CorpusBound {
+  double req_per_s_mean_abs;
+  double p99_mean_abs;  // over the replicas whose tail is their own
+};
+const std::map<std::string, CorpusBound> kCorpusBounds = {
+    {"bert-base-b4", {0.73, 0.37}},    {"decode-b1", {0.14, 0.27}},       {"dlrm-b4096", {0.58, 0.46}},
+    {"mobilenet-v3-b8", {0.11, 0.09}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.52, 0.75}},
+    {"train-resnet18-b64", {0.31, 0.30}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
+};
+
+TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
+  std::cout << replay_output({"--set", "corpus"});
+  int replicas = 0, within_both = 0;
+  std::map<std::string, Worst> errors;
+  for (const verify::RecordedRun& run : manifest().runs) {
+    if (run.set != verify::RunSet::corpus) continue;
+    for (const ReplicaError& e : replica_errors(run)) {
+      ++replicas;
+      if (std::abs(e.req) <= 0.15 && std::abs(e.p99) <= 0.25) ++within_both;
+      Worst& w = errors[e.workload];
+      w.req_abs_sum += std::abs(e.req);
+      ++w.replicas;
+      if (!e.recorded.stall_free) continue;
+      w.p99_abs_sum += std::abs(e.p99);
+      ++w.stall_free;
     }
   }
-  EXPECT_EQ(seen.size(), 3u);
+  EXPECT_EQ(replicas, 89);
+  EXPECT_GE(within_both, 27);
+  ASSERT_EQ(errors.size(), kCorpusBounds.size());
+  for (const auto& [w, e] : errors) {
+    ASSERT_TRUE(kCorpusBounds.contains(w)) << w;
+    EXPECT_LT(e.req_abs_sum / e.replicas, kCorpusBounds.at(w).req_per_s_mean_abs) << w;
+    ASSERT_GT(e.stall_free, 0) << w;
+    EXPECT_LT(e.p99_abs_sum / e.stall_free, kCorpusBounds.at(w).p99_mean_abs) << w;
+  }
 }
 
 // Issue 15's targets (every replica's p99 within 25% and req/s within 15%), with the current model, on the

@@ -22,6 +22,14 @@ expect_json '[.summary[].set] | unique == ["all", "held-out"]'
 expect_json '[.model.parameters[] | select(.name == "burst_wait") | .value == 2 and .min == 0 and .max == 100] == [true]'
 HELD_OUT_MEAN=$(jq '.summary[] | select(.set == "all" and .workload == "resnet18-b1") | .req_per_s.mean_abs' <<<"$OUT")
 
+# The corpus set (issue 36): its runs only, each predicted from its own profiles; none of its programs is one
+# the constants were fitted on.
+run model replay "$MANIFEST" --set corpus --format json
+expect_rc 0
+expect_json '(.runs | length) >= 10 and ([.runs[].set] | unique) == ["corpus"]'
+expect_json '[.summary[] | select(.set == "corpus") | .workload] | (length >= 9) and (index("resnet18-b1") == null)'
+expect_json '[.runs[] | select(.dir == "results/run37-closed-loop-h100/corpus-memory-r2")] | length == 1'
+
 # A parameters file moves the predictions; the report names it.
 printf '%s' '{"schema": "gpupack-model", "version": 1, "parameters": {"mps_launch_cost_per_client": {"value": 0.3}}}' \
   >"$WORK/slow.json"
@@ -46,7 +54,7 @@ run model replay "$WORK/broken.json" --root "$ROOT"
 expect_usage_error "broken.json: "
 jq '.runs[0].set = "training"' "$MANIFEST" >"$WORK/set.json"
 run model replay "$WORK/set.json" --root "$ROOT"
-expect_usage_error "runs\[0\]: \"set\" must be in-sample or held-out, got 'training'"
+expect_usage_error "runs\[0\]: \"set\" must be in-sample, held-out or corpus, got 'training'"
 jq '.runs[0].scenario = "../../etc/passwd"' "$MANIFEST" >"$WORK/climb.json"
 run model replay "$WORK/climb.json" --root "$ROOT"
 expect_usage_error "must be a path relative to the root without '..'"

@@ -47,14 +47,20 @@ TEST(RecordedRun, ReadsTheSlicesClients) {
 }
 
 TEST(ModelReplay, SumsPerSetAndWorkloadAgainstIssueFifteensTargets) {
-  RunReplay in{{"d1", "s", "g", "m", RunSet::in_sample}, {{"w", 10, 1, {{0.10, 0.30, true, {}}, {-0.20, 0.5, false, 0.1}}}}};
-  RunReplay out{{"d2", "s", "g", "m", RunSet::held_out}, {{"w", 10, 1, {{0.05, -0.20, true, {}}}}}};
-  const auto summary = summarise({in, out});
-  ASSERT_EQ(summary.size(), 3u);
+  RunReplay in{{"d1", "s", "g", "m", RunSet::in_sample, ""}, {{"w", 10, 1, {{0.10, 0.30, true, {}}, {-0.20, 0.5, false, 0.1}}}}};
+  RunReplay out{{"d2", "s", "g", "m", RunSet::held_out, ""}, {{"w", 10, 1, {{0.05, -0.20, true, {}}}}}};
+  RunReplay corpus{{"d3", "s", "g", "m", RunSet::corpus, "p"}, {{"v", 10, 1, {{0.40, 0.10, true, {}}}}}};
+  const auto summary = summarise({corpus, in, out});
+  ASSERT_EQ(summary.size(), 5u);  // by set, then workload: "all" last
   EXPECT_EQ(summary[0].set, "in-sample");
   EXPECT_EQ(summary[1].set, "held-out");
-  EXPECT_EQ(summary[2].set, "all");
-  const WorkloadSummary& all = summary[2];
+  EXPECT_EQ(summary[2].set, "corpus");
+  EXPECT_EQ(summary[2].workload, "v");
+  EXPECT_DOUBLE_EQ(summary[2].req_per_s.worst, 0.40);
+  EXPECT_EQ(summary[3].set, "all");
+  EXPECT_EQ(summary[3].workload, "v");
+  const WorkloadSummary& all = summary[4];
+  EXPECT_EQ(all.set, "all");
   EXPECT_EQ(all.replicas, 3);
   EXPECT_EQ(all.stalled, 1);
   EXPECT_DOUBLE_EQ(all.req_per_s.worst, 0.20);

@@ -34,6 +34,23 @@ TEST(RunManifest, ReadsEveryField) {
   EXPECT_EQ(m.runs[0].set, RunSet::held_out);
 }
 
+// A corpus run names the profiles it was planned from; a run that names none is predicted from the manifest's.
+TEST(RunManifest, ReadsACorpusRunWithItsOwnProfiles) {
+  const std::string corpus =
+      R"({"dir": "results/run33/inference", "scenario": "results/run33/inference/scenario.yaml", "gpu": "H100-SXM5-80GB", )"
+      R"("machine": "run33", "set": "corpus", "profiles": "results/run33/inference/profiles"})";
+  const RunManifest m = parse_run_manifest(manifest_with(kRun + ", " + corpus), "m.json");
+  ASSERT_EQ(m.runs.size(), 2u);
+  EXPECT_EQ(m.runs[0].profiles, "");
+  EXPECT_EQ(m.runs[1].set, RunSet::corpus);
+  EXPECT_EQ(m.runs[1].profiles, "results/run33/inference/profiles");
+  EXPECT_EQ(run_set_name(RunSet::corpus), "corpus");
+  EXPECT_EQ(parse_run_set("corpus"), RunSet::corpus);
+  std::string climbing = corpus;
+  climbing.replace(climbing.find("results/run33/inference/profiles"), 8, "../../");
+  EXPECT_NE(refusal(manifest_with(climbing)).find("\"profiles\" must be a path relative to the root"), std::string::npos);
+}
+
 TEST(RunManifest, RefusesWithOneLineNamingTheFileAndWhatIsAccepted) {
   EXPECT_EQ(refusal("{").rfind("m.json: ", 0), 0u);  // not JSON: the document reader's line
   EXPECT_NE(refusal(R"({"schema": "gpupack-model", "version": 1})").find("\"schema\" must be \"gpupack-runs\""),
@@ -44,7 +61,7 @@ TEST(RunManifest, RefusesWithOneLineNamingTheFileAndWhatIsAccepted) {
   EXPECT_NE(refusal(manifest_with(kRun + ", " + kRun)).find("listed twice"), std::string::npos);
   std::string other = kRun;
   other.replace(other.find("held-out"), 8, "training");
-  EXPECT_NE(refusal(manifest_with(other)).find("runs[0]: \"set\" must be in-sample or held-out"), std::string::npos);
+  EXPECT_NE(refusal(manifest_with(other)).find("runs[0]: \"set\" must be in-sample, held-out or corpus"), std::string::npos);
   std::string climbing = kRun;
   climbing.replace(climbing.find("results/"), 8, "../../");
   EXPECT_NE(refusal(manifest_with(climbing)).find("relative to the root without '..'"), std::string::npos);
