@@ -13,6 +13,7 @@
 #include "planner/consumer_search.hpp"
 #include "planner/plan_checker.hpp"
 #include "planner/planner.hpp"
+#include "random_rounds.hpp"
 #include "scenario_builder.hpp"
 
 namespace gpupack {
@@ -258,9 +259,10 @@ namespace gpupack {
 
 // Random scenarios planned for each consumer: every plan passes the plan checker, and under NVIDIA's
 // plugin every MPS client of a node has the same limits (one replica count) within its 48/16 cap.
+// All 12 rounds in Release; the first 4 (one on V100s) under ASan, where they took 27 s (random_rounds.hpp).
 TEST(ConsumerRules, RandomScenariosKeepEveryConsumersRules) {
   std::mt19937 rng(34);
-  for (int i = 0; i < 12; ++i) {
+  for (int i = 0; i < test::random_rounds(12, 4); ++i) {
     const bool v100 = i % 3 == 2;
     Scenario base = random_scenario(rng, {fleet(v100 ? "V100" : "H100-80GB", 4)}, false, RandomOptions{});
     for (Consumer c : {Consumer::gpupack_agent, Consumer::nvidia_device_plugin, Consumer::dra}) {
