@@ -65,16 +65,21 @@ void print_grid(std::ostream& out, const WorkloadProfile& p) {
   }
   if (grid.cells.empty()) return;
   const std::string cores = grid.node_cores ? " of " + std::to_string(*grid.node_cores) : "";
-  Table t({"  co-location", "req/s (all copies)", "p50 ms median/worst", "p99 ms median/worst", "host cores" + cores, "neighbour req/s"});
+  Table t({"  co-location", "req/s (all copies)", "p50 ms median/worst", "p99 ms median/worst", "host cores" + cores,
+           "neighbour req/s", "GPU SM/DRAM"});
   for (const auto& c : grid.cells) {
     if (!c.error.empty()) {
-      t.add({"  " + cell_label(c), "failed: " + c.error, "", "", "", ""});
+      t.add({"  " + cell_label(c), "failed: " + c.error, "", "", "", "", ""});
       continue;
     }
     const auto agg = aggregate_req_per_s(c);
     const std::string neighbour = c.neighbour && c.neighbour->req_per_s ? num(*c.neighbour->req_per_s, 4) : "-";
+    // The GPU's GPM shares over the window, everything on it counted (beside a neighbour: what the plan
+    // reads the others' DRAM draw from).
+    const std::string gpu = c.gpu_sm_active || c.gpu_dram_bw ? optional_num(c.gpu_sm_active) + "/" + optional_num(c.gpu_dram_bw) : "-";
     t.add({"  " + cell_label(c), agg ? num(*agg, 4) : "-", optional_num(median_p50_ms(c)) + "/" + optional_num(worst_p50_ms(c)),
-           optional_num(median_p99_ms(c)) + "/" + optional_num(worst_p99_ms(c)), optional_num(copies_host_cpu_cores(c)), neighbour});
+           optional_num(median_p99_ms(c)) + "/" + optional_num(worst_p99_ms(c)), optional_num(copies_host_cpu_cores(c)), neighbour,
+           gpu});
   }
   t.print(out);
 }
