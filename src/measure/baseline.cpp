@@ -34,6 +34,25 @@ std::string whole_percent(double fraction) {
 // Floating-point slack, so that a spread exactly at the limit passes.
 constexpr double kSpreadSlack = 1e-9;
 
+// How busy the whole host was over the runs, where /proc/stat was read: a host that was busy or whose CPU
+// the hypervisor took in some runs (a VM) makes a CPU-bound program's baseline vary with it.
+std::string host_note(const std::vector<BaselineRun>& runs) {
+  std::optional<double> low, high, steal;
+  for (const auto& r : runs) {
+    if (r.host_busy_cores) {
+      low = std::min(low.value_or(*r.host_busy_cores), *r.host_busy_cores);
+      high = std::max(high.value_or(*r.host_busy_cores), *r.host_busy_cores);
+    }
+    if (r.host_steal_share) steal = std::max(steal.value_or(0), *r.host_steal_share);
+  }
+  if (!low) return "";
+  char range[64];
+  std::snprintf(range, sizeof range, "%.1f-%.1f", *low, *high);
+  std::string note = std::string("; the host over the runs: ") + range + " cores busy in all";
+  if (steal && *steal >= 0.01) note += ", up to " + whole_percent(*steal) + " of its CPU time stolen by the hypervisor";
+  return note;
+}
+
 }  // namespace
 
 std::optional<double> median_of(std::vector<double> values) {
@@ -70,7 +89,7 @@ Baseline summarize_baseline(std::string setting, std::vector<BaselineRun> runs, 
     if (spread && *spread > spread_limit + kSpreadSlack) over += std::string(over.empty() ? "" : ", ") + name + " spread " + whole_percent(*spread);
   }
   b.repeatable = over.empty();
-  if (!over.empty()) b.flag = over + runs_text;
+  if (!over.empty()) b.flag = over + runs_text + host_note(b.runs);
   return b;
 }
 

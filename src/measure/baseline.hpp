@@ -17,6 +17,8 @@ struct BaselineRun {
   double req_per_s = 0;
   std::optional<double> p50_ms, p99_ms;
   std::optional<double> host_cpu_cores;  // none under MPS (the sweep's runs) or when /proc said nothing
+  // The whole host over the run's window (measure/workload_profile.hpp): what tells a noisy host apart.
+  std::optional<double> host_busy_cores = std::nullopt, host_steal_share = std::nullopt;
 };
 
 // (max - min) / median of each figure over the runs; none with fewer than two runs reporting it.

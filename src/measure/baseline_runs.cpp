@@ -25,7 +25,8 @@ WorkloadProfile measure_baseline(const SteadyOptions& base, int runs, double spr
       throw ProfileError("baseline run " + std::to_string(n) + " of " + std::to_string(runs) +
                          ": the program reported no requests in its window, though run 1 did");
     }
-    figures.push_back({r->req_per_s, r->p50_ms, r->p99_ms, run.profile.host_cpu_cores});
+    figures.push_back({r->req_per_s, r->p50_ms, r->p99_ms, run.profile.host_cpu_cores, run.profile.host_busy_cores,
+                       run.profile.host_steal_share});
     measured.push_back(std::move(run.profile));
   }
   WorkloadProfile p = measured[representative_run(figures)];

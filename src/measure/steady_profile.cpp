@@ -115,6 +115,9 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   std::optional<std::size_t> device_index;  // the GPU the program uses
   ActivityMeans means;
   CpuSpan cpu_span;
+  // The host's CPU time at the window's first and last samples (seconds, times); host_samples counts them.
+  int host_samples = 0;
+  std::pair<double, HostCpuTimes> host_first{}, host_last{};
   std::optional<int> status;
   bool per_process = false;
 
@@ -163,6 +166,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
       window_start = start;
       means = {};
       cpu_span = {};
+      host_samples = 0;
     }
 
     if (!status && window_start && now >= *window_start) {
@@ -185,6 +189,10 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
         }
       }
       if (any_cpu) cpu_span.sampled(now);
+      if (const auto h = deps.proc.host_cpu_times()) {
+        host_last = {now, *h};
+        if (host_samples++ == 0) host_first = host_last;
+      }
     }
 
     if (status) {
@@ -247,6 +255,13 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   p.compute_demand = demand_from_activity(a);
 
   p.host_cpu_cores = cpu_span.cores();
+  if (host_samples > 1 && host_last.first > host_first.first) {
+    const HostCpuTimes& from = host_first.second;
+    const HostCpuTimes& to = host_last.second;
+    const double total = (to.busy - from.busy) + (to.idle - from.idle) + (to.steal - from.steal);
+    p.host_busy_cores = std::max(0.0, (to.busy - from.busy) / (host_last.first - host_first.first));
+    if (total > 0) p.host_steal_share = std::clamp((to.steal - from.steal) / total, 0.0, 1.0);
+  }
 
   const auto& r = report.reader.report();
   p.report = {r.any_line, r.malformed_lines, r.first_error};

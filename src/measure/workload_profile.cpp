@@ -37,6 +37,8 @@ Json baseline_json(const Baseline& b) {
   for (const auto& r : b.runs) {
     Json run = figures_json(r.req_per_s, r.p50_ms, r.p99_ms);
     run["host_cpu_cores"] = or_null(r.host_cpu_cores);
+    run["host_busy_cores"] = or_null(r.host_busy_cores);
+    run["host_steal_share"] = or_null(r.host_steal_share);
     runs.push_back(run);
   }
   // Everything but setting, spread_limit and runs is derived from the runs: written, recomputed on reading.
@@ -93,6 +95,8 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p) {
                  {"malformed_lines", p.report.malformed_lines},
                  {"first_error", or_null(p.report.first_error)}};
   j["host_cpu_cores"] = or_null(p.host_cpu_cores);
+  j["host_busy_cores"] = or_null(p.host_busy_cores);
+  j["host_steal_share"] = or_null(p.host_steal_share);
   j["sm_share_curve"] = Json::array();
   for (const auto& point : p.sm_share_curve) j["sm_share_curve"].push_back(point_json(point));
   j["compute_demand"] = {{"share", p.compute_demand.share},

@@ -98,6 +98,10 @@ struct WorkloadProfile {
   std::optional<ProfileRequests> requests;  // null: request latency not reported
   ProfileReportStats report;
   std::optional<double> host_cpu_cores;
+  // The whole host over the window (/proc/stat): cores busy with everything (the program's included) and
+  // the share of CPU time the hypervisor gave to other guests; none where /proc/stat was not read. What
+  // tells a noisy host from a noisy program when baselines do not repeat.
+  std::optional<double> host_busy_cores, host_steal_share;
   std::vector<SmSharePoint> sm_share_curve;  // empty without --sweep
   ComputeDemand compute_demand;
   std::optional<nlohmann::json> colocation;  // the co-location grid (`profile --grid` or `bench --client-cmd`)

@@ -138,7 +138,9 @@ Baseline baseline_from_json(const json& b, const std::string& where) {
   const std::string at = where + ".runs[]";
   for (const json& r : runs) {
     out.push_back({non_negative(r, "req_per_s", at), optional_ms(r, "p50_ms", at), optional_ms(r, "p99_ms", at),
-                   optional_number(r, "host_cpu_cores", at, 0, kUnbounded, kNonNegative)});
+                   optional_number(r, "host_cpu_cores", at, 0, kUnbounded, kNonNegative),
+                   optional_number(r, "host_busy_cores", at, 0, kUnbounded, kNonNegative),  // added later: optional
+                   ratio(r, "host_steal_share", at)});
   }
   return summarize_baseline(setting, std::move(out), limit);
 }
@@ -189,6 +191,8 @@ WorkloadProfile profile_from_json(const json& j) {
                                       std::numeric_limits<std::int64_t>::max(), kCount)),
               optional_text(rep, "first_error", "report")};
   p.host_cpu_cores = optional_number(j, "host_cpu_cores", "profile", 0, kUnbounded, kNonNegative);
+  p.host_busy_cores = optional_number(j, "host_busy_cores", "profile", 0, kUnbounded, kNonNegative);
+  p.host_steal_share = ratio(j, "host_steal_share", "profile");
   const json& curve = member(j, "sm_share_curve", "profile");
   if (!curve.is_array()) throw InputError("workload profile: sm_share_curve is not an array");
   for (const json& point : curve) p.sm_share_curve.push_back(point_from_json(point));

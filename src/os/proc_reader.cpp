@@ -88,6 +88,30 @@ std::optional<double> cpu_seconds_from_stat(const std::string& text, long ticks_
   return static_cast<double>(utime + stime) / static_cast<double>(ticks_per_second);
 }
 
+std::optional<HostCpuTimes> host_cpu_times_from_stat(const std::string& text, long ticks_per_second) {
+  if (ticks_per_second <= 0 || text.rfind("cpu ", 0) != 0) return std::nullopt;
+  std::istringstream fields(text.substr(4, text.find('\n') == std::string::npos ? std::string::npos : text.find('\n') - 4));
+  std::vector<unsigned long long> ticks;
+  for (std::string field; fields >> field && ticks.size() < 8;) {
+    unsigned long long v = 0;
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), v);
+    if (error != std::errc() || end != field.data() + field.size()) return std::nullopt;
+    ticks.push_back(v);
+  }
+  if (ticks.size() < 4) return std::nullopt;  // user nice system idle at least
+  ticks.resize(8, 0);
+  const double t = static_cast<double>(ticks_per_second);
+  // user nice system idle iowait irq softirq steal
+  return HostCpuTimes{static_cast<double>(ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]) / t,
+                      static_cast<double>(ticks[3] + ticks[4]) / t, static_cast<double>(ticks[7]) / t};
+}
+
+std::optional<HostCpuTimes> LinuxProcReader::host_cpu_times() const {
+  const auto stat = slurp(root_ + "/stat");
+  if (!stat) return std::nullopt;
+  return host_cpu_times_from_stat(*stat, ::sysconf(_SC_CLK_TCK));
+}
+
 std::optional<double> LinuxProcReader::cpu_seconds(int pid) const {
   const auto stat = slurp(root_ + "/" + std::to_string(pid) + "/stat");
   if (!stat) return std::nullopt;

@@ -16,6 +16,13 @@ struct PodRef {
 // Parses /proc/<pid>/cgroup text (cgroup v1 or v2, systemd or cgroupfs drivers) for a kubepods path.
 std::optional<PodRef> pod_from_cgroup(const std::string& cgroup_text);
 
+// The whole host's CPU time so far, summed over its CPUs (/proc/stat's "cpu" line), in seconds: busy (user,
+// nice, system, irq, softirq; guests are inside user), idle (idle, iowait) and steal (the hypervisor gave
+// the time to other guests: on a VM, a program's core can be slower than its profile says).
+struct HostCpuTimes {
+  double busy = 0, idle = 0, steal = 0;
+};
+
 class ProcReader {
  public:
   virtual ~ProcReader() = default;
@@ -27,6 +34,8 @@ class ProcReader {
   virtual std::vector<int> children(int pid) const = 0;
   // CPU time the process has used so far, user + system, in seconds (/proc/<pid>/stat utime + stime).
   virtual std::optional<double> cpu_seconds(int pid) const { (void)pid; return std::nullopt; }
+  // The host's CPU time so far (/proc/stat); none where it cannot be read.
+  virtual std::optional<HostCpuTimes> host_cpu_times() const { return std::nullopt; }
 };
 
 class LinuxProcReader : public ProcReader {
@@ -37,6 +46,7 @@ class LinuxProcReader : public ProcReader {
   std::optional<std::string> environment_variable(int pid, const std::string& name) const override;
   std::vector<int> children(int pid) const override;
   std::optional<double> cpu_seconds(int pid) const override;
+  std::optional<HostCpuTimes> host_cpu_times() const override;
 
  private:
   std::string root_;
@@ -45,6 +55,10 @@ class LinuxProcReader : public ProcReader {
 // Fields 14 and 15 (utime, stime, in clock ticks) of /proc/<pid>/stat text; the command name (field 2)
 // may hold spaces and parentheses, so fields are counted after its last ')'.
 std::optional<double> cpu_seconds_from_stat(const std::string& stat_text, long ticks_per_second);
+
+// The first line of /proc/stat text ("cpu  user nice system idle iowait irq softirq steal ..." in clock
+// ticks; kernels before 2.6.11 have no steal: 0); none when it is not that line.
+std::optional<HostCpuTimes> host_cpu_times_from_stat(const std::string& proc_stat_text, long ticks_per_second);
 
 // The pid and all its descendants.
 std::vector<int> process_tree(const ProcReader& proc, int pid);

@@ -17,6 +17,7 @@ class FakeProcReader : public ProcReader {
     std::optional<double> cpu_seconds;  // user + system CPU time so far
   };
   std::map<int, Process> processes;
+  std::optional<HostCpuTimes> host_times;  // the host's CPU time so far: tests advance it
 
   std::optional<unsigned> uid(int pid) const override {
     const auto it = processes.find(pid);
@@ -40,6 +41,7 @@ class FakeProcReader : public ProcReader {
     const auto it = processes.find(pid);
     return it == processes.end() ? std::nullopt : it->second.cpu_seconds;
   }
+  std::optional<HostCpuTimes> host_cpu_times() const override { return host_times; }
 };
 
 }  // namespace gpupack::testing

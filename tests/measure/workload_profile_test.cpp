@@ -181,5 +181,22 @@ TEST(HostCpu, ReadsUtimeAndStimeFromProcStat) {
   EXPECT_TRUE(LinuxProcReader().cpu_seconds(getpid()));  // this test's own process
 }
 
+TEST(HostCpu, ReadsTheHostsBusyIdleAndStolenTimeFromProcStat) {
+  // user nice system idle iowait irq softirq steal guest guest_nice, in ticks of 1/100 s.
+  const auto t = host_cpu_times_from_stat("cpu  2000 100 400 9000 50 0 20 300 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n", 100);
+  ASSERT_TRUE(t);
+  EXPECT_DOUBLE_EQ(t->busy, 25.2);  // user + nice + system + irq + softirq
+  EXPECT_DOUBLE_EQ(t->idle, 90.5);  // idle + iowait
+  EXPECT_DOUBLE_EQ(t->steal, 3.0);
+  // Old kernels have no steal field: none stolen.
+  EXPECT_DOUBLE_EQ(host_cpu_times_from_stat("cpu  10 0 10 80 0 0 0", 100)->steal, 0.0);
+  EXPECT_FALSE(host_cpu_times_from_stat("cpu0 1 2 3 4", 100));  // not the whole host's line
+  EXPECT_FALSE(host_cpu_times_from_stat("cpu  1 2", 100));
+  EXPECT_FALSE(host_cpu_times_from_stat("cpu  1 2 x 4", 100));
+  EXPECT_FALSE(host_cpu_times_from_stat("", 100));
+  EXPECT_FALSE(host_cpu_times_from_stat("cpu  1 2 3 4", 0));
+  EXPECT_TRUE(LinuxProcReader().host_cpu_times());  // this machine's
+}
+
 }  // namespace
 }  // namespace gpupack::measure
