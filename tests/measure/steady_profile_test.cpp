@@ -180,6 +180,29 @@ TEST(SteadyProfile, HostCpuCoresFromTheProcessTreeOverTheWindow) {
   EXPECT_NEAR(*run.profile.host_cpu_cores, 1.75, 1e-9);
 }
 
+// The whole host over the window (/proc/stat): 16 CPUs, 6 of them busy and 1 stolen by the hypervisor at
+// every instant, whatever happened before the window (a busy start-up is not counted).
+TEST(SteadyProfile, TheHostsBusyCoresAndStolenShareOverTheWindow) {
+  struct BusyHost : testing::FakeProcReader {
+    const FakeClock* clock = nullptr;
+    std::optional<HostCpuTimes> host_cpu_times() const override {
+      const double t = clock->seconds();
+      return HostCpuTimes{1000 + 6 * t, 5000 + 9 * t, 10 + 1 * t};
+    }
+  };
+  Harness h(machine(1));
+  BusyHost host;
+  host.clock = &h.clock;
+  host.processes[4242] = {};
+  const auto run = measure_steady(h.options, {h.world, h.gpu, host, h.clock, h.report, h.catalog});
+  ASSERT_TRUE(run.profile.host_busy_cores && run.profile.host_steal_share);
+  EXPECT_NEAR(*run.profile.host_busy_cores, 6.0, 1e-9);
+  EXPECT_NEAR(*run.profile.host_steal_share, 1.0 / 16, 1e-9);
+  // Where /proc/stat cannot be read: none.
+  Harness plain(machine(1));
+  EXPECT_FALSE(plain.measure().profile.host_busy_cores);
+}
+
 // A child that had used 100 s of CPU before the window exits halfway through it: its CPU leaves the tree's
 // sum, which went negative (-0.016 cores was measured on a loaded machine); per process, the program's
 // 1 core plus what the child used while it was there.
