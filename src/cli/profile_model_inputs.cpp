@@ -14,8 +14,7 @@ namespace {
 
 // The co-location grid as the model reads it: per mode and copy count K >= 1, the aggregate req/s, the
 // worst copy's p99 and the host cores per copy (of the node's cores).
-void add_grid(ProfileFacts& f, const nlohmann::json& colocation) {
-  const measure::ColocationGrid grid = measure::colocation_grid_from_json(colocation);
+void add_grid(ProfileFacts& f, const measure::ColocationGrid& grid) {
   for (const std::string& mode : measure::grid_modes(grid)) {
     const auto p99 = measure::p99_curve(grid, mode);
     const auto cpu = measure::host_cpu_curve(grid, mode);
@@ -45,8 +44,7 @@ std::pair<std::optional<double>, std::optional<double>> mps_alone(const ProfileF
 
 // The cells of one copy beside the neighbour whose GPU DRAM share was measured (model/dram_sensitivity.hpp):
 // the others' draw is what the GPU drew less the program's own draw alone at the rate it kept.
-void add_dram_neighbour(ProfileFacts& f, const nlohmann::json& colocation) {
-  const measure::ColocationGrid grid = measure::colocation_grid_from_json(colocation);
+void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
   const auto [alone_req, alone_p99] = mps_alone(f, grid);
   if (!alone_req || *alone_req <= 0) return;
   for (const measure::GridCell& cell : grid.cells) {
@@ -90,8 +88,9 @@ ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& sour
   f.baseline = measure::baseline_facts(p.baseline);
   f.mps_baseline = measure::baseline_facts(p.mps_baseline);
   if (p.colocation && !p.colocation->is_null()) {
-    add_grid(f, *p.colocation);
-    add_dram_neighbour(f, *p.colocation);
+    const measure::ColocationGrid grid = measure::colocation_grid_from_json(*p.colocation);  // read once
+    add_grid(f, grid);
+    add_dram_neighbour(f, grid);
   }
   return f;
 }

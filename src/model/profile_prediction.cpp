@@ -165,7 +165,8 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         // Beside others drawing DRAM bandwidth it is at least as slow as its profile measured it beside its
         // neighbour at that draw (model/dram_sensitivity.hpp): a floor, so a slowdown both terms see is not
         // counted twice.
-        if (const auto d = measured_dram_slowdown(*p, dram_sum - own_dram)) {
+        const double others_dram = dram_sum - own_dram;
+        if (const auto d = measured_dram_slowdown(*p, others_dram)) {
           const double req = under_cap.req / d->req_factor;
           const std::optional<double> p99 = under_cap.p99 ? std::optional(*under_cap.p99 * d->p99_factor) : std::nullopt;
           const bool binds = req < f->req || (p99 && f->p99 && *p99 > *f->p99);
@@ -173,7 +174,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
           if (p99 && f->p99) f->p99 = std::max(*f->p99, *p99);
           pred.extrapolated = pred.extrapolated || d->extrapolated;
           pred.notes.push_back({ModelNote::Kind::dram_measured,
-                                {dram_sum - own_dram, d->req_factor, d->p99_factor, d->measured_others},
+                                {others_dram, d->req_factor, d->p99_factor, d->measured_others},
                                 {},
                                 binds});
         }
