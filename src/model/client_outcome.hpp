@@ -31,8 +31,8 @@ struct ModelNote {
     synthetic_slowdown,  // x: slowdown
     baseline,            // the alone baseline it rests on (a profile with one); flag: the MPS 100% baseline
     observed,            // corrected by what verify measured; x: p99 factor (0: none), req/s factor (0: none)
-    dram_measured,       // x: others' DRAM draw, req/s and p99 factors there, the largest draw measured beside;
-                         // flag: it binds (slower than the rest of the model)
+    dram_measured,       // x: others' DRAM draw, the req/s and p99 residuals there, the largest draw measured
+                         // beside; flag: the draw is beyond it (the last residual carried flat)
   };
   Kind kind = Kind::curve_at_cap;
   std::array<double, 7> x{};

@@ -110,10 +110,10 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
     case Kind::observed:
       return observed_note(s, observed);
     case Kind::dram_measured:
-      return "others draw " + note_number(s.x[0]) + " of the DRAM bandwidth: " +
-             (s.x[0] > s.x[3] ? "extrapolated from" : "measured") + " beside its profile's neighbour (" +
-             note_number(s.x[3]) + " drawn): req/s /" + note_number(s.x[1]) + ", p99 x" + note_number(s.x[2]) +
-             (s.flag ? "" : " (the rest of the model is slower)");
+      return "others draw " + note_number(s.x[0]) + " of the DRAM bandwidth: beside its profile's neighbour (" +
+             note_number(s.x[3]) + " drawn) it measured req/s /" + note_number(s.x[1]) + ", p99 x" +
+             note_number(s.x[2]) + " beyond the rest of the model" +
+             (s.flag ? " (at the largest draw measured; the model's own DRAM terms carry the rest)" : "");
   }
   return "";
 }

@@ -41,6 +41,34 @@ double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram
   return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, m.launch_cost_from_grid_max);
 }
 
+// A closed loop's mean request time is 1 / req/s: beside neighbours its tail beyond that mean is capped
+// (colocated_tail_ratio, colocated_tail_excess x its own request time alone under its cap).
+double colocated_tail_cap(double req, double own_request_ms, const ModelParameters& m) {
+  const double mean_ms = 1000.0 / req;
+  return std::min(m.colocated_tail_ratio * mean_ms, mean_ms + m.colocated_tail_excess * own_request_ms);
+}
+
+// What the model itself predicts for one of the profile's neighbour cells: the program alone at 100% under
+// MPS beside a neighbour whose kernels run all the time on its cap of the SMs (the triad, the GEMM), drawing
+// the others' DRAM share the cell measured; the SM contention, memory queueing, launch path and tail cap of
+// a slice of two clients, as client_figures below counts them. Its req/s and p99 factors against alone.
+DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, const ModelParameters& m) {
+  const double a = std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0);
+  const double exposed = std::clamp(std::max(a, p.kernel_time.value_or(a)), 0.0, 1.0);
+  const double own_dram = p.dram_bw.value_or(0.0);
+  const double neighbour_sm = d.neighbour_cap ? *d.neighbour_cap / 100.0 : 1.0;
+  const double contention = std::max({1.0, a + neighbour_sm, own_dram + d.others_dram});
+  const double slowed = ((1 - exposed) + exposed * contention) * memory_queueing(own_dram, d.others_dram, m);
+  const double launch = 1 + launch_cost_per_client(p, exposed, own_dram, m) * (1 - exposed);
+  const double factor = slowed * std::max(1.0, launch);
+  DramCellModel out{factor, factor};
+  if (p.req_per_s && *p.req_per_s > 0 && p.p99_ms && *p.p99_ms > 0) {
+    const double capped = colocated_tail_cap(*p.req_per_s / factor, 1000.0 / *p.req_per_s, m);
+    out.p99_factor = std::min(*p.p99_ms * factor, capped) / *p.p99_ms;
+  }
+  return out;
+}
+
 bool copies_of_one(const std::vector<PredictionInput>& clients) {
   for (const auto& c : clients) {
     if (c.workload != clients.front().workload || c.replicas != 1) return false;
@@ -121,7 +149,6 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
     if (!f) {
       f = at_cap(*p, sharing == Sharing::mps ? c.cap_pct : std::nullopt, sharing == Sharing::mps, pred);
       if (sharing == Sharing::mps && slice_clients > 1) {
-        const Figures under_cap = *f;
         const double own_request_ms =
             f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
         // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the pressure on the client's
@@ -148,35 +175,32 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
           scale_figures(*f, 1.0 / launch);
           pred.notes.push_back({ModelNote::Kind::launch_path, {launch}, {slice_clients}});
         }
-        // A closed loop's mean request time is 1 / req/s: the tail beyond it is capped (colocated_tail_ratio,
-        // colocated_tail_excess).
+        // The tail beside neighbours, capped (colocated_tail_cap).
         const bool cores_stated = slice.host_cores > 0;
         if (f->p99 && f->req > 0 && c.replicas == 1 &&
             (cores_stated || slice_clients <= m.tail_cap_max_clients)) {
           const double mean_ms = 1000.0 / f->req;
-          const double mean_plus_own_excess = mean_ms + m.colocated_tail_excess * own_request_ms;
-          const double capped = std::min(m.colocated_tail_ratio * mean_ms, mean_plus_own_excess);
+          const double capped = colocated_tail_cap(f->req, own_request_ms, m);
           if (*f->p99 > capped) {
             pred.notes.push_back({ModelNote::Kind::tail_capped, {*f->p99 / mean_ms, capped / mean_ms}, {},
-                                  mean_plus_own_excess < m.colocated_tail_ratio * mean_ms});
+                                  capped < m.colocated_tail_ratio * mean_ms});
             f->p99 = capped;
           }
         }
-        // Beside others drawing DRAM bandwidth it is at least as slow as its profile measured it beside its
-        // neighbour at that draw (model/dram_sensitivity.hpp): a floor, so a slowdown both terms see is not
-        // counted twice.
+        // Beside others drawing DRAM bandwidth it also loses what its profile measured beside its neighbour at
+        // that draw over what the model predicts there (model/dram_sensitivity.hpp): a latency-bound gather
+        // (dlrm-b4096) loses to the triad's bandwidth on top of the SMs it shares with the rest of the mix.
         const double others_dram = dram_sum - own_dram;
-        if (const auto d = measured_dram_slowdown(*p, others_dram)) {
-          const double req = under_cap.req / d->req_factor;
-          const std::optional<double> p99 = under_cap.p99 ? std::optional(*under_cap.p99 * d->p99_factor) : std::nullopt;
-          const bool binds = req < f->req || (p99 && f->p99 && *p99 > *f->p99);
-          f->req = std::min(f->req, req);
-          if (p99 && f->p99) f->p99 = std::max(*f->p99, *p99);
-          pred.extrapolated = pred.extrapolated || d->extrapolated;
+        if (const auto r = measured_dram_residual(*p, others_dram, [&](const ProfileDramPoint& d) {
+              return modelled_cell(*p, d, m);
+            })) {
+          f->req /= r->req_factor;
+          if (f->p99) *f->p99 *= r->p99_factor;
+          pred.extrapolated = pred.extrapolated || r->beyond;
           pred.notes.push_back({ModelNote::Kind::dram_measured,
-                                {others_dram, d->req_factor, d->p99_factor, d->measured_others},
+                                {others_dram, r->req_factor, r->p99_factor, r->measured_others},
                                 {},
-                                binds});
+                                r->beyond});
         }
         // Every client process of the node competes for the node's cores, whatever GPU or MIG instance it
         // runs on (issue 37): the node's figures where the plan knows them, else the slice's.

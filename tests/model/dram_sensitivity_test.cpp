@@ -22,41 +22,63 @@ ProfileFacts measured_beside(std::vector<ProfileDramPoint> points) {
   return p;
 }
 
-TEST(DramSensitivity, InterpolatesFromNoDrawToTheMeasuredPoints) {
-  // Kept half its req/s and its p99 grew x3 beside others drawing 0.8 of the bandwidth.
-  const ProfileFacts p = measured_beside({{30, 0.8, 0.5, 3.0}});
-  EXPECT_FALSE(measured_dram_slowdown(p, 0));
-  const auto half = measured_dram_slowdown(p, 0.4);
-  ASSERT_TRUE(half);
-  EXPECT_DOUBLE_EQ(half->req_factor, 1.5);
-  EXPECT_DOUBLE_EQ(half->p99_factor, 2.0);
-  EXPECT_FALSE(half->extrapolated);
-  const auto at = measured_dram_slowdown(p, 0.8);
-  EXPECT_DOUBLE_EQ(at->req_factor, 2.0);
-  EXPECT_DOUBLE_EQ(at->p99_factor, 3.0);
-  EXPECT_DOUBLE_EQ(at->measured_others, 0.8);
+// The model's own slowdown of every cell (a stand-in for model/profile_prediction.cpp's).
+ModelledCell modelled_as(double factor) {
+  return [factor](const ProfileDramPoint&) { return DramCellModel{factor, factor}; };
 }
 
-TEST(DramSensitivity, BeyondTheMeasuredDrawTheSlopeFromNoDrawIsExtendedAndSaid) {
+double growth(double rho) { return rho / (1 - rho); }
+
+TEST(DramSensitivity, TheResidualIsTheMeasuredSlowdownOverTheModelsAtTheMeasuredDraw) {
+  // Kept half its req/s and its p99 grew x3 beside others drawing 0.8 of the bandwidth (its own 0.1), where
+  // the model predicts x1.25.
+  const ProfileFacts p = measured_beside({{30, 0.8, 0.5, 3.0}});
+  EXPECT_FALSE(measured_dram_residual(p, 0, modelled_as(1.25)));
+  const auto at = measured_dram_residual(p, 0.8, modelled_as(1.25));
+  ASSERT_TRUE(at);
+  EXPECT_DOUBLE_EQ(at->req_factor, 1.6);
+  EXPECT_DOUBLE_EQ(at->p99_factor, 2.4);
+  EXPECT_DOUBLE_EQ(at->measured_others, 0.8);
+  EXPECT_FALSE(at->beyond);
+  // A model as slow as measured leaves nothing over, and never less than nothing.
+  const auto none = measured_dram_residual(p, 0.8, modelled_as(4.0));
+  EXPECT_DOUBLE_EQ(none->req_factor, 1.0);
+  EXPECT_DOUBLE_EQ(none->p99_factor, 1.0);
+}
+
+TEST(DramSensitivity, BelowTheMeasuredDrawItGrowsAsAQueueAtTheDramsLoad) {
+  const ProfileFacts p = measured_beside({{30, 0.8, 0.5, 3.0}});
+  // Others drawing 0.3 (load 0.4) against 0.8 (load 0.9): a queue's growth there is 6% of the way, where a
+  // line in the draw would have given 37%.
+  const auto low = measured_dram_residual(p, 0.3, modelled_as(1.0));
+  ASSERT_TRUE(low);
+  const double share = (growth(0.4) - growth(0.1)) / (growth(0.9) - growth(0.1));
+  EXPECT_NEAR(share, 0.0625, 1e-3);
+  EXPECT_DOUBLE_EQ(low->req_factor, 1 + share * 1.0);
+  EXPECT_DOUBLE_EQ(low->p99_factor, 1 + share * 2.0);
+}
+
+TEST(DramSensitivity, BetweenPointsAndBeyondTheLastTheResidualIsCarriedAndSaid) {
   const ProfileFacts p = measured_beside({{25, 0.4, 0.8, 1.5}, {50, 0.8, 0.5, 3.0}});
-  const auto between = measured_dram_slowdown(p, 0.6);
-  EXPECT_DOUBLE_EQ(between->req_factor, (1.25 + 2.0) / 2);
-  EXPECT_DOUBLE_EQ(between->p99_factor, 2.25);
-  const auto beyond = measured_dram_slowdown(p, 1.0);
+  const auto between = measured_dram_residual(p, 0.6, modelled_as(1.0));
+  const double t = (growth(0.7) - growth(0.5)) / (growth(0.9) - growth(0.5));
+  EXPECT_DOUBLE_EQ(between->req_factor, 1.25 + t * (2.0 - 1.25));
+  EXPECT_DOUBLE_EQ(between->p99_factor, 1.5 + t * (3.0 - 1.5));
+  const auto beyond = measured_dram_residual(p, 1.0, modelled_as(1.0));
   ASSERT_TRUE(beyond);
-  EXPECT_TRUE(beyond->extrapolated);
-  EXPECT_DOUBLE_EQ(beyond->req_factor, 2.25);  // 1 + (2 - 1) x 1.0 / 0.8
-  EXPECT_DOUBLE_EQ(beyond->p99_factor, 3.5);
+  EXPECT_TRUE(beyond->beyond);
+  EXPECT_DOUBLE_EQ(beyond->req_factor, 2.0);
+  EXPECT_DOUBLE_EQ(beyond->p99_factor, 3.0);
 }
 
 TEST(DramSensitivity, ANeighbourNeverMakesItFasterAndAMissingTailFollowsItsRate) {
   const ProfileFacts p = measured_beside({{30, 0.5, 1.1, std::nullopt}});
-  const auto d = measured_dram_slowdown(p, 0.5);
+  const auto d = measured_dram_residual(p, 0.5, modelled_as(1.0));
   EXPECT_DOUBLE_EQ(d->req_factor, 1.0);
   EXPECT_DOUBLE_EQ(d->p99_factor, 1.0);
   const ProfileFacts slow = measured_beside({{30, 0.5, 0.5, std::nullopt}});
-  EXPECT_DOUBLE_EQ(measured_dram_slowdown(slow, 0.5)->p99_factor, 2.0);
-  EXPECT_FALSE(measured_dram_slowdown(measured_beside({}), 0.5));
+  EXPECT_DOUBLE_EQ(measured_dram_residual(slow, 0.5, modelled_as(1.0))->p99_factor, 2.0);
+  EXPECT_FALSE(measured_dram_residual(measured_beside({}), 0.5, modelled_as(1.0)));
 }
 
 // A latency client beside a bandwidth-bound batch job under MPS: without its own measurement the model
@@ -82,13 +104,16 @@ TEST(DramSensitivity, PredictHoldsAClientToItsMeasuredSlowdownBesideADramHeavyNe
   const ClientOutcome& e = measured.clients[0];
   ASSERT_TRUE(e.p99_ms && e.req_per_s && guessed.clients[0].p99_ms);
   EXPECT_GT(*e.p99_ms, 1.5 * *guessed.clients[0].p99_ms);
-  // The triad draws 0.84 here: past the 0.8 measured, so extrapolated, at least x4.7 its p99 under its cap.
+  // The mix is the cell the profile measured (the triad at 30%, drawing 0.84 against the 0.8 measured: the
+  // last residual carried, marked extrapolated): the model times the residual gives back what was measured.
   EXPECT_TRUE(e.extrapolated);
-  EXPECT_GE(*e.p99_ms, 4 * 4.7 - 1e-9);
-  EXPECT_LE(*e.req_per_s, 400 * 0.36 + 1e-9);
+  EXPECT_NEAR(*e.req_per_s, 400 * 0.36, 400 * 0.36 * 0.1) << *e.req_per_s;
+  EXPECT_NEAR(*e.p99_ms, 4 * 4.7, 4 * 4.7 * 0.1) << *e.p99_ms;
   bool noted = false;
   for (const std::string& n : explain_outcome(e, encoder, Sharing::mps, m)) {
-    noted = noted || n.find("others draw 0.84 of the DRAM bandwidth: extrapolated from beside its profile's neighbour (0.80 drawn): req/s /2.87, p99 x4.88") != std::string::npos;
+    noted = noted || n.find("others draw 0.84 of the DRAM bandwidth: beside its profile's neighbour (0.80 drawn) it "
+                            "measured req/s /") != std::string::npos &&
+                         n.find("beyond the rest of the model (at the largest draw measured") != std::string::npos;
   }
   EXPECT_TRUE(noted) << ::testing::PrintToString(explain_outcome(e, encoder, Sharing::mps, m));
   // The triad's own prediction is untouched: its profile measured no neighbour.
