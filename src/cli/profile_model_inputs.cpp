@@ -26,6 +26,7 @@ void add_grid(ProfileFacts& f, const measure::ColocationGrid& grid) {
       for (const auto& q : cpu) {
         if (q.k == pt.k) g.host_cpu_cores = q.value;
       }
+      if (const measure::GridCell* cell = measure::find_cell(grid, mode, pt.k)) g.median_p99_ms = measure::median_p99_ms(*cell);
       if (pt.k > 0) f.grid.push_back(g);
     }
   }

@@ -27,6 +27,7 @@ struct ProfileGridPoint {
   std::optional<double> host_cpu_cores = std::nullopt;  // (initialised: points written as {mode, k, req, p99} stay warning-free)
   std::optional<int> node_cores = std::nullopt;
   std::optional<int> usable_cores = std::nullopt;
+  std::optional<double> median_p99_ms = std::nullopt;  // the median copy's p99 (model/host_cpu_grid.hpp)
 };
 
 // The program beside a neighbour under MPS (`gpupack profile --neighbour-cmd`, one cell per neighbour cap):

@@ -96,6 +96,23 @@ std::optional<MeasuredCoreWait> measured_core_wait(const ProfileFacts& p) {
                           std::max(0.0, slope_past - slope_within)};
 }
 
+std::optional<GridTail> grid_median_p99(const ProfileFacts& p, int processes) {
+  if (processes < 2) return std::nullopt;
+  std::vector<const ProfileGridPoint*> pts;
+  for (const auto* g : mps_points(p)) {
+    if (g->median_p99_ms) pts.push_back(g);
+  }
+  if (pts.size() < 2) return std::nullopt;
+  const auto at = [&](const ProfileGridPoint& a, const ProfileGridPoint& b) {
+    const double t = static_cast<double>(processes - a.k) / (b.k - a.k);
+    return *a.median_p99_ms + t * (*b.median_p99_ms - *a.median_p99_ms);
+  };
+  for (size_t i = 1; i < pts.size(); ++i) {
+    if (processes <= pts[i]->k) return GridTail{std::max(0.0, at(*pts[i - 1], *pts[i])), pts.back()->k, false};
+  }
+  return GridTail{std::max(0.0, at(*pts[pts.size() - 2], *pts.back())), pts.back()->k, true};
+}
+
 std::optional<double> replica_host_cores(const ProfileFacts& p) {
   if (const auto knee = host_cpu_knee(p)) return knee->cores_per_copy();
   return p.host_cpu_cores;

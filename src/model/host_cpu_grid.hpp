@@ -51,6 +51,18 @@ struct MeasuredCoreWait {
 // None where the grid has no MPS point within and one past the cores, each with host cores and p99.
 std::optional<MeasuredCoreWait> measured_core_wait(const ProfileFacts& p);
 
+// The median copy's p99 its MPS grid measured with `processes` copies (linear between the K measured, along
+// the last step beyond the largest, `extrapolated` then); none below two processes or without two points.
+// What its own copies did is the least a replica beside as many processes can expect: 22 mobilenet-v3-b8
+// beside a training job on an H200's 16 cores ran at 15-22 ms where the model alone predicted 10.4 and
+// the grid's median copy had 16.5 between K=16 and 24 (results/run42-density).
+struct GridTail {
+  double p99_ms = 0;
+  int k_largest = 0;
+  bool extrapolated = false;
+};
+std::optional<GridTail> grid_median_p99(const ProfileFacts& p, int processes);
+
 // The host cores one replica counts where no prediction gives its rate: the knee's cores per copy where the
 // grid measured one, else its profile's cores alone; none without either.
 std::optional<double> replica_host_cores(const ProfileFacts& p);

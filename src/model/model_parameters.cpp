@@ -147,7 +147,8 @@ const std::array kSpecs{
            set_field<&M::host_cpu_knee_full_cores>),
     number("baseline_spread_unjudged",
            "above this judged spread of its baseline a workload with an SLO is not placed: its runs alone disagree by "
-           "more than any margin the packing can keep (a design choice: half its median)",
+           "more than any margin the packing can keep (a design choice: runs twice as fast as others; launch-bound "
+           "programs on virtual machines spread 44-74% from the host beneath, results/run41-residual-noise)",
            "a spread from 0 to 10", 0, true, 10, get_field<&M::baseline_spread_unjudged>,
            set_field<&M::baseline_spread_unjudged>),
     number("p99_alone_share_of_slo",

@@ -74,7 +74,7 @@ struct ModelParameters {
   // p50: the figures the flag judges), and above baseline_spread_unjudged the plan does not place it
   // (model/profile_baseline.hpp).
   double baseline_spread_margin = 1.0;
-  double baseline_spread_unjudged = 0.5;
+  double baseline_spread_unjudged = 1.0;
   // The knee of the host's cores in a profile's MPS grid (model/host_cpu_grid.hpp): a step whose aggregate
   // grew by less than this share of what its added copies would add, where the copies used at least
   // host_cpu_knee_full_cores of the cores they shared.

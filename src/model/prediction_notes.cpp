@@ -109,6 +109,10 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return baseline_note(s, w);
     case Kind::observed:
       return observed_note(s, observed);
+    case Kind::grid_tail:
+      return "its own copies' tail: its MPS co-location grid's median copy had p99 " + note_number(s.x[0]) + " ms with " +
+             std::to_string(s.n[0]) + " copies" +
+             (s.flag ? " (extrapolated beyond K=" + note_number(s.x[1]) + ")" : "") + ", the least it is predicted here";
     case Kind::dram_measured:
       return "others draw " + note_number(s.x[0]) + " of the DRAM bandwidth: beside its profile's neighbour (" +
              note_number(s.x[3]) + " drawn) it measured req/s /" + note_number(s.x[1]) + ", p99 x" +

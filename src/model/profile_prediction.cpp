@@ -209,6 +209,16 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         if (f->p99 && cores_stated && processes > cores) {
           add_core_wait(*p, processes, cores, slice_clients, *f->p99, pred, m);
         }
+        // As many processes as its own copies in its grid: at least their median copy's tail (neighbours of
+        // other kinds counted as copies).
+        if (f->p99) {
+          if (const auto tail = grid_median_p99(*p, processes); tail && tail->p99_ms > *f->p99) {
+            f->p99 = tail->p99_ms;
+            pred.extrapolated = pred.extrapolated || tail->extrapolated;
+            pred.notes.push_back({ModelNote::Kind::grid_tail, {tail->p99_ms, static_cast<double>(tail->k_largest)},
+                                  {processes, slice_clients}, tail->extrapolated});
+          }
+        }
       } else if (sharing == Sharing::time_slicing || sharing == Sharing::streams || c.replicas > 1) {
         // No K-curve in the profile for this sharing: the synthetic model's slowdown and inflation.
         f->req *= slice_throughput;

@@ -111,9 +111,9 @@ TEST(DramSensitivity, PredictHoldsAClientToItsMeasuredSlowdownBesideADramHeavyNe
   EXPECT_NEAR(*e.p99_ms, 4 * 4.7, 4 * 4.7 * 0.1) << *e.p99_ms;
   bool noted = false;
   for (const std::string& n : explain_outcome(e, encoder, Sharing::mps, m)) {
-    noted = noted || n.find("others draw 0.84 of the DRAM bandwidth: beside its profile's neighbour (0.80 drawn) it "
+    noted = noted || (n.find("others draw 0.84 of the DRAM bandwidth: beside its profile's neighbour (0.80 drawn) it "
                             "measured req/s /") != std::string::npos &&
-                         n.find("beyond the rest of the model (at the largest draw measured") != std::string::npos;
+                          n.find("beyond the rest of the model (at the largest draw measured") != std::string::npos);
   }
   EXPECT_TRUE(noted) << ::testing::PrintToString(explain_outcome(e, encoder, Sharing::mps, m));
   // The triad's own prediction is untouched: its profile measured no neighbour.

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "model/prediction.hpp"
 #include "model/prediction_notes.hpp"
 #include "planner/scenario_builder.hpp"
@@ -140,6 +142,56 @@ TEST(HostCpuGrid, PredictAddsTheMeasuredWaitWhereTheNodeHasMoreProcessesThanCore
             "its co-location grid's p99 grew 11 ms per copy past its host's 16 cores, MPS K=16 to 24)");
   // Each decode loop counts the knee's core, whatever its predicted rate.
   EXPECT_DOUBLE_EQ(*with_wait.clients[0].host_cores, 1.0);
+}
+
+// The grid's median copy p99 with as many processes (model/host_cpu_grid.hpp, grid_median_p99): run42's
+// mobilenet-v3-b8 on an H200 (median p99 8.0 ms alone, 7.6 with 16 copies, 19.5 with 24).
+ProfileFacts mobilenet_grid() {
+  ProfileFacts p = grid_profile({{1, 171, 8.0, 1.0}, {16, 2774, 15.4, 15.8}, {24, 2613, 22.9, 15.8}});
+  const double medians[] = {8.0, 7.6, 19.5};
+  for (size_t i = 0; i < p.grid.size(); ++i) p.grid[i].median_p99_ms = medians[i];
+  return p;
+}
+
+TEST(HostCpuGrid, TheGridsMedianCopyTailIsReadAtTheProcesses) {
+  const ProfileFacts p = mobilenet_grid();
+  EXPECT_FALSE(grid_median_p99(p, 1));
+  EXPECT_FALSE(grid_median_p99(decode_grid(), 20));  // no median p99 in the grid
+  const auto at16 = grid_median_p99(p, 16);
+  ASSERT_TRUE(at16);
+  EXPECT_DOUBLE_EQ(at16->p99_ms, 7.6);
+  EXPECT_FALSE(at16->extrapolated);
+  EXPECT_NEAR(grid_median_p99(p, 20)->p99_ms, 7.6 + 4 * (19.5 - 7.6) / 8, 1e-9);
+  const auto beyond = grid_median_p99(p, 28);
+  EXPECT_TRUE(beyond->extrapolated);
+  EXPECT_NEAR(beyond->p99_ms, 19.5 + 4 * (19.5 - 7.6) / 8, 1e-9);
+  EXPECT_EQ(beyond->k_largest, 24);
+}
+
+TEST(HostCpuGrid, PredictHoldsAReplicaToItsOwnCopiesTailAtTheNodesProcesses) {
+  Workload cnn = test::workload("mobilenet", 1, 0.05);
+  cnn.profile = std::make_shared<ProfileFacts>(mobilenet_grid());
+  cnn.latency_slo_ms = 27;
+  SliceCapacity node{132, 3350};
+  node.host_cores = 16;
+  node.node_cores = 16;
+  node.node_processes = 20;
+  Workload trainer = test::workload("trainer", 1, 0.5);
+  trainer.profile = test::h100_profile(0.5, 40, 30);
+  // Beside a job of another kind (copies of one alone are read from the grid directly).
+  const std::vector<ModelClient> clients{{&cnn, 1, 0.05, 10}, {&trainer, 1, 0.5, 50}};
+  const ModelParameters m;
+  const SliceOutcome out = predict({Sharing::mps, node}, clients, m);
+  ASSERT_TRUE(out.clients[0].p99_ms);
+  EXPECT_GE(*out.clients[0].p99_ms, 7.6 + 4 * (19.5 - 7.6) / 8 - 1e-9);
+  const auto notes = explain_outcome(out.clients[0], cnn, Sharing::mps, m);
+  EXPECT_NE(std::find_if(notes.begin(), notes.end(),
+                         [](const std::string& n) {
+                           return n.find("its own copies' tail: its MPS co-location grid's median copy had p99 14 ms "
+                                         "with 20 copies") != std::string::npos;
+                         }),
+            notes.end())
+      << ::testing::PrintToString(notes);
 }
 
 }  // namespace gpupack
