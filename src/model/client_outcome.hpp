@@ -31,6 +31,7 @@ struct ModelNote {
     synthetic_slowdown,  // x: slowdown
     baseline,            // the alone baseline it rests on (a profile with one); flag: the MPS 100% baseline
     observed,            // corrected by what verify measured; x: p99 factor (0: none), req/s factor (0: none)
+    grid_rate,           // x: the grid's req/s a copy at the processes, its largest K; n: processes
     grid_tail,           // x: the grid's median copy p99 at the processes, its largest K; n: processes;
                          // flag: beyond the largest K (extrapolated)
     dram_measured,       // x: others' DRAM draw, the req/s and p99 residuals there, the largest draw measured

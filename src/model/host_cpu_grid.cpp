@@ -113,6 +113,21 @@ std::optional<GridTail> grid_median_p99(const ProfileFacts& p, int processes) {
   return GridTail{std::max(0.0, at(*pts[pts.size() - 2], *pts.back())), pts.back()->k, true};
 }
 
+std::optional<GridRate> grid_per_copy_rate(const ProfileFacts& p, int processes) {
+  if (processes < 2) return std::nullopt;
+  const auto pts = mps_points(p);
+  if (pts.size() < 2 || processes > pts.back()->k) return std::nullopt;
+  for (size_t i = 1; i < pts.size(); ++i) {
+    const ProfileGridPoint& a = *pts[i - 1];
+    const ProfileGridPoint& b = *pts[i];
+    if (processes > b.k) continue;
+    const double t = static_cast<double>(processes - a.k) / (b.k - a.k);
+    const double aggregate = a.aggregate_req_per_s + t * (b.aggregate_req_per_s - a.aggregate_req_per_s);
+    return GridRate{aggregate / processes, pts.back()->k};
+  }
+  return std::nullopt;
+}
+
 std::optional<double> replica_host_cores(const ProfileFacts& p) {
   if (const auto knee = host_cpu_knee(p)) return knee->cores_per_copy();
   return p.host_cpu_cores;

@@ -63,6 +63,18 @@ struct GridTail {
 };
 std::optional<GridTail> grid_median_p99(const ProfileFacts& p, int processes);
 
+// The req/s one copy got in its MPS grid with `processes` copies: the aggregate there (linear between the
+// K measured) over the copies; none below two processes, without two points, or beyond the largest K
+// (an aggregate past it is not known: it may fall). Past the host's cores the copies take turns on them,
+// and the aggregate stops growing (mobilenet-v3-b8: 2774 req/s at 16 copies, 2613 at 24 on 16 cores), which
+// the model's per-client slowdowns do not see: 20 copies beside a training job ran at 100-151 req/s each
+// where it predicted 172 (results/run42-density).
+struct GridRate {
+  double req_per_s = 0;
+  int k_largest = 0;
+};
+std::optional<GridRate> grid_per_copy_rate(const ProfileFacts& p, int processes);
+
 // The host cores one replica counts where no prediction gives its rate: the knee's cores per copy where the
 // grid measured one, else its profile's cores alone; none without either.
 std::optional<double> replica_host_cores(const ProfileFacts& p);

@@ -109,6 +109,9 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return baseline_note(s, w);
     case Kind::observed:
       return observed_note(s, observed);
+    case Kind::grid_rate:
+      return "its own copies' rate: its MPS co-location grid's copies ran " + note_number(s.x[0]) + " req/s each with " +
+             std::to_string(s.n[0]) + " copies, the most it is predicted here";
     case Kind::grid_tail:
       return "its own copies' tail: its MPS co-location grid's median copy had p99 " + note_number(s.x[0]) + " ms with " +
              std::to_string(s.n[0]) + " copies" +

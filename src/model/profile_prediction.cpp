@@ -209,8 +209,13 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         if (f->p99 && cores_stated && processes > cores) {
           add_core_wait(*p, processes, cores, slice_clients, *f->p99, pred, m);
         }
-        // As many processes as its own copies in its grid: at least their median copy's tail (neighbours of
-        // other kinds counted as copies).
+        // As many processes as its own copies in its grid: at most their rate a copy and at least their median
+        // copy's tail (neighbours of other kinds counted as copies).
+        if (const auto rate = grid_per_copy_rate(*p, processes); rate && rate->req_per_s < f->req) {
+          f->req = rate->req_per_s;
+          pred.notes.push_back({ModelNote::Kind::grid_rate, {rate->req_per_s, static_cast<double>(rate->k_largest)},
+                                {processes, slice_clients}});
+        }
         if (f->p99) {
           if (const auto tail = grid_median_p99(*p, processes); tail && tail->p99_ms > *f->p99) {
             f->p99 = tail->p99_ms;

@@ -235,8 +235,8 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // in it; results/model-runs.json, set "corpus"): a regression guard, not a validation. Out of sample the
 // model is far from issue 36's targets: with the built-in parameters of 2026-11-27 and the DRAM residual
 // (model/dram_sensitivity.hpp; run 41 added, its check) and run 42's density scenario on two H200s (22 and
-// 20 mobilenet-v3-b8 on 16 cores, their req/s predicted 11-102% too fast: the cores past the knee are not
-// in the per-copy rate), 37 of 166 replicas within both (p99 as verify
+// 20 mobilenet-v3-b8 on 16 cores; their rate a copy from their own grid past the cores: the rule was made on
+// this run, so in sample for it; and its last call, on an H100 from the H200 profiles), 60 of 182 replicas within both (p99 as verify
 // measured it, shared stalls or not), and beside the DRAM-saturating stream-triad (the memory runs of
 // profiles without a neighbour cell) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the
 // corpus"). The bounds sit 3 points above the mean absolute errors per workload of the day they were set: a model change that predicts a corpus
@@ -247,7 +247,7 @@ struct CorpusBound {
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.61, 0.32}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.34, 0.09}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.52, 0.73}},
+    {"mobilenet-v3-b8", {0.14, 0.09}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.52, 0.73}},
     {"train-resnet18-b64", {0.31, 0.30}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -268,8 +268,8 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 166);  // runs 33-42 (run39, run41-h200 and run42 on H200s)
-  EXPECT_GE(within_both, 37);
+  EXPECT_EQ(replicas, 182);  // runs 33-42 (run39, run41-h200 and run42 but its last call on H200s)
+  EXPECT_GE(within_both, 60);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   ASSERT_EQ(errors.size(), kCorpusBounds.size());
   for (const auto& [w, e] : errors) {

@@ -137,9 +137,14 @@ TEST(HostCpuGrid, PredictAddsTheMeasuredWaitWhereTheNodeHasMoreProcessesThanCore
   EXPECT_FALSE(with_wait.clients[0].extrapolated);  // the grid's cores, within its largest K
   EXPECT_TRUE(with_wait.clients[4].extrapolated);
   const auto notes = explain_outcome(with_wait.clients[0], decode, Sharing::mps, m);
-  EXPECT_EQ(notes.back(),
+  EXPECT_EQ(notes.at(notes.size() - 2),
             "20 client processes on 16 host cores of the node (5 on this slice): +44 ms waiting for a core (measured: "
             "its co-location grid's p99 grew 11 ms per copy past its host's 16 cores, MPS K=16 to 24)");
+  // Its 20 copies in the grid shared 551 req/s (between 556 at 16 and 546 at 24): the most each is predicted.
+  EXPECT_EQ(notes.back(),
+            "its own copies' rate: its MPS co-location grid's copies ran 28 req/s each with 20 copies, the most it "
+            "is predicted here");
+  EXPECT_NEAR(*with_wait.clients[0].req_per_s, 551.0 / 20, 1e-9);
   // Each decode loop counts the knee's core, whatever its predicted rate.
   EXPECT_DOUBLE_EQ(*with_wait.clients[0].host_cores, 1.0);
 }
@@ -168,6 +173,15 @@ TEST(HostCpuGrid, TheGridsMedianCopyTailIsReadAtTheProcesses) {
   EXPECT_EQ(beyond->k_largest, 24);
 }
 
+TEST(HostCpuGrid, TheGridsRateACopyIsReadAtTheProcessesWithinItsLargestK) {
+  const ProfileFacts p = mobilenet_grid();
+  EXPECT_FALSE(grid_per_copy_rate(p, 1));
+  EXPECT_FALSE(grid_per_copy_rate(p, 25));  // beyond the largest K its aggregate may fall: not known
+  EXPECT_NEAR(grid_per_copy_rate(p, 16)->req_per_s, 2774.0 / 16, 1e-9);
+  EXPECT_NEAR(grid_per_copy_rate(p, 20)->req_per_s, (2774 + 0.5 * (2613 - 2774)) / 20, 1e-9);
+  EXPECT_NEAR(grid_per_copy_rate(p, 4)->req_per_s, (171 + 3.0 / 15 * (2774 - 171)) / 4, 1e-9);
+}
+
 TEST(HostCpuGrid, PredictHoldsAReplicaToItsOwnCopiesTailAtTheNodesProcesses) {
   Workload cnn = test::workload("mobilenet", 1, 0.05);
   cnn.profile = std::make_shared<ProfileFacts>(mobilenet_grid());
@@ -184,10 +198,19 @@ TEST(HostCpuGrid, PredictHoldsAReplicaToItsOwnCopiesTailAtTheNodesProcesses) {
   const SliceOutcome out = predict({Sharing::mps, node}, clients, m);
   ASSERT_TRUE(out.clients[0].p99_ms);
   EXPECT_GE(*out.clients[0].p99_ms, 7.6 + 4 * (19.5 - 7.6) / 8 - 1e-9);
+  // And at most the rate a copy its 20 copies had (2693.5 / 20 req/s).
+  EXPECT_LE(*out.clients[0].req_per_s, (2774 + 0.5 * (2613 - 2774)) / 20 + 1e-9);
   const auto notes = explain_outcome(out.clients[0], cnn, Sharing::mps, m);
   EXPECT_NE(std::find_if(notes.begin(), notes.end(),
                          [](const std::string& n) {
                            return n.find("its own copies' tail: its MPS co-location grid's median copy had p99 14 ms "
+                                         "with 20 copies") != std::string::npos;
+                         }),
+            notes.end())
+      << ::testing::PrintToString(notes);
+  EXPECT_NE(std::find_if(notes.begin(), notes.end(),
+                         [](const std::string& n) {
+                           return n.find("its own copies' rate: its MPS co-location grid's copies ran 135 req/s each "
                                          "with 20 copies") != std::string::npos;
                          }),
             notes.end())
