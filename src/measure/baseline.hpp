@@ -19,6 +19,8 @@ struct BaselineRun {
   std::optional<double> host_cpu_cores;  // none under MPS (the sweep's runs) or when /proc said nothing
   // The whole host over the run's window (measure/workload_profile.hpp): what tells a noisy host apart.
   std::optional<double> host_busy_cores = std::nullopt, host_steal_share = std::nullopt;
+  // Its per-second median latency's lowest and highest over the window (ProfileRequests).
+  std::optional<double> p50_second_low_ms = std::nullopt, p50_second_high_ms = std::nullopt;
 };
 
 // (max - min) / median of each figure over the runs; none with fewer than two runs reporting it.

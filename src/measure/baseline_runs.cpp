@@ -26,7 +26,7 @@ WorkloadProfile measure_baseline(const SteadyOptions& base, int runs, double spr
                          ": the program reported no requests in its window, though run 1 did");
     }
     figures.push_back({r->req_per_s, r->p50_ms, r->p99_ms, run.profile.host_cpu_cores, run.profile.host_busy_cores,
-                       run.profile.host_steal_share});
+                       run.profile.host_steal_share, r->p50_second_low_ms, r->p50_second_high_ms});
     measured.push_back(std::move(run.profile));
   }
   WorkloadProfile p = measured[representative_run(figures)];

@@ -120,6 +120,22 @@ std::optional<ReportFigures> figures_from_requests(const ClientReport& r, double
   f.req_per_s = static_cast<double>(f.requests) / f.seconds;
   f.p50_ms = quantile_of(latencies, 0.50);
   f.p99_ms = quantile_of(std::move(latencies), 0.99);
+  // Per whole second of the window: the median latency of the requests that ended in it.
+  const int whole_seconds = static_cast<int>(std::floor(to - from));
+  std::vector<std::vector<double>> by_second(static_cast<std::size_t>(std::max(0, whole_seconds)));
+  for (const auto& q : r.requests) {
+    if (q.t < from || q.t >= from + whole_seconds) continue;
+    by_second[static_cast<std::size_t>(std::floor(q.t - from))].push_back(q.latency_ms);
+  }
+  std::vector<double> medians;
+  for (auto& second : by_second) {
+    if (static_cast<int>(second.size()) >= kSecondMinRequests) medians.push_back(quantile_of(std::move(second), 0.50));
+  }
+  if (medians.size() >= 2) {
+    const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+    f.p50_second_low_ms = *lo;
+    f.p50_second_high_ms = *hi;
+  }
   return f;
 }
 

@@ -66,7 +66,12 @@ struct ReportFigures {
   double seconds = 0;
   double req_per_s = 0;
   std::optional<double> p50_ms, p99_ms;
+  // From request lines only: the lowest and highest median latency over the window's whole seconds (each
+  // with at least kSecondMinRequests requests, two seconds at least): a program whose speed moves within a
+  // run (a virtual machine's host beneath it) against one that is steady within each run.
+  std::optional<double> p50_second_low_ms, p50_second_high_ms;
 };
+inline constexpr int kSecondMinRequests = 3;
 std::optional<ReportFigures> figures_in_window(const ClientReport&, double from, double to);
 
 // The q-quantile (0..1) by linear interpolation between closest ranks (NumPy's default, type 7).

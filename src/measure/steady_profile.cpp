@@ -267,7 +267,8 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   p.report = {r.any_line, r.malformed_lines, r.first_error};
   if (report.offset) {
     if (const auto f = figures_in_window(r, *window_start - *report.offset, *window_start + p.window.seconds - *report.offset)) {
-      p.requests = ProfileRequests{f->req_per_s, f->p50_ms, f->p99_ms, f->requests};
+      p.requests = ProfileRequests{f->req_per_s, f->p50_ms, f->p99_ms, f->requests, f->p50_second_low_ms,
+                                   f->p50_second_high_ms};
     }
   }
   return run;

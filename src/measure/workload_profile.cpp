@@ -32,6 +32,12 @@ Json point_json(const SmSharePoint& p) {
   return j;
 }
 
+// The lowest and highest per-second median latency of a window ({"low_ms", "high_ms"}), null without them.
+Json second_range_json(std::optional<double> low, std::optional<double> high) {
+  if (!low || !high) return nullptr;
+  return Json{{"low_ms", *low}, {"high_ms", *high}};
+}
+
 Json baseline_json(const Baseline& b) {
   Json runs = Json::array();
   for (const auto& r : b.runs) {
@@ -39,6 +45,7 @@ Json baseline_json(const Baseline& b) {
     run["host_cpu_cores"] = or_null(r.host_cpu_cores);
     run["host_busy_cores"] = or_null(r.host_busy_cores);
     run["host_steal_share"] = or_null(r.host_steal_share);
+    run["p50_by_second"] = second_range_json(r.p50_second_low_ms, r.p50_second_high_ms);
     runs.push_back(run);
   }
   // Everything but setting, spread_limit and runs is derived from the runs: written, recomputed on reading.
@@ -87,7 +94,8 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p) {
     j["requests"] = {{"req_per_s", p.requests->req_per_s},
                      {"p50_ms", or_null(p.requests->p50_ms)},
                      {"p99_ms", or_null(p.requests->p99_ms)},
-                     {"count", p.requests->count}};
+                     {"count", p.requests->count},
+                     {"p50_by_second", second_range_json(p.requests->p50_second_low_ms, p.requests->p50_second_high_ms)}};
   } else {
     j["requests"] = nullptr;
   }

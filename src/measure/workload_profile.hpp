@@ -48,6 +48,8 @@ struct ProfileRequests {
   double req_per_s = 0;
   std::optional<double> p50_ms, p99_ms;
   long count = 0;
+  // The lowest and highest per-second median latency in the window (ReportFigures; none from summaries).
+  std::optional<double> p50_second_low_ms = std::nullopt, p50_second_high_ms = std::nullopt;
 };
 
 struct ProfileReportStats {

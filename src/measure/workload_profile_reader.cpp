@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/text.hpp"
@@ -97,6 +98,14 @@ std::optional<double> optional_ms(const json& j, const std::string& key, const s
 double non_negative(const json& j, const std::string& key, const std::string& where) {
   return number(j, key, where, 0, kUnbounded, kNonNegative);
 }
+// "p50_by_second": {"low_ms", "high_ms"} or null; absent in profiles written before it.
+std::pair<std::optional<double>, std::optional<double>> second_range(const json& j, const std::string& where) {
+  if (!present(j, "p50_by_second") || j.at("p50_by_second").is_null()) return {std::nullopt, std::nullopt};
+  const json& r = j.at("p50_by_second");
+  const std::string at = where + ".p50_by_second";
+  if (!r.is_object()) refuse(at, "an object with low_ms and high_ms, or null", r);
+  return {number(r, "low_ms", at, 0, kUnbounded, kNonNegative), number(r, "high_ms", at, 0, kUnbounded, kNonNegative)};
+}
 
 std::uint64_t memory_bytes(const json& j, const std::string& key) {
   return static_cast<std::uint64_t>(whole(j, key, "memory", 0,
@@ -137,10 +146,11 @@ Baseline baseline_from_json(const json& b, const std::string& where) {
   std::vector<BaselineRun> out;
   const std::string at = where + ".runs[]";
   for (const json& r : runs) {
+    const auto [low, high] = second_range(r, at);
     out.push_back({non_negative(r, "req_per_s", at), optional_ms(r, "p50_ms", at), optional_ms(r, "p99_ms", at),
                    optional_number(r, "host_cpu_cores", at, 0, kUnbounded, kNonNegative),
                    optional_number(r, "host_busy_cores", at, 0, kUnbounded, kNonNegative),  // added later: optional
-                   ratio(r, "host_steal_share", at)});
+                   ratio(r, "host_steal_share", at), low, high});
   }
   return summarize_baseline(setting, std::move(out), limit);
 }
@@ -180,10 +190,12 @@ WorkloadProfile profile_from_json(const json& j) {
                 text(a, "source", "activity"),
                 static_cast<int>(whole(a, "samples", "activity", 0, kMaxCount, kCount))};
   if (const json& r = member(j, "requests", "profile"); !r.is_null()) {
+    const auto [low, high] = second_range(r, "requests");
     p.requests = ProfileRequests{non_negative(r, "req_per_s", "requests"),
                                  optional_ms(r, "p50_ms", "requests"), optional_ms(r, "p99_ms", "requests"),
                                  static_cast<long>(whole(r, "count", "requests", 0,
-                                                         std::numeric_limits<std::int64_t>::max(), kCount))};
+                                                         std::numeric_limits<std::int64_t>::max(), kCount)),
+                                 low, high};
   }
   const json& rep = member(j, "report", "profile");
   p.report = {flag(rep, "any_line", "report"),

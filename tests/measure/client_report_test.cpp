@@ -112,6 +112,25 @@ TEST(ClientReport, FiguresFromRequestsInTheWindowOnly) {
   EXPECT_FALSE(figures_in_window(r, 10, 10));
 }
 
+TEST(ClientReport, RequestLinesGiveTheLowestAndHighestMedianOfTheWindowsWholeSeconds) {
+  // 2.4 ms a request for a second, then 4.8 ms, then a second with two requests only (not counted), as a
+  // program whose machine changes speed under it (results/run41-residual-noise).
+  std::string text;
+  auto request = [&](double t, double ms) {
+    text += "{\"event\":\"request\",\"t\":" + std::to_string(t) + ",\"latency_ms\":" + std::to_string(ms) + "}\n";
+  };
+  for (int i = 0; i < 5; ++i) request(10.1 + i * 0.1, 2.4);
+  for (int i = 0; i < 3; ++i) request(11.1 + i * 0.2, 4.8);
+  request(12.2, 9.0);
+  request(12.4, 9.0);
+  const auto f = figures_in_window(parse(text), 10, 13);
+  ASSERT_TRUE(f && f->p50_second_low_ms && f->p50_second_high_ms);
+  EXPECT_DOUBLE_EQ(*f->p50_second_low_ms, 2.4);
+  EXPECT_DOUBLE_EQ(*f->p50_second_high_ms, 4.8);
+  // One counted second is no range; summaries give none.
+  EXPECT_FALSE(figures_in_window(parse(text), 10, 11.9)->p50_second_low_ms);
+}
+
 TEST(ClientReport, FiguresFromSummariesWhenThereAreNoRequestLines) {
   const auto r = parse(
       "{\"event\":\"summary\",\"t\":1,\"requests\":1000,\"seconds\":1,\"p50_ms\":1,\"p99_ms\":9}\n"   // before
@@ -124,6 +143,7 @@ TEST(ClientReport, FiguresFromSummariesWhenThereAreNoRequestLines) {
   EXPECT_DOUBLE_EQ(f->req_per_s, 200);
   EXPECT_DOUBLE_EQ(*f->p50_ms, (2 * 100 + 4 * 300) / 400.0);
   EXPECT_DOUBLE_EQ(*f->p99_ms, (4 * 100 + 8 * 300) / 400.0);
+  EXPECT_FALSE(f->p50_second_low_ms);
 }
 
 TEST(ClientReport, Quantile) {

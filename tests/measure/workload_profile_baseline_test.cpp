@@ -21,11 +21,12 @@ WorkloadProfile with_baselines() {
   p.window = {"ready-line", 3, 10, true, 6.0};
   p.memory = {1ull << 30, 1234173952, "processes"};
   p.activity = {0.3, 0.2, 0.1, 0.05, 0.6, "gpm", 20};
-  p.requests = ProfileRequests{191, 5.0, 7.5, 1910};
+  p.requests = ProfileRequests{191, 5.0, 7.5, 1910, 4.1, 4.9};
   p.report = {true, 0, std::nullopt};
   p.host_cpu_cores = 1.1;
   p.compute_demand = {0.5, "sweep", 0.1, 0.1, 0.1};
-  p.baseline = summarize_baseline("alone", {{133, 7.0, 9.0, 1.0}, {228, 4.2, 6.0, 1.2}, {191, 5.0, 7.5, 1.1}}, 0.10);
+  p.baseline = summarize_baseline(
+      "alone", {{133, 7.0, 9.0, 1.0}, {228, 4.2, 6.0, 1.2}, {191, 5.0, 7.5, 1.1, std::nullopt, std::nullopt, 4.1, 4.9}}, 0.10);
   p.mps_baseline = summarize_baseline("mps-100", {{200, 4.9, 6.6, std::nullopt}, {204, 4.8, 6.9, std::nullopt}}, 0.10);
   return p;
 }
@@ -45,6 +46,11 @@ TEST(ProfileBaseline, RoundTripsWithItsRunsAndDerivedFields) {
   ASSERT_TRUE(back.baseline && back.mps_baseline);
   EXPECT_EQ(back.baseline->runs.size(), 3u);
   EXPECT_DOUBLE_EQ(*back.baseline->runs[1].host_cpu_cores, 1.2);
+  EXPECT_DOUBLE_EQ(b.at("runs")[2].at("p50_by_second").at("low_ms").get<double>(), 4.1);
+  EXPECT_DOUBLE_EQ(b.at("runs")[2].at("p50_by_second").at("high_ms").get<double>(), 4.9);
+  EXPECT_TRUE(b.at("runs")[0].at("p50_by_second").is_null());
+  EXPECT_DOUBLE_EQ(*back.baseline->runs[2].p50_second_high_ms, 4.9);
+  EXPECT_DOUBLE_EQ(*back.requests->p50_second_low_ms, 4.1);
   EXPECT_EQ(profile_to_json(back).dump(), j.dump());
 }
 
@@ -78,6 +84,11 @@ TEST(ProfileBaseline, BadBaselinesAreRefusedNamingTheField) {
   EXPECT_NE(error_with("/baseline/mps/runs/0/p99_ms", "\"slow\"").find("baseline.mps.runs[].p99_ms must be"), std::string::npos);
   EXPECT_NE(error_with("/baseline", "7").find("baseline must be an object"), std::string::npos);
   EXPECT_EQ(error_with("/baseline/mps", "null"), "accepted");
+  EXPECT_NE(error_with("/baseline/runs/0/p50_by_second", "3").find("baseline.runs[].p50_by_second must be an object"),
+            std::string::npos);
+  EXPECT_NE(error_with("/requests/p50_by_second/low_ms", "-2").find("requests.p50_by_second.low_ms must be"),
+            std::string::npos);
+  EXPECT_EQ(error_with("/requests/p50_by_second", "null"), "accepted");
 }
 
 TEST(ProfileBaseline, ThePlanEntryStatesTheBaselineAndItsFlag) {
