@@ -1,6 +1,7 @@
 #include "model/host_cpu_grid.hpp"
 
 #include "model/model_parameters.hpp"
+#include "model/profile_alone.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +35,21 @@ std::vector<const ProfileGridPoint*> mps_points(const ProfileFacts& p) {
 
 // A point of the grid with the host-CPU data and p99 that the wait is read from.
 bool wait_point(const ProfileGridPoint& g) { return g.host_cpu_cores && shared_cores(g) && g.worst_p99_ms; }
+
+// A figure of the grid's points (K ascending, at least two) at `processes`: on the line through the two
+// points around it, or along the last step beyond the largest K (`beyond`).
+struct Along {
+  double value = 0;
+  bool beyond = false;
+};
+template <class Figure>
+Along along_points(const std::vector<const ProfileGridPoint*>& pts, int processes, Figure figure) {
+  size_t i = 1;
+  while (i + 1 < pts.size() && processes > pts[i]->k) ++i;
+  const ProfileGridPoint& a = *pts[i - 1];
+  const ProfileGridPoint& b = *pts[i];
+  return {lerp_points(a.k, figure(a), b.k, figure(b), processes), processes > b.k};
+}
 
 }  // namespace
 
@@ -103,29 +119,16 @@ std::optional<GridTail> grid_median_p99(const ProfileFacts& p, int processes) {
     if (g->median_p99_ms) pts.push_back(g);
   }
   if (pts.size() < 2) return std::nullopt;
-  const auto at = [&](const ProfileGridPoint& a, const ProfileGridPoint& b) {
-    const double t = static_cast<double>(processes - a.k) / (b.k - a.k);
-    return *a.median_p99_ms + t * (*b.median_p99_ms - *a.median_p99_ms);
-  };
-  for (size_t i = 1; i < pts.size(); ++i) {
-    if (processes <= pts[i]->k) return GridTail{std::max(0.0, at(*pts[i - 1], *pts[i])), pts.back()->k, false};
-  }
-  return GridTail{std::max(0.0, at(*pts[pts.size() - 2], *pts.back())), pts.back()->k, true};
+  const Along tail = along_points(pts, processes, [](const ProfileGridPoint& g) { return *g.median_p99_ms; });
+  return GridTail{std::max(0.0, tail.value), pts.back()->k, tail.beyond};
 }
 
 std::optional<GridRate> grid_per_copy_rate(const ProfileFacts& p, int processes) {
   if (processes < 2) return std::nullopt;
   const auto pts = mps_points(p);
   if (pts.size() < 2 || processes > pts.back()->k) return std::nullopt;
-  for (size_t i = 1; i < pts.size(); ++i) {
-    const ProfileGridPoint& a = *pts[i - 1];
-    const ProfileGridPoint& b = *pts[i];
-    if (processes > b.k) continue;
-    const double t = static_cast<double>(processes - a.k) / (b.k - a.k);
-    const double aggregate = a.aggregate_req_per_s + t * (b.aggregate_req_per_s - a.aggregate_req_per_s);
-    return GridRate{aggregate / processes, pts.back()->k};
-  }
-  return std::nullopt;
+  const Along aggregate = along_points(pts, processes, [](const ProfileGridPoint& g) { return g.aggregate_req_per_s; });
+  return GridRate{aggregate.value / processes, pts.back()->k};
 }
 
 std::optional<double> replica_host_cores(const ProfileFacts& p) {

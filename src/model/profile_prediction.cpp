@@ -19,6 +19,12 @@ double memory_queueing(double own_dram, double others_dram, const ModelParameter
   return 1 + m.dram_queueing * own_dram * std::max(0.0, others_dram);
 }
 
+// The part of a request during which its kernels run (`exposed`) waits `contention` times as long, the rest
+// (launch, host) does not; memory queueing stretches the whole.
+double kernel_slowdown(double exposed, double contention, double memory) {
+  return ((1 - exposed) + exposed * contention) * memory;
+}
+
 // The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
 // their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
 double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram_per_copy,
@@ -37,7 +43,7 @@ double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram
   const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
   const double contention = std::max(1.0, most->k * p.sm_active.value_or(0.0));
   const double memory = memory_queueing(dram_per_copy, (most->k - 1) * dram_per_copy, m);
-  const double slowed = ((1 - exposed) + exposed * contention) * memory;
+  const double slowed = kernel_slowdown(exposed, contention, memory);
   return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, m.launch_cost_from_grid_max);
 }
 
@@ -58,7 +64,7 @@ DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, co
   const double own_dram = p.dram_bw.value_or(0.0);
   const double neighbour_sm = d.neighbour_cap ? *d.neighbour_cap / 100.0 : 1.0;
   const double contention = std::max({1.0, a + neighbour_sm, own_dram + d.others_dram});
-  const double slowed = ((1 - exposed) + exposed * contention) * memory_queueing(own_dram, d.others_dram, m);
+  const double slowed = kernel_slowdown(exposed, contention, memory_queueing(own_dram, d.others_dram, m));
   const double launch = 1 + launch_cost_per_client(p, exposed, own_dram, m) * (1 - exposed);
   const double factor = slowed * std::max(1.0, launch);
   DramCellModel out{factor, factor};
@@ -161,7 +167,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         const double contention = std::max({1.0, sm_pressure, dram_sum}) + burst;
         const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
         const double memory = memory_queueing(own_dram, dram_sum - own_dram, m);
-        const double slowed = ((1 - own.exposed) + own.exposed * contention) * memory;
+        const double slowed = kernel_slowdown(own.exposed, contention, memory);
         pred.notes.push_back(
             {ModelNote::Kind::contention, {sm_pressure, dram_sum, burst, contention, own.exposed, memory, slowed}});
         scale_figures(*f, 1.0 / slowed);
