@@ -205,12 +205,13 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   }
   print_stalls(out, r);
   if (r.search) {
-    out << fmt::format("\ndensity search: {} on {}: the plan placed {}, at most {}{} fit{}\n", r.search->workload, r.search->slice,
+    out << fmt::format("\ndensity search: {} on {}: the plan placed {}, at most {}{} fit{}{}\n", r.search->workload, r.search->slice,
                        r.search->planned, r.search->most_that_fit, r.search->capped ? " (or more: --search-max reached)" : "",
-                       r.search->planned_share_text());
+                       r.search->planned_share_text(), r.search->peak_text());
     if (r.search->unplaced > 0) out << "  " << r.search->unplaced_text() << '\n';
     for (const auto& st : r.search->steps) {
-      out << fmt::format("  {} replica(s): {}{}\n", st.replicas, st.fits ? "fits" : "does not fit: ", st.why);
+      out << fmt::format("  {} replica(s): {}{}{}\n", st.replicas, st.fits ? "fits" : "does not fit: ", st.why,
+                         st.aggregate_req_per_s ? fmt::format(" ({:.0f} req/s of {} together)", *st.aggregate_req_per_s, r.search->workload) : "");
     }
   }
   out << "verify: " << verdict_text(r) << '\n';

@@ -97,6 +97,18 @@ std::optional<double> worst_p99(const SessionRun& run) {
   return worst;
 }
 
+// The req/s of `workload`'s replicas on the slice, summed; none when one of them reported no requests.
+std::optional<double> aggregate_req_per_s(const SliceSetup& slice, const std::vector<ReplicaRun>& runs,
+                                          const std::string& workload) {
+  double sum = 0;
+  for (size_t i = 0; i < slice.replicas.size() && i < runs.size(); ++i) {
+    if (slice.replicas[i].workload != workload) continue;
+    if (!runs[i].figures || runs[i].figures->requests <= 0) return std::nullopt;
+    sum += runs[i].figures->req_per_s;
+  }
+  return sum;
+}
+
 SearchResult density_search(const VerifySetup& setup, const DriverOptions& options, RunCounter& runs) {
   SearchResult result;
   result.workload = *options.search;
@@ -108,6 +120,7 @@ SearchResult density_search(const VerifySetup& setup, const DriverOptions& optio
     s.replicas = n;
     s.fits = run_fits({slice}, run, s.why);
     s.worst_p99_ms = worst_p99(run);
+    s.aggregate_req_per_s = aggregate_req_per_s(slice, run.slices[0], result.workload);
     result.steps.push_back(s);
     return s.fits;
   };

@@ -80,14 +80,14 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.warn{{ba
   html += "</table>\n";
   if (report.search) {
     const auto& s = *report.search;
-    html += fmt::format("<h2>Density search: {} on {}</h2>\n<p>The plan placed {}; at most {}{} fit{}.</p>\n", escape_xml(s.workload),
+    html += fmt::format("<h2>Density search: {} on {}</h2>\n<p>The plan placed {}; at most {}{} fit{}{}.</p>\n", escape_xml(s.workload),
                         escape_xml(s.slice), s.planned, s.most_that_fit, s.capped ? " (or more: --search-max)" : "",
-                        s.planned_share_text());
+                        s.planned_share_text(), escape_xml(s.peak_text()));
     if (s.unplaced > 0) html += fmt::format("<p>{}.</p>\n", escape_xml(s.unplaced_text()));
-    html += "<table><tr><th>replicas</th><th>fits</th><th>worst p99 (ms)</th><th>why not</th></tr>\n";
+    html += "<table><tr><th>replicas</th><th>fits</th><th>worst p99 (ms)</th><th>req/s together</th><th>why not</th></tr>\n";
     for (const auto& st : s.steps) {
-      html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", st.replicas, st.fits ? "yes" : "no",
-                          cell(st.worst_p99_ms), escape_xml(st.why));
+      html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", st.replicas, st.fits ? "yes" : "no",
+                          cell(st.worst_p99_ms), cell(st.aggregate_req_per_s, "{:.0f}"), escape_xml(st.why));
     }
     html += "</table>\n";
   }

@@ -104,11 +104,17 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
     const SearchResult& s = *report.search;
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
     for (const auto& st : s.steps) {
-      steps.push_back({{"replicas", st.replicas}, {"fits", st.fits}, {"worst_p99_ms", opt(st.worst_p99_ms)}, {"why", st.why}});
+      steps.push_back({{"replicas", st.replicas}, {"fits", st.fits}, {"worst_p99_ms", opt(st.worst_p99_ms)},
+                       {"aggregate_req_per_s", opt(st.aggregate_req_per_s)}, {"why", st.why}});
     }
     j["search"] = {{"workload", s.workload}, {"slice", s.slice},     {"planned", s.planned},
                    {"most_that_fit", s.most_that_fit}, {"capped", s.capped}, {"planned_share", opt(s.planned_share())},
                    {"steps", steps}};
+    const SearchStep* peak = s.peak();
+    j["search"]["peak"] = peak ? nlohmann::ordered_json{{"replicas", peak->replicas},
+                                                        {"aggregate_req_per_s", *peak->aggregate_req_per_s},
+                                                        {"planned_share", static_cast<double>(s.planned) / peak->replicas}}
+                               : nlohmann::ordered_json(nullptr);
     j["search"]["unplaced"] = s.unplaced == 0 ? nlohmann::ordered_json(nullptr)
                                               : nlohmann::ordered_json{{"count", s.unplaced}, {"code", s.unplaced_code},
                                                                        {"reason", s.unplaced_reason}};

@@ -126,6 +126,24 @@ std::string SearchResult::planned_share_text() const {
   return share ? fmt::format("; plan / density {}{:.2f}", capped ? "at most " : "", *share) : "";
 }
 
+const SearchStep* SearchResult::peak() const {
+  const SearchStep* best = nullptr;
+  for (const SearchStep& st : steps) {
+    if (!st.fits || !st.aggregate_req_per_s) continue;
+    if (!best || *st.aggregate_req_per_s > *best->aggregate_req_per_s ||
+        (*st.aggregate_req_per_s == *best->aggregate_req_per_s && st.replicas < best->replicas))
+      best = &st;
+  }
+  return best;
+}
+
+std::string SearchResult::peak_text() const {
+  const SearchStep* p = peak();
+  if (!p || p->replicas <= 0) return "";
+  return fmt::format("; its req/s peaked at {} replicas ({:.0f} req/s): plan / peak {:.2f}", p->replicas,
+                     *p->aggregate_req_per_s, static_cast<double>(planned) / p->replicas);
+}
+
 std::string SearchResult::unplaced_text() const {
   if (unplaced == 0) return "";
   return fmt::format("the plan left {} more of {} unplaced ({}): {}", unplaced, workload, unplaced_code, unplaced_reason);

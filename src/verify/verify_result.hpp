@@ -116,6 +116,10 @@ struct SearchStep {
   int replicas = 0;  // of the searched workload on the slice
   bool fits = false;
   std::optional<double> worst_p99_ms;
+  // The searched workload's req/s summed over its replicas in the step's window: past the host's cores its
+  // copies may keep the SLO and add nothing (issue 37: a decode loop's aggregate stopped at 16 copies on 16
+  // cores while 19 kept a loose SLO), which the count alone does not show.
+  std::optional<double> aggregate_req_per_s;
   std::string why;   // why it does not fit
 };
 
@@ -137,6 +141,12 @@ struct SearchResult {
   // "; plan / density 0.63" ("at most 0.63" when capped), or empty when none fit: the table's and the
   // HTML report's one wording of it.
   std::string planned_share_text() const;
+  // The step that fit with the highest aggregate req/s of the workload (fewer replicas on a tie): where
+  // more copies stopped adding requests. None without a fitting step that measured one.
+  const SearchStep* peak() const;
+  // The plan's replicas over the peak's ("; its req/s peaked at 16 replicas (2774 req/s): plan / peak 0.94"),
+  // or empty without a peak.
+  std::string peak_text() const;
   // "the plan left 9 more of resnet18-b1 unplaced (no_host_cores): no host cores left: ...", or empty.
   std::string unplaced_text() const;
 };

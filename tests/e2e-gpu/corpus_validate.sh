@@ -104,6 +104,14 @@ s = v.get("search")
 if s:
     print(f"search: most that fit {s.get('most_that_fit')} (capped: {s.get('capped')}), "
           f"planned / most = {s.get('planned_share')}")
+    pk = s.get("peak")
+    if pk:
+        print(f"search: req/s together peaked at {pk['replicas']} ({pk['aggregate_req_per_s']:.0f} req/s), "
+              f"planned / peak = {pk['planned_share']:.2f}")
+    for st in s.get("steps", []):
+        agg = st.get("aggregate_req_per_s")
+        print(f"  {st['replicas']:>3} replicas: {'fits' if st['fits'] else 'breaks'}, worst p99 {st.get('worst_p99_ms')}, "
+              f"req/s together {agg if agg is None else round(agg)}")
 PY
 cat "$R/table.txt"
 finish

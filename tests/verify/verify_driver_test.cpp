@@ -194,6 +194,16 @@ TEST_F(VerifyDriverTest, TheDensitySearchFindsTheMostReplicasThatKeepTheSlo) {
   EXPECT_NE(r.search->steps[2].why.find("> SLO 5.00 ms"), std::string::npos) << r.search->steps[2].why;
   EXPECT_FALSE(r.search->capped);
   EXPECT_DOUBLE_EQ(*r.search->planned_share(), 2.0 / 3);  // issue 15's target is 0.9
+  // Each fast replica makes a request every 10 ms: the steps' req/s together are 100 per replica.
+  for (const auto& st : r.search->steps) {
+    ASSERT_TRUE(st.aggregate_req_per_s) << st.replicas;
+    EXPECT_NEAR(*st.aggregate_req_per_s, 100.0 * st.replicas, 100.0 * st.replicas * 0.05) << st.replicas;
+  }
+  ASSERT_NE(r.search->peak(), nullptr);
+  EXPECT_EQ(r.search->peak()->replicas, 3);  // the most that fit: the requests grew with every fitting step
+  const auto j = to_json(r)["search"];
+  EXPECT_EQ(j["peak"]["replicas"], 3);
+  EXPECT_TRUE(j["steps"][0]["aggregate_req_per_s"].is_number());
 }
 
 // The plan's reason for the replicas it left out is what the user compares with the density found (a plan
@@ -241,6 +251,24 @@ TEST_F(VerifyDriverTest, TheSearchGoesDownWhenThePlanAlreadyBreaksTheSlo) {
   EXPECT_EQ(r.search->most_that_fit, 1);
   EXPECT_EQ(r.search->steps.size(), 3u);
   EXPECT_DOUBLE_EQ(*r.search->planned_share(), 3);  // the plan put 3 where 1 fits
+}
+
+// Past the host's cores more copies may keep the SLO and add no requests (issue 37's decode loop: 556 req/s
+// at 16 copies, 546 at 24): the peak is the fitting step with the most req/s together, the fewer replicas on
+// a tie, and the plan is compared with it as well as with the most that fit.
+TEST(SearchResult, ThePeakIsTheFittingStepWithTheMostRequests) {
+  SearchResult s;
+  s.workload = "decode";
+  s.planned = 16;
+  EXPECT_EQ(s.peak(), nullptr);
+  EXPECT_EQ(s.peak_text(), "");
+  s.steps = {{16, true, 40.0, 556.0, ""}, {20, true, 60.0, 556.0, ""}, {24, true, 78.0, 546.0, ""},
+             {28, false, 95.0, 600.0, "p99 95 ms > SLO 80.00 ms"}, {17, true, 45.0, std::nullopt, ""}};
+  s.most_that_fit = 24;
+  ASSERT_NE(s.peak(), nullptr);
+  EXPECT_EQ(s.peak()->replicas, 16);  // 20 tie with 16; 28 had more but broke the SLO; 17 measured none
+  EXPECT_EQ(s.peak_text(), "; its req/s peaked at 16 replicas (556 req/s): plan / peak 1.00");
+  EXPECT_DOUBLE_EQ(*s.planned_share(), 16.0 / 24);
 }
 
 TEST(SearchResult, PlannedShareIsNoneWhenNothingFits) {
