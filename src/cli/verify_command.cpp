@@ -207,7 +207,7 @@ void print_table(std::ostream& out, const VerifyReport& r) {
   if (r.search) {
     out << fmt::format("\ndensity search: {} on {}: the plan placed {}, at most {}{} fit{}{}\n", r.search->workload, r.search->slice,
                        r.search->planned, r.search->most_that_fit, r.search->capped ? " (or more: --search-max reached)" : "",
-                       r.search->planned_share_text(), r.search->peak_text());
+                       r.search->planned_share_text(), r.search->knee_text());
     if (r.search->unplaced > 0) out << "  " << r.search->unplaced_text() << '\n';
     for (const auto& st : r.search->steps) {
       out << fmt::format("  {} replica(s): {}{}{}\n", st.replicas, st.fits ? "fits" : "does not fit: ", st.why,

@@ -82,7 +82,7 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.warn{{ba
     const auto& s = *report.search;
     html += fmt::format("<h2>Density search: {} on {}</h2>\n<p>The plan placed {}; at most {}{} fit{}{}.</p>\n", escape_xml(s.workload),
                         escape_xml(s.slice), s.planned, s.most_that_fit, s.capped ? " (or more: --search-max)" : "",
-                        s.planned_share_text(), escape_xml(s.peak_text()));
+                        s.planned_share_text(), escape_xml(s.knee_text()));
     if (s.unplaced > 0) html += fmt::format("<p>{}.</p>\n", escape_xml(s.unplaced_text()));
     html += "<table><tr><th>replicas</th><th>fits</th><th>worst p99 (ms)</th><th>req/s together</th><th>why not</th></tr>\n";
     for (const auto& st : s.steps) {

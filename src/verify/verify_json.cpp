@@ -110,11 +110,15 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
     j["search"] = {{"workload", s.workload}, {"slice", s.slice},     {"planned", s.planned},
                    {"most_that_fit", s.most_that_fit}, {"capped", s.capped}, {"planned_share", opt(s.planned_share())},
                    {"steps", steps}};
-    const SearchStep* peak = s.peak();
-    j["search"]["peak"] = peak ? nlohmann::ordered_json{{"replicas", peak->replicas},
-                                                        {"aggregate_req_per_s", *peak->aggregate_req_per_s},
-                                                        {"planned_share", static_cast<double>(s.planned) / peak->replicas}}
-                               : nlohmann::ordered_json(nullptr);
+    const auto knee = s.knee();
+    j["search"]["knee"] =
+        knee ? nlohmann::ordered_json{{"replicas", knee->at->replicas},
+                                      {"aggregate_req_per_s", *knee->at->aggregate_req_per_s},
+                                      {"next_replicas", knee->next ? nlohmann::ordered_json(knee->next->replicas) : nullptr},
+                                      {"next_aggregate_req_per_s", knee->next ? nlohmann::ordered_json(*knee->next->aggregate_req_per_s) : nullptr},
+                                      {"growth_share", s.growth_share},
+                                      {"planned_share", static_cast<double>(s.planned) / knee->at->replicas}}
+             : nlohmann::ordered_json(nullptr);
     j["search"]["unplaced"] = s.unplaced == 0 ? nlohmann::ordered_json(nullptr)
                                               : nlohmann::ordered_json{{"count", s.unplaced}, {"code", s.unplaced_code},
                                                                        {"reason", s.unplaced_reason}};

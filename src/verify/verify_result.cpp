@@ -126,22 +126,31 @@ std::string SearchResult::planned_share_text() const {
   return share ? fmt::format("; plan / density {}{:.2f}", capped ? "at most " : "", *share) : "";
 }
 
-const SearchStep* SearchResult::peak() const {
-  const SearchStep* best = nullptr;
+std::optional<SearchResult::Knee> SearchResult::knee() const {
+  std::vector<const SearchStep*> fit;
   for (const SearchStep& st : steps) {
-    if (!st.fits || !st.aggregate_req_per_s) continue;
-    if (!best || *st.aggregate_req_per_s > *best->aggregate_req_per_s ||
-        (*st.aggregate_req_per_s == *best->aggregate_req_per_s && st.replicas < best->replicas))
-      best = &st;
+    if (st.fits && st.aggregate_req_per_s && st.replicas > 0) fit.push_back(&st);
   }
-  return best;
+  if (fit.empty()) return std::nullopt;
+  std::sort(fit.begin(), fit.end(), [](const SearchStep* x, const SearchStep* y) { return x->replicas < y->replicas; });
+  for (size_t i = 0; i + 1 < fit.size(); ++i) {
+    const double more = static_cast<double>(fit[i + 1]->replicas) / fit[i]->replicas - 1;
+    if (*fit[i + 1]->aggregate_req_per_s < *fit[i]->aggregate_req_per_s * (1 + growth_share * more))
+      return Knee{fit[i], fit[i + 1]};
+  }
+  return Knee{fit.back(), nullptr};
 }
 
-std::string SearchResult::peak_text() const {
-  const SearchStep* p = peak();
-  if (!p || p->replicas <= 0) return "";
-  return fmt::format("; its req/s peaked at {} replicas ({:.0f} req/s): plan / peak {:.2f}", p->replicas,
-                     *p->aggregate_req_per_s, static_cast<double>(planned) / p->replicas);
+std::string SearchResult::knee_text() const {
+  const auto k = knee();
+  if (!k) return "";
+  const double share = static_cast<double>(planned) / k->at->replicas;
+  if (!k->next) {
+    return fmt::format("; its req/s together grew to {} replicas ({:.0f} req/s): plan / knee {:.2f}", k->at->replicas,
+                       *k->at->aggregate_req_per_s, share);
+  }
+  return fmt::format("; its req/s together stopped growing after {} replicas ({:.0f} req/s, {:.0f} at {}): plan / knee {:.2f}",
+                     k->at->replicas, *k->at->aggregate_req_per_s, *k->next->aggregate_req_per_s, k->next->replicas, share);
 }
 
 std::string SearchResult::unplaced_text() const {

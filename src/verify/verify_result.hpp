@@ -141,12 +141,21 @@ struct SearchResult {
   // "; plan / density 0.63" ("at most 0.63" when capped), or empty when none fit: the table's and the
   // HTML report's one wording of it.
   std::string planned_share_text() const;
-  // The step that fit with the highest aggregate req/s of the workload (fewer replicas on a tie): where
-  // more copies stopped adding requests. None without a fitting step that measured one.
-  const SearchStep* peak() const;
-  // The plan's replicas over the peak's ("; its req/s peaked at 16 replicas (2774 req/s): plan / peak 0.94"),
-  // or empty without a peak.
-  std::string peak_text() const;
+  // Where the workload's req/s together stopped growing, read from the fitting steps in order of replicas by
+  // the rule that reads a profile's MPS grid (model parameter host_cpu_knee_growth_share): the first step
+  // after which the next fitting one grew by less than `growth_share` of what its added replicas would add
+  // at the step's rate a replica. A flat sum is noise around one level (run44: 2498-2677 req/s from 15 to
+  // 30 mobilenet on an H200's 16 cores), so its highest step says nothing; the first that did not grow does.
+  struct Knee {
+    const SearchStep* at = nullptr;    // the last step that still grew (or the most that fit, where all grew)
+    const SearchStep* next = nullptr;  // the fitting step after it that did not grow; none where all grew
+  };
+  double growth_share = 0.5;
+  // None without a fitting step that measured its req/s together.
+  std::optional<Knee> knee() const;
+  // The plan's replicas over the knee's ("; its req/s together stopped growing after 15 replicas (2547 req/s,
+  // 2653 at 19): plan / knee 1.00"), or empty without one.
+  std::string knee_text() const;
   // "the plan left 9 more of resnet18-b1 unplaced (no_host_cores): no host cores left: ...", or empty.
   std::string unplaced_text() const;
 };

@@ -237,20 +237,22 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // (model/dram_sensitivity.hpp; run 41 added, its check) and run 42's density scenario on two H200s (22 and
 // 20 mobilenet-v3-b8 on 16 cores; their rate a copy from their own grid past the cores: the rule was made on
 // this run, so in sample for it; and its last call, on an H100 from the H200 profiles) and run 43's closed loop
-// on the memory scenario (both rounds, on an H200 and an H100, predicted from their profiles alone), 69 of
-// 198 replicas within both (p99 as verify
+// on the memory scenario (both rounds, on an H200 and an H100, predicted from their profiles alone) and run
+// 44's density plan at the knee on another H200 (run 42's rules out of sample), 82 of 214 replicas within both (p99 as verify
 // measured it, shared stalls or not), and beside the DRAM-saturating stream-triad (the memory runs of
 // profiles without a neighbour cell) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the
 // corpus"). The bounds sit 3 points above the mean absolute errors per workload of the day they were set: a model change that predicts a corpus
-// program worse fails here; one that predicts it better should lower its bound here.
+// program worse fails here; one that predicts it better should lower its bound here. Run 44 raised two: on its
+// H200 the training job ran its p99 45% under the prediction (its slowdown beside 15 mobilenet), and two of the
+// 15 mobilenet had a tail of their own 28-64% over it.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.61, 0.32}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.14, 0.09}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.52, 0.73}},
-    {"train-resnet18-b64", {0.31, 0.30}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
+    {"mobilenet-v3-b8", {0.14, 0.15}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.52, 0.73}},
+    {"train-resnet18-b64", {0.33, 0.57}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
 TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
@@ -270,8 +272,8 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 198);  // runs 33-43 (run39, run41-h200, run42 but its last call and run43-h200 on H200s)
-  EXPECT_GE(within_both, 69);
+  EXPECT_EQ(replicas, 214);  // runs 33-44 (run39, run41-h200, run42 but its last call, run43-h200, run44 on H200s)
+  EXPECT_GE(within_both, 82);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   ASSERT_EQ(errors.size(), kCorpusBounds.size());
   for (const auto& [w, e] : errors) {

@@ -104,10 +104,12 @@ s = v.get("search")
 if s:
     print(f"search: most that fit {s.get('most_that_fit')} (capped: {s.get('capped')}), "
           f"planned / most = {s.get('planned_share')}")
-    pk = s.get("peak")
-    if pk:
-        print(f"search: req/s together peaked at {pk['replicas']} ({pk['aggregate_req_per_s']:.0f} req/s), "
-              f"planned / peak = {pk['planned_share']:.2f}")
+    kn = s.get("knee")
+    if kn:
+        after = "grew to the most that fit" if kn["next_replicas"] is None else \
+            f"stopped growing ({kn['next_aggregate_req_per_s']:.0f} at {kn['next_replicas']})"
+        print(f"search: req/s together {after} after {kn['replicas']} ({kn['aggregate_req_per_s']:.0f} req/s), "
+              f"planned / knee = {kn['planned_share']:.2f}")
     for st in s.get("steps", []):
         agg = st.get("aggregate_req_per_s")
         print(f"  {st['replicas']:>3} replicas: {'fits' if st['fits'] else 'breaks'}, worst p99 {st.get('worst_p99_ms')}, "

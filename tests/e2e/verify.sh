@@ -262,14 +262,14 @@ run verify "${COMMON[@]}" --run fast="FAKE_SCALE=1 FAKE_LATENCY_MS=8 sh $CLIENT"
 expect_rc 1
 expect_json '.search.workload == "fast" and .search.planned == 3 and .search.most_that_fit == 2 and .search.planned_share == 1.5'
 expect_json '[.search.steps[] | {replicas, fits}] == [{"replicas":3,"fits":false},{"replicas":2,"fits":true}]'
-expect_json '.search.peak.replicas == 2 and .search.peak.planned_share == 1.5 and (.search.steps | all(.aggregate_req_per_s > 0))'
+expect_json '.search.knee.replicas == 2 and .search.knee.planned_share == 1.5 and .search.knee.next_replicas == null and (.search.steps | all(.aggregate_req_per_s > 0))'
 expect_nothing_left
 run verify "${COMMON[@]}" --run fast="FAKE_SCALE=1 FAKE_LATENCY_MS=8 sh $CLIENT" --run batch="$BATCH" --repeat 1 --no-solo \
   --tolerance 10 --search fast --report "$WORK/search.html"
-expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 2 fit; plan / density 1.50; its req/s peaked at 2 replicas \([0-9]+ req/s\): plan / peak 1.50$'
+expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 2 fit; plan / density 1.50; its req/s together grew to 2 replicas \([0-9]+ req/s\): plan / knee 1.50$'
 expect_out '^  2 replica\(s\): fits \([0-9]+ req/s of fast together\)$'
-grep -Eq '<p>The plan placed 3; at most 2 fit; plan / density 1.50; its req/s peaked at 2 replicas \([0-9]+ req/s\): plan / peak 1.50.</p>' \
-  "$WORK/search.html" || fail "the HTML report lacks plan / density and the peak"
+grep -Eq '<p>The plan placed 3; at most 2 fit; plan / density 1.50; its req/s together grew to 2 replicas \([0-9]+ req/s\): plan / knee 1.50.</p>' \
+  "$WORK/search.html" || fail "the HTML report lacks plan / density and the knee"
 expect_nothing_left
 # A plan that left replicas of the searched workload out says why beside the density found (5 fast asked
 # for, 3 placed: the fleet's one GPU is full).
@@ -279,7 +279,7 @@ echo "$OUT" >"$WORK/plan5.json"
 run verify "$WORK/plan5.json" --scenario "$WORK/s5.yaml" --warmup 0.5 --mps-control "$FAKE_MPS" --duration 0.3 \
   --run fast="$FAST" --run batch="$BATCH" --repeat 1 --no-solo --tolerance 100 --search fast --search-max 3 \
   --json "$WORK/search5.json" --report "$WORK/search5.html"
-expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 3 \(or more: --search-max reached\) fit; plan / density at most 1.00; its req/s peaked at 3 replicas \([0-9]+ req/s\): plan / peak 1.00$'
+expect_out '^density search: fast on gpu0/s0: the plan placed 3, at most 3 \(or more: --search-max reached\) fit; plan / density at most 1.00; its req/s together grew to 3 replicas \([0-9]+ req/s\): plan / knee 1.00$'
 expect_out '^  the plan left 2 more of fast unplaced \(no_gpu_left\): no GPU left: all 1 GPUs of the fleet are used$'
 jq -e '.search.unplaced == {"count": 2, "code": "no_gpu_left", "reason": "no GPU left: all 1 GPUs of the fleet are used"}' \
   "$WORK/search5.json" >/dev/null || fail "the JSON report lacks the plan's reason: $(jq -c .search "$WORK/search5.json")"

@@ -199,10 +199,12 @@ TEST_F(VerifyDriverTest, TheDensitySearchFindsTheMostReplicasThatKeepTheSlo) {
     ASSERT_TRUE(st.aggregate_req_per_s) << st.replicas;
     EXPECT_NEAR(*st.aggregate_req_per_s, 100.0 * st.replicas, 100.0 * st.replicas * 0.05) << st.replicas;
   }
-  ASSERT_NE(r.search->peak(), nullptr);
-  EXPECT_EQ(r.search->peak()->replicas, 3);  // the most that fit: the requests grew with every fitting step
+  ASSERT_TRUE(r.search->knee());
+  EXPECT_EQ(r.search->knee()->at->replicas, 3);  // the most that fit: the requests grew with every fitting step
+  EXPECT_EQ(r.search->knee()->next, nullptr);
   const auto j = to_json(r)["search"];
-  EXPECT_EQ(j["peak"]["replicas"], 3);
+  EXPECT_EQ(j["knee"]["replicas"], 3);
+  EXPECT_TRUE(j["knee"]["next_replicas"].is_null());
   EXPECT_TRUE(j["steps"][0]["aggregate_req_per_s"].is_number());
 }
 
@@ -254,21 +256,35 @@ TEST_F(VerifyDriverTest, TheSearchGoesDownWhenThePlanAlreadyBreaksTheSlo) {
 }
 
 // Past the host's cores more copies may keep the SLO and add no requests (issue 37's decode loop: 556 req/s
-// at 16 copies, 546 at 24): the peak is the fitting step with the most req/s together, the fewer replicas on
-// a tie, and the plan is compared with it as well as with the most that fit.
-TEST(SearchResult, ThePeakIsTheFittingStepWithTheMostRequests) {
+// at 16 copies, 546 at 24; run44's mobilenet 2547 at 15, 2498-2677 up to 30): the knee is read from the
+// fitting steps in order of replicas by the profile grid's rule, the first after which the next grew by less
+// than half of what its added replicas would add at its rate a replica; the highest sum of a flat run is noise.
+TEST(SearchResult, TheKneeIsWhereTheRequestsTogetherStoppedGrowing) {
   SearchResult s;
-  s.workload = "decode";
-  s.planned = 16;
-  EXPECT_EQ(s.peak(), nullptr);
-  EXPECT_EQ(s.peak_text(), "");
-  s.steps = {{16, true, 40.0, 556.0, ""}, {20, true, 60.0, 556.0, ""}, {24, true, 78.0, 546.0, ""},
-             {28, false, 95.0, 600.0, "p99 95 ms > SLO 80.00 ms"}, {17, true, 45.0, std::nullopt, ""}};
-  s.most_that_fit = 24;
-  ASSERT_NE(s.peak(), nullptr);
-  EXPECT_EQ(s.peak()->replicas, 16);  // 20 tie with 16; 28 had more but broke the SLO; 17 measured none
-  EXPECT_EQ(s.peak_text(), "; its req/s peaked at 16 replicas (556 req/s): plan / peak 1.00");
-  EXPECT_DOUBLE_EQ(*s.planned_share(), 16.0 / 24);
+  s.workload = "mobilenet";
+  s.planned = 15;
+  EXPECT_FALSE(s.knee());
+  EXPECT_EQ(s.knee_text(), "");
+  // run44's steps (H200, 16 cores), in the order the search ran them.
+  s.steps = {{15, true, 14.5, 2547.0, ""}, {19, true, 29.2, 2653.0, ""}, {23, true, 22.2, 2498.0, ""},
+             {27, true, 34.6, 2677.0, ""}, {31, false, 34.5, 2469.0, "p99 34.48 ms > SLO 27.00 ms"},
+             {29, true, 24.3, 2524.0, ""}, {30, true, 27.5, 2532.0, ""}};
+  s.most_that_fit = 30;
+  ASSERT_TRUE(s.knee());
+  EXPECT_EQ(s.knee()->at->replicas, 15);  // 19 would have had to reach 2547 x (1 + 0.5 x 4/15) = 2887
+  EXPECT_EQ(s.knee()->next->replicas, 19);
+  EXPECT_EQ(s.knee_text(), "; its req/s together stopped growing after 15 replicas (2547 req/s, 2653 at 19): plan / knee 1.00");
+  EXPECT_DOUBLE_EQ(*s.planned_share(), 0.5);
+  // Growing steps: the knee is the next one that did not grow enough, wherever the search ran it.
+  s.steps = {{8, true, 10.0, 1000.0, ""}, {16, true, 12.0, 1900.0, ""}, {12, true, 11.0, 1450.0, ""},
+             {20, true, 20.0, 1950.0, ""}};
+  EXPECT_EQ(s.knee()->at->replicas, 16);  // 12: +45% for +50% copies; 16: +31% for +33%; 20: +3% for +25%
+  // A step that measured no requests, or broke the SLO, is left out; all growing: the most that fit.
+  s.steps = {{8, true, 10.0, 1000.0, ""}, {10, true, 10.0, std::nullopt, ""}, {12, true, 11.0, 1450.0, ""},
+             {16, false, 90.0, 100.0, "broke"}};
+  EXPECT_EQ(s.knee()->at->replicas, 12);
+  EXPECT_EQ(s.knee()->next, nullptr);
+  EXPECT_EQ(s.knee_text(), "; its req/s together grew to 12 replicas (1450 req/s): plan / knee 1.25");
 }
 
 TEST(SearchResult, PlannedShareIsNoneWhenNothingFits) {
