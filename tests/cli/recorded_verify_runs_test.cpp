@@ -239,7 +239,10 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // this run, so in sample for it; and its last call, on an H100 from the H200 profiles), 60 of 182 replicas within both (p99 as verify
 // measured it, shared stalls or not), and beside the DRAM-saturating stream-triad (the memory runs of
 // profiles without a neighbour cell) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the
-// corpus"). The bounds sit 3 points above the mean absolute errors per workload of the day they were set: a model change that predicts a corpus
+// corpus"). Since the triad's kernels slow as its own SM-share curve says (model/kernel_share_stretch.hpp,
+// made on the six memory runs it ran in, so in sample for it), it is within both targets in all six (req/s
+// mean 7.1%, p99 16.7%; before 48.6% and 69.8%) and the corpus has 66 within both.
+// The bounds sit 3 points above the mean absolute errors per workload of the day they were set: a model change that predicts a corpus
 // program worse fails here; one that predicts it better should lower its bound here.
 struct CorpusBound {
   double req_per_s_mean_abs;
@@ -247,7 +250,7 @@ struct CorpusBound {
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.61, 0.32}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.14, 0.09}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.52, 0.73}},
+    {"mobilenet-v3-b8", {0.14, 0.09}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.10, 0.20}},
     {"train-resnet18-b64", {0.31, 0.30}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -269,7 +272,7 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
     }
   }
   EXPECT_EQ(replicas, 182);  // runs 33-42 (run39, run41-h200 and run42 but its last call on H200s)
-  EXPECT_GE(within_both, 60);
+  EXPECT_GE(within_both, 66);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   ASSERT_EQ(errors.size(), kCorpusBounds.size());
   for (const auto& [w, e] : errors) {
