@@ -24,6 +24,8 @@ struct ModelNote {
     grid_beyond,         // n: K, the grid's largest K
     grid_cell,           // n: K
     contention,          // x: SM pressure, DRAM, bursts, contention, exposed share, memory queueing, slowdown
+    curve_kernel_stretch,  // x: the share of the SMs its kernels get (%), their stretch there, the contention;
+                           // n: the SM-share curve's segment read; flag: below the curve's lowest point
     launch_path,         // n: clients; x: slowdown
     tail_capped,         // x: tail alone / mean, tail beside neighbours / mean; flag: its own excess binds
     core_wait,           // n: client processes, on this slice; x: host cores, wait in ms; flag: measured by the

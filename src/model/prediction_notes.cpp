@@ -88,6 +88,11 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
              (s.flag ? " (its own copies; here its neighbours are other workloads)" : "");
     case Kind::contention:
       return contention_note(s, m);
+    case Kind::curve_kernel_stretch:
+      return "its SM-share curve from " + std::to_string(s.n[0]) + "% to " + std::to_string(s.n[1]) +
+             "% at the " + note_number(s.x[0]) + "% of the SMs the contention leaves its kernels" +
+             (s.flag ? " (below the curve: its lowest segment carried on)" : "") + ": kernel time x" +
+             note_number(s.x[1]) + ", not x" + note_number(s.x[2]);
     case Kind::launch_path:
       return "MPS launch path with " + std::to_string(s.n[0]) + " clients: x" + note_number(s.x[0]) + " slower";
     case Kind::tail_capped:

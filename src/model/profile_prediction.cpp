@@ -5,6 +5,7 @@
 
 #include "model/dram_sensitivity.hpp"
 #include "model/host_cpu_grid.hpp"
+#include "model/kernel_share_stretch.hpp"
 #include "model/profile_alone.hpp"
 #include "model/slice_contention.hpp"
 
@@ -64,7 +65,9 @@ DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, co
   const double own_dram = p.dram_bw.value_or(0.0);
   const double neighbour_sm = d.neighbour_cap ? *d.neighbour_cap / 100.0 : 1.0;
   const double contention = std::max({1.0, a + neighbour_sm, own_dram + d.others_dram});
-  const double slowed = kernel_slowdown(exposed, contention, memory_queueing(own_dram, d.others_dram, m));
+  const auto stretch = curve_kernel_stretch(p, 1.0, contention, m.steady_kernel_share);
+  const double slowed =
+      kernel_slowdown(exposed, stretch ? stretch->stretch : contention, memory_queueing(own_dram, d.others_dram, m));
   const double launch = 1 + launch_cost_per_client(p, exposed, own_dram, m) * (1 - exposed);
   const double factor = slowed * std::max(1.0, launch);
   DramCellModel out{factor, factor};
@@ -167,7 +170,17 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         const double contention = std::max({1.0, sm_pressure, dram_sum}) + burst;
         const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
         const double memory = memory_queueing(own_dram, dram_sum - own_dram, m);
-        const double slowed = kernel_slowdown(own.exposed, contention, memory);
+        // Where its SM-share curve measured its kernels, they run as long as the curve says at the share of the
+        // SMs the contention leaves them, not `contention` times as long (model/kernel_share_stretch.hpp).
+        const auto stretch = curve_kernel_stretch(*p, own.cap, contention, m.steady_kernel_share);
+        const double slowed = kernel_slowdown(own.exposed, stretch ? stretch->stretch : contention, memory);
+        if (stretch) {
+          pred.extrapolated = pred.extrapolated || stretch->below_curve;
+          pred.notes.push_back({ModelNote::Kind::curve_kernel_stretch,
+                                {100 * stretch->share, stretch->stretch, contention},
+                                {stretch->from_pct, stretch->to_pct},
+                                stretch->below_curve});
+        }
         pred.notes.push_back(
             {ModelNote::Kind::contention, {sm_pressure, dram_sum, burst, contention, own.exposed, memory, slowed}});
         scale_figures(*f, 1.0 / slowed);
