@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/profile_alone.hpp"
+
 namespace gpupack {
 
 namespace {
@@ -37,7 +39,7 @@ std::optional<KernelStretch> curve_kernel_stretch(const ProfileFacts& p, double 
     if (pt.pct <= 0 || pt.req_per_s <= 0) return std::nullopt;
   }
   const double a = std::min(1.0, *p.sm_active);
-  const double exposed = std::clamp(std::max(a, p.kernel_time.value_or(a)), 0.0, 1.0);
+  const double exposed = kernel_exposed_share(p);
   if (exposed < steady_kernel_share) return std::nullopt;
   const double width = a / exposed;
   if (c.front().pct >= 100 * width) return std::nullopt;

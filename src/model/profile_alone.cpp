@@ -26,6 +26,11 @@ void scale_figures(Figures& f, double speed) {
   if (f.p99) *f.p99 /= speed;
 }
 
+double kernel_exposed_share(const ProfileFacts& p) {
+  const double a = std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0);
+  return std::clamp(std::max(a, p.kernel_time.value_or(a)), 0.0, 1.0);
+}
+
 namespace {
 
 // A cap that keeps `kept` of the client's req/s lengthens its mean request (a closed loop: 1 / req/s) by
@@ -58,15 +63,22 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcom
     // Below the lowest point. Where the profile's own rule found the program keeps its req/s at that
     // point (compute demand from the sweep at or below it), it needs no more than that share, and its
     // measured SM activity says how much it needs: it loses work only below that. Otherwise it was
-    // already losing work there, and keeps cap / lowest point of it.
+    // already losing work there: its kernels take lowest point / cap as long, and the rest of a request
+    // (launch, host) no longer. A sweep whose runs moved with the host (run45: mobilenet-v3-b8 on an H200,
+    // 259, 203 and 227 req/s at 100, 50 and 25%) reads a launch-bound program as needing every SM; cut in
+    // proportion to the cap, its 4 copies at 15% were predicted at 77 req/s and ran at 174-178.
     const bool holds_at_lowest = p.compute_method == "sweep" && p.compute_demand <= c.front().pct / 100.0 + 1e-9;
     double need = c.front().pct;
     if (holds_at_lowest && p.sm_active && *p.sm_active > 0) need = std::min(need, 100.0 * *p.sm_active);
-    const double kept = std::min(1.0, *cap / need);
+    // The share of its time its kernels run needs NVML's kernel time: SM activity alone is a share of the SMs'
+    // capacity, far below the time a narrow kernel runs (issue 37's decode loop: 1.8% of the SMs busy).
+    const double exposed = p.kernel_time ? kernel_exposed_share(p) : 1.0;
+    const double kept = holds_at_lowest ? std::min(1.0, *cap / need)
+                                        : std::min(1.0, 1.0 / ((1 - exposed) + exposed * need / *cap));
     Figures f{c.front().req_per_s, c.front().p99_ms ? c.front().p99_ms : alone.p99};
     if (kept < 1) cap_to(f, kept);
     out.extrapolated = true;
-    out.notes.push_back({ModelNote::Kind::cap_below_curve, {need, kept}, {*cap, c.front().pct}, need < c.front().pct});
+    out.notes.push_back({ModelNote::Kind::cap_below_curve, {need, kept, exposed}, {*cap, c.front().pct}, need < c.front().pct});
     return f;
   }
   for (size_t i = 1; i < c.size(); ++i) {

@@ -22,6 +22,10 @@ struct Figures {
 double lerp_points(double x0, double y0, double x1, double y1, double x);
 // Figures in notes: two decimals, whole numbers from 10 up.
 std::string note_number(double v);
+// The share of a request alone during which its kernels run: its SM activity, or the time any of its kernels
+// ran where longer (a narrow kernel keeps few SMs busy for all of its time). Fewer SMs stretch that part,
+// not the launch and host time around it (0..1; 0 where neither was measured).
+double kernel_exposed_share(const ProfileFacts& p);
 // A client `speed` times as fast: req/s up, p99 down.
 void scale_figures(Figures& f, double speed);
 // The client alone under an MPS cap of `cap` percent (none: uncapped): the SM-share curve where measured,

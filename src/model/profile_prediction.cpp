@@ -61,7 +61,7 @@ double colocated_tail_cap(double req, double own_request_ms, const ModelParamete
 // a slice of two clients, as client_figures below counts them. Its req/s and p99 factors against alone.
 DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, const ModelParameters& m) {
   const double a = std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0);
-  const double exposed = std::clamp(std::max(a, p.kernel_time.value_or(a)), 0.0, 1.0);
+  const double exposed = kernel_exposed_share(p);
   const double own_dram = p.dram_bw.value_or(0.0);
   const double neighbour_sm = d.neighbour_cap ? *d.neighbour_cap / 100.0 : 1.0;
   const double contention = std::max({1.0, a + neighbour_sm, own_dram + d.others_dram});

@@ -26,7 +26,7 @@ Activity activity(const PredictionInput& c, SliceCapacity slice) {
   const double to_slice_bandwidth =
       p->gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0 ? p->gpu_bandwidth_gbs / slice.bandwidth_gbs : to_slice;
   const double a = std::clamp(*p->sm_active, 0.0, 1.0);
-  const double exposed = std::clamp(std::max(a, p->kernel_time.value_or(a)), 0.0, 1.0);
+  const double exposed = kernel_exposed_share(*p);
   const double sm = std::min(cap, a * to_slice);
   // The bandwidth it draws under a cap follows the work it still gets done: the SM-share curve's req/s at the
   // cap against alone where the profile has a curve (a bandwidth-bound kernel keeps its rate, and its draw, on

@@ -1,0 +1,78 @@
+// A client alone under an MPS cap below its SM-share curve's lowest point (model/profile_alone.hpp): where the
+// sweep found it needs more than that point, its kernels take lowest point / cap as long and the rest of a
+// request (launch, host) no longer. run45's mobilenet-v3-b8 on an H200 (results/run45-closed-loops): a
+// launch-bound program (kernels 25% of its time, 6% of the SMs busy) whose sweep moved with the host (259, 203
+// and 227 req/s at 100, 50 and 25%) read as needing every SM; cut in proportion to a 15% cap, four copies were
+// predicted at 77 req/s and ran at 174-178.
+#include "model/profile_alone.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "model/prediction_notes.hpp"
+#include "planner/scenario_builder.hpp"
+
+namespace gpupack {
+namespace {
+
+bool says(const std::vector<std::string>& notes, const std::string& text) {
+  for (const auto& n : notes) {
+    if (n == text) return true;
+  }
+  ADD_FAILURE() << "no note \"" << text << "\" among " << notes.size();
+  for (const auto& n : notes) ADD_FAILURE() << n;
+  return false;
+}
+
+ProfileFacts launch_bound_with_a_noisy_sweep() {
+  ProfileFacts p = *test::h100_profile(0.057, 258.9, 6.4);
+  p.kernel_time = 0.25;
+  p.compute_method = "sweep";
+  p.compute_demand = 1.0;  // 50% fell 22% below 100%: the sweep's rule says it needs every SM
+  p.share_curve = {{25, 227.4, 6.0}, {50, 202.8, 7.0}, {100, 258.9, 6.4}};
+  return p;
+}
+
+TEST(ProfileAlone, BelowTheCurveOnlyItsKernelsStretch) {
+  const ProfileFacts p = launch_bound_with_a_noisy_sweep();
+  ClientOutcome out;
+  out.source = kProfileSource;
+  const Figures f = at_cap(p, 15, false, out);
+  // Its kernels (25% of its time) take 25 / 15 as long: 1 / (0.75 + 0.25 x 5/3) = 0.857 of the lowest point.
+  EXPECT_NEAR(f.req, 227.4 / (0.75 + 0.25 * 25.0 / 15.0), 1e-6);
+  EXPECT_TRUE(out.extrapolated);
+  Workload w;
+  w.name = "mobilenet-v3-b8";
+  EXPECT_TRUE(says(explain_outcome(out, w, Sharing::mps, ModelParameters{}),
+                   "cap 15% below the SM-share curve's lowest point (25%): its kernels (0.25 of its time alone) take "
+                   "x1.67 as long, the rest of a request no longer, so it keeps 0.86 of its work"));
+}
+
+TEST(ProfileAlone, BelowTheCurveASteadyClientOrOneWithoutActivityScalesInProportion) {
+  ProfileFacts p = launch_bound_with_a_noisy_sweep();
+  p.kernel_time.reset();
+  ClientOutcome none;
+  // Without NVML's kernel time nothing says how much of a request is not kernel time (its SM activity, 5.7%,
+  // is a share of the SMs' capacity, not of its time).
+  EXPECT_NEAR(at_cap(p, 15, false, none).req, 227.4 * 15 / 25, 1e-6);
+  p.sm_active = 0.93;
+  p.kernel_time = 1.0;
+  ClientOutcome steady;
+  steady.source = kProfileSource;
+  EXPECT_NEAR(at_cap(p, 15, false, steady).req, 227.4 * 15 / 25, 1e-6);  // all kernel time: in proportion
+  Workload w;
+  EXPECT_TRUE(says(explain_outcome(steady, w, Sharing::mps, ModelParameters{}),
+                   "cap 15% below the SM-share curve's lowest point (25%): scaled in proportion"));
+}
+
+TEST(ProfileAlone, BelowTheCurveAProgramThatHoldsItsRateThereNeedsOnlyItsActivity) {
+  ProfileFacts p = launch_bound_with_a_noisy_sweep();
+  p.compute_demand = 0.25;  // the sweep found it keeps its req/s at the lowest point
+  ClientOutcome out;
+  EXPECT_NEAR(at_cap(p, 15, false, out).req, 227.4, 1e-6);  // 15% is more than the 5.7% it keeps busy
+}
+
+}  // namespace
+}  // namespace gpupack
