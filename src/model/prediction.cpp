@@ -154,6 +154,10 @@ std::map<std::string, int> client_processes_by_node(const Plan& plan) {
   return out;
 }
 
+bool node_adds_core_waits(double node_cores, int node_processes, int slice_processes) {
+  return node_cores > 0 && node_processes > slice_processes && node_processes > node_cores;
+}
+
 void add_predictions(const Scenario& scenario, Plan& plan, const ModelParameters& m) {
   std::vector<ModelClient> clients;
   const std::map<std::string, int> node_processes = client_processes_by_node(plan);
@@ -167,8 +171,7 @@ void add_predictions(const Scenario& scenario, Plan& plan, const ModelParameters
       for (const auto& c : s.clients) slice_processes += static_cast<int>(c.replicas.size());
       // The packer predicted each slice alone; where other slices of the node add processes for the node's
       // cores, the prediction is made again with the node's figures.
-      const bool node_adds_waits = capacity.node_cores > 0 && capacity.node_processes > slice_processes &&
-                                   capacity.node_processes > capacity.node_cores;
+      const bool node_adds_waits = node_adds_core_waits(capacity.node_cores, capacity.node_processes, slice_processes);
       if (!node_adds_waits &&
           std::all_of(s.clients.begin(), s.clients.end(), [](const PlanClient& c) { return c.prediction.has_value(); }))
         continue;

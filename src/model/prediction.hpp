@@ -53,11 +53,16 @@ SliceOutcome predict(const ModelSlice& slice, const std::vector<ModelClient>& cl
 ClientPrediction plan_prediction(const ClientOutcome& outcome, const Workload& workload, Sharing sharing,
                                  const ModelParameters& m);
 
-// Fills PlanClient::prediction where a plan lacks it (a plan made by hand; the packer's plans carry theirs).
 // The client processes on each node of a plan, over all of its GPUs and MIG instances (every replica is
 // one): what competes for the node's cores in the wait for a core (issue 37).
 std::map<std::string, int> client_processes_by_node(const Plan& plan);
 
+// Whether a slice's processes wait for the node's cores beyond what the slice alone adds: the node has
+// stated cores, more client processes than the slice and more than its cores. Then the slice is predicted
+// with the node's figures (SliceCapacity::node_cores, node_processes), else with its own.
+bool node_adds_core_waits(double node_cores, int node_processes, int slice_processes);
+
+// Fills PlanClient::prediction where a plan lacks it (a plan made by hand; the packer's plans carry theirs).
 void add_predictions(const Scenario& scenario, Plan& plan, const ModelParameters& m);
 
 }  // namespace gpupack

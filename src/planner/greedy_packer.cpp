@@ -64,6 +64,7 @@ class GreedyPacker {
     std::sort(r.left.begin(), r.left.end(), [](const ReplicaRef& x, const ReplicaRef& y) {
       return std::pair(x.workload, x.replica) < std::pair(y.workload, y.replica);
     });
+    r.node_bound = std::move(node_bound_);
     return r;
   }
 
@@ -185,12 +186,12 @@ class GreedyPacker {
   void fill_best(int gpu) {
     const std::vector<Candidate>& candidates = phase2();
     Trial best;
-    std::vector<ReplicaRef> over;  // the best trial's replicas over the node's cores
+    std::vector<CoreBoundReplica> over;  // the best trial's replicas its node's cores turned away
     if (ctx_.whole_allowed(gpu)) best = within_node_cores(try_whole(gpu, left_), over);
     // MIG must place strictly more than a whole GPU: one slice is simpler to run and to change. Both are
     // compared within the node's cores.
     if (auto layout = packer::best_mig_layout(filler_, *ranking_, gpu, candidates, left_, best.score)) {
-      std::vector<ReplicaRef> mig_over;
+      std::vector<CoreBoundReplica> mig_over;
       Trial mig = within_node_cores(std::move(*layout), mig_over);
       if (mig.score > best.score + 1e-9) {
         best = std::move(mig);
@@ -198,7 +199,10 @@ class GreedyPacker {
       }
     }
     if (best.score <= 0) return;
-    for (const ReplicaRef& r : over) keep_pending(best.taken, r);
+    for (const CoreBoundReplica& r : over) {
+      keep_pending(best.taken, r.replica);
+      node_bound_.insert_or_assign(r.replica.workload, r);
+    }
     commit(best.taken);
     used_[static_cast<size_t>(gpu)] = true;
     builds_.push_back(std::move(best.build));
@@ -206,7 +210,7 @@ class GreedyPacker {
 
   // A trial with its GPU's slices and the node's GPUs filled before within the node's cores (node_cores.hpp):
   // replicas over them stay in their buckets for the next GPUs; its score counts only what stays.
-  Trial within_node_cores(Trial t, std::vector<ReplicaRef>& over_cores) {
+  Trial within_node_cores(Trial t, std::vector<CoreBoundReplica>& over_cores) {
     if (t.score <= 0 || !ctx_.entry(t.build.gpu).cpu_cores) return t;
     std::vector<GpuBuild> node = builds_;
     node.push_back(std::move(t.build));
@@ -214,7 +218,7 @@ class GreedyPacker {
     t.build = std::move(node.back());
     for (const CoreBoundReplica& r : over) {
       t.score -= ctx_.dominant_share(ctx_.demands().workloads[static_cast<size_t>(r.replica.workload)], t.build.gpu);
-      over_cores.push_back(r.replica);
+      over_cores.push_back(r);
     }
     return t;
   }
@@ -250,6 +254,7 @@ class GreedyPacker {
   std::vector<int> left_;                                // per bucket, in phase 2: replicas left
   std::optional<packer::FillRanking> ranking_;           // phase 2's fills, over phase2_
   long remaining_ = 0;  // replicas not placed yet
+  std::map<int, CoreBoundReplica> node_bound_;  // PackResult::node_bound
   size_t first_free_ = 0;  // no GPU before it is free
 };
 

@@ -7,8 +7,10 @@
 //    whichever configuration holds the most: a whole GPU for one tenant, or a MIG layout (of the maximal
 //    ones) whose instances each take one tenant's remainder or one isolated replica.
 // Replicas that fit nowhere are returned for the caller to explain.
+#include <map>
 #include <vector>
 
+#include "planner/node_cores.hpp"
 #include "planner/plan_context.hpp"
 
 namespace gpupack {
@@ -16,6 +18,9 @@ namespace gpupack {
 struct PackResult {
   std::vector<GpuBuild> builds;
   std::vector<ReplicaRef> left;  // replicas not placed
+  // Per workload, the last of its replicas a GPU's fill gave back to its node's cores (node_cores.hpp): why
+  // replicas left where their GPU had room were left.
+  std::map<int, CoreBoundReplica> node_bound;
 };
 
 PackResult greedy_pack(const PlanContext& ctx);

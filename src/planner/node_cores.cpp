@@ -5,6 +5,7 @@
 #include <map>
 
 #include "model/host_cpu_grid.hpp"
+#include "model/prediction.hpp"
 
 namespace gpupack {
 
@@ -44,6 +45,17 @@ size_t heaviest_client(const SliceState& s) {
   return best;
 }
 
+// Whether a slice judged with the node's processes (SliceState::set_node, where they add waits for its
+// cores) keeps every SLO it kept judged with its own: the packers judged each slice alone, so another instance's processes waiting for the same
+// cores were not in its p99 (issue 37: two MIG instances, 15 decode loops each, on 16 cores).
+bool keeps_slos_on_node(const PlanContext& ctx, const SliceState& s) {
+  if (s.empty() || s.spec().capacity.node_processes == 0) return true;
+  if (choose_slice_sharing(s.spec(), s.loads(), ctx.policy(), ctx.parameters(), PredictionDetail::inflation)) return true;
+  SliceState alone = s;
+  alone.set_node(0, 0);
+  return !choose_slice_sharing(alone.spec(), alone.loads(), ctx.policy(), ctx.parameters(), PredictionDetail::inflation);
+}
+
 }  // namespace
 
 double slice_host_cores(const PlanContext& ctx, const SliceState& slice) {
@@ -67,26 +79,45 @@ std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector
   std::vector<CoreBoundReplica> out;
   for (const auto& [node, slices] : nodes) {
     const double cores = *ctx.entry(builds[slices.front().first].gpu).cpu_cores;
-    std::vector<double> used;
-    for (auto [b, s] : slices) used.push_back(slice_host_cores(ctx, builds[b].slices[s]));
+    auto slice = [&](size_t k) -> SliceState& { return builds[slices[k].first].slices[slices[k].second]; };
+    // Every slice judged with the node's processes as they stand, and the cores they use at their rates then.
+    std::vector<double> used(slices.size());
     double total = 0;
-    for (double u : used) total += u;
-    while (total > cores + kCoreEpsilon) {
-      // The slice using most cores gives up a replica of its heaviest client; its use is predicted again
-      // (fewer neighbours: the others may make more requests).
-      size_t i = used.size();
-      for (size_t k = 0; k < used.size(); ++k) {
-        if (slices[k].first >= first_trimmed && (i == used.size() || used[k] > used[i])) i = k;
+    int processes = 0;
+    auto judge_on_node = [&] {
+      processes = 0;
+      for (size_t k = 0; k < slices.size(); ++k) processes += slice(k).processes();
+      total = 0;
+      for (size_t k = 0; k < slices.size(); ++k) {
+        const bool waits = node_adds_core_waits(cores, processes, slice(k).processes());
+        slice(k).set_node(waits ? cores : 0, waits ? processes : 0);
+        used[k] = slice_host_cores(ctx, slice(k));
+        total += used[k];
       }
-      if (i == used.size()) break;  // only committed GPUs on this node: they fit when committed
-      SliceState& s = builds[slices[i].first].slices[slices[i].second];
-      if (s.empty()) break;  // nothing left to take off
+    };
+    judge_on_node();
+    while (true) {
+      // A slice past an SLO with the node's processes counts its replicas' cores alone (no sharing keeps its
+      // SLOs, so no predicted rate scales them): the SLO is the bound to name then, not the cores.
+      bool breaks_slo = false;
+      for (size_t k = 0; k < slices.size() && !breaks_slo; ++k) breaks_slo = !keeps_slos_on_node(ctx, slice(k));
+      const bool over_cores = !breaks_slo && total > cores + kCoreEpsilon;
+      if (!over_cores && !breaks_slo) break;
+      // Over the cores, the slice using most of them gives up a replica of its heaviest client; past an SLO
+      // (the wait for a core the node's processes add), the slice with most processes. Only slices of builds
+      // from `first_trimmed` on: the committed ones fit when committed.
+      auto weight = [&](size_t k) { return over_cores ? used[k] : static_cast<double>(slice(k).processes()); };
+      size_t i = slices.size();
+      for (size_t k = 0; k < slices.size(); ++k) {
+        if (slices[k].first < first_trimmed || slice(k).empty()) continue;
+        if (i == slices.size() || weight(k) > weight(i)) i = k;
+      }
+      if (i == slices.size()) break;  // nothing left to take off
+      SliceState& s = slice(i);
       const size_t client = heaviest_client(s);
-      out.push_back({s.members()[client].back(), node});
+      out.push_back({s.members()[client].back(), node, breaks_slo, processes});
       s = without(ctx, s, client);
-      total -= used[i];
-      used[i] = slice_host_cores(ctx, s);
-      total += used[i];
+      judge_on_node();  // fewer processes: the others may make more requests and wait less
     }
   }
   return out;
@@ -131,6 +162,14 @@ Unplaced node_cores_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>
         for (const ReplicaRef& x : m) placed += x.workload == r.replica.workload ? 1 : 0;
       }
     }
+  }
+  if (r.slo) {
+    return {r.replica, "no_host_cores",
+            "bound by " + fixed(cores, "%.3g") + " host cores of " + r.node + " (cpu_cores), not by its GPUs: at most " +
+                std::to_string(placed) + " of " + w.name + " there; with " + std::to_string(r.processes) +
+                " client processes on the node's GPUs and MIG instances, each slice judged alone kept its SLOs, but the "
+                "wait for a core the others add would push a replica past its SLO; state the node's cores if it has "
+                "more, or add nodes"};
   }
   const double alone = demand_of(ctx, r.replica).host_cpu;
   const bool measured = w.profile && host_cpu_knee(*w.profile);

@@ -22,10 +22,16 @@ double slice_host_cores(const PlanContext& ctx, const SliceState& slice);
 struct CoreBoundReplica {
   ReplicaRef replica;
   std::string node;
+  // Taken off because a slice of the node broke an SLO with the node's `processes` client processes (the
+  // wait for its cores), not because their cores at the replicas' rates exceeded them.
+  bool slo = false;
+  int processes = 0;
 };
 
 // Takes replicas off `builds` (empty slices and GPUs stay, assemble_plan drops them) until every node with
-// stated cpu_cores holds no more host-core demand than its cores; returns them. Only builds from
+// stated cpu_cores holds no more host-core demand than its cores and every slice of it keeps its SLOs with
+// the node's client processes counted (each slice is then judged with them: SliceState::set_node); returns
+// them. Only builds from
 // `first_trimmed` on give up replicas (the greedy packer trims the GPU it just filled, the ones before
 // stay as committed).
 std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector<GpuBuild>& builds,

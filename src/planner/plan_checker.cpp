@@ -6,8 +6,8 @@
 #include <set>
 
 #include "core/units.hpp"
-#include "model/prediction.hpp"
 #include "model/host_cpu_grid.hpp"
+#include "model/prediction.hpp"
 #include "model/profiled_slice.hpp"
 
 namespace gpupack {
@@ -255,9 +255,14 @@ class Checker {
       case Sharing::time_slicing:
         break;
     }
-    const std::optional<double> host_cores = check_predictions(
-        id, sl, slice_capacity_on(s_.fleet[static_cast<size_t>(g.fleet_entry)], sl.profile), loads, firsts,
-        judged_by_profiles);
+    // As the plan predicted it: with the node's cores and processes where they add waits for a core.
+    SliceCapacity capacity = slice_capacity_on(s_.fleet[static_cast<size_t>(g.fleet_entry)], sl.profile);
+    const double node_cores = s_.fleet[static_cast<size_t>(g.fleet_entry)].cpu_cores.value_or(0);
+    if (node_adds_core_waits(node_cores, node_processes_.at(g.node), replicas)) {
+      capacity.node_cores = node_cores;
+      capacity.node_processes = node_processes_.at(g.node);
+    }
+    const std::optional<double> host_cores = check_predictions(id, sl, capacity, loads, firsts, judged_by_profiles);
     add_host_cpu(g, sl, host_cores);
   }
 
@@ -288,6 +293,7 @@ class Checker {
   std::vector<std::vector<int>> seen_;
   std::vector<std::string> errors_;
   std::map<std::string, std::pair<double, double>> host_cpu_;  // node -> (used, cores)
+  const std::map<std::string, int> node_processes_ = client_processes_by_node(p_);
 };
 
 }  // namespace

@@ -79,8 +79,14 @@ Plan plan_on_fleet(const Scenario& scenario, const PlanOptions& options, PlanCon
       // or a GPU's share of its node's cores did, and the node's cores, summed over its GPUs, are full too.
       if (u.code == "no_gpu_left" || u.code == "no_host_cores") {
         const std::string node = node_without_cores_for(ctx, packed.builds, r);
-        if (!node.empty() && (u.code == "no_gpu_left" || gpus_of_node(ctx, node) > 1))
+        const auto node_bound = packed.node_bound.find(r.workload);
+        if (!node.empty() && (u.code == "no_gpu_left" || gpus_of_node(ctx, node) > 1)) {
           u = node_cores_unplaced(ctx, packed.builds, CoreBoundReplica{r, node});
+        } else if (u.code == "no_gpu_left" && node_bound != packed.node_bound.end()) {
+          // Its GPU had room, but the node's cores turned it away when that GPU was filled: their demand, or the
+          // wait for a core the node's other processes add, past an SLO.
+          u = node_cores_unplaced(ctx, packed.builds, node_bound->second);
+        }
       }
       it = by_workload.emplace(r.workload, u).first;
     }

@@ -106,6 +106,18 @@ class SliceState {
   void set_plugin_replicas(int replicas) {
     if (spec_.consumer.plugin) spec_.consumer.plugin->replicas = replicas;
   }
+  // The node's cores and the client processes on all of its GPUs and MIG instances (planner/node_cores.hpp):
+  // the slice is then judged with the wait for a core they add, not only its own processes.
+  void set_node(double cores, int processes) {
+    spec_.capacity.node_cores = cores;
+    spec_.capacity.node_processes = processes;
+  }
+  // Its client processes: one a replica, as the plan's predictions count them.
+  int processes() const {
+    int n = 0;
+    for (const auto& m : members_) n += static_cast<int>(m.size());
+    return n;
+  }
 
  private:
   int joinable_client(const WorkloadDemand& d) const;
