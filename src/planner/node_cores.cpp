@@ -77,7 +77,10 @@ std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector
     for (size_t s = 0; s < builds[b].slices.size(); ++s) nodes[node].push_back({b, s});
   }
   std::vector<CoreBoundReplica> out;
-  for (const auto& [node, slices] : nodes) {
+  for (const auto& entry : nodes) {
+    // Named, not a structured binding: the lambdas below use them (clang 14 cannot capture bindings).
+    const std::string& node = entry.first;
+    const std::vector<std::pair<size_t, size_t>>& slices = entry.second;
     const double cores = *ctx.entry(builds[slices.front().first].gpu).cpu_cores;
     auto slice = [&](size_t k) -> SliceState& { return builds[slices[k].first].slices[slices[k].second]; };
     // Every slice judged with the node's processes as they stand, and the cores they use at their rates then.
