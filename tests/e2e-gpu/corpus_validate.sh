@@ -13,8 +13,9 @@
 #   (profiles every other workload beside it too: `--neighbour-cmd CMD --neighbour-caps NEIGHBOUR_CAPS`,
 #   default 30; e.g. the STREAM triad, so each workload's own slowdown beside a DRAM-heavy neighbour is
 #   measured; a workload whose client CMD runs is profiled without it), GRID=K,K (the MPS co-location grid,
-#   `--grid GRID`, for the workloads named in GRID_FOR, default the SEARCH workload: copies past the host's
-#   cores measured, so the plan reads the wait for a core from the program's own grid).
+#   `--grid GRID`, for the workloads named in GRID_FOR, default the SEARCH workload, `GRID_FOR=all` for every
+#   one: copies past the host's cores measured, so the plan reads the wait for a core from the program's own
+#   grid, and its launch path's cost from its largest K).
 # Writes profiles/, scenario.yaml, plan.json, plan.txt, verify.json, verify.html and table.txt under
 # $OUT/corpus-<scenario> when OUT is set (else a temp dir).
 RESULTS_ROOT=${OUT:-}
@@ -49,7 +50,9 @@ for w in "${workloads[@]}"; do
     beside=(--neighbour-cmd "$NEIGHBOUR" --neighbour-caps "${NEIGHBOUR_CAPS:-30}")
   fi
   grid=()
-  if [ -n "${GRID:-}" ] && [[ " ${GRID_FOR:-${SEARCH:-}} " == *" $w "* ]]; then grid=(--grid "$GRID"); fi
+  if [ -n "${GRID:-}" ] && { [ "${GRID_FOR:-}" = all ] || [[ " ${GRID_FOR:-${SEARCH:-}} " == *" $w "* ]]; }; then
+    grid=(--grid "$GRID")
+  fi
   run profile --name "$w" --duration "${PROFILE_WINDOW:-6}" --baseline-runs "${BASELINE_RUNS:-3}" \
     --sweep "${SWEEP:-100,50,25}" "${beside[@]}" "${grid[@]}" -o "$R/profiles/$w.json" -- python3 "$CLIENTS/${w//-/_}.py" --duration 3600
   echo "$ERR" >"$R/profiles/$w.txt"
