@@ -53,6 +53,11 @@ Along along_points(const std::vector<const ProfileGridPoint*>& pts, int processe
 
 }  // namespace
 
+bool still_grew(int before_k, double before_req_per_s, int at_k, double at_req_per_s, double growth_share) {
+  const double more_copies = static_cast<double>(at_k) / before_k - 1;
+  return at_req_per_s >= before_req_per_s * (1 + growth_share * more_copies);
+}
+
 std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
   // The thresholds are model parameters (host_cpu_knee_growth_share, host_cpu_knee_full_cores, with their
   // sources in model_parameters.cpp), set on the facts where the profile was applied.
@@ -63,8 +68,7 @@ std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
   for (size_t i = 1; i < pts.size(); ++i) {
     const ProfileGridPoint& before = *pts[i - 1];
     const ProfileGridPoint& at = *pts[i];
-    const double more_copies = static_cast<double>(at.k) / before.k - 1;
-    if (at.aggregate_req_per_s >= before.aggregate_req_per_s * (1 + growth_share * more_copies)) continue;
+    if (still_grew(before.k, before.aggregate_req_per_s, at.k, at.aggregate_req_per_s, growth_share)) continue;
     // The first step that did not grow: a knee of the host's cores only where they were full there.
     const auto cores = shared_cores(at);
     if (!cores || !at.host_cpu_cores || *at.host_cpu_cores < full_cores * *cores) return std::nullopt;

@@ -28,6 +28,11 @@ struct HostCpuKnee {
   double cores_per_copy() const { return cores / copies; }
 };
 
+// Whether req/s together still grew from `before_k` copies to `at_k`: by at least `growth_share` of what the
+// added copies would add at before_k's rate a copy (model parameter host_cpu_knee_growth_share). The rule
+// that reads a profile's MPS grid and `verify --search`'s steps alike.
+bool still_grew(int before_k, double before_req_per_s, int at_k, double at_req_per_s, double growth_share);
+
 // None where the grid has no MPS points with host cores, never stopped growing, or stopped while the cores
 // were not full (the GPU or something else bound it: the profile model's figures judge that).
 std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p);

@@ -46,8 +46,9 @@ size_t heaviest_client(const SliceState& s) {
 }
 
 // Whether a slice judged with the node's processes (SliceState::set_node, where they add waits for its
-// cores) keeps every SLO it kept judged with its own: the packers judged each slice alone, so another instance's processes waiting for the same
-// cores were not in its p99 (issue 37: two MIG instances, 15 decode loops each, on 16 cores).
+// cores) keeps every SLO it kept judged with its own: the packers judged each slice alone, so another
+// instance's processes waiting for the same cores were not in its p99 (issue 37: two MIG instances, 15
+// decode loops each, on 16 cores). A slice that keeps no SLO even alone is not the node's to trim.
 bool keeps_slos_on_node(const PlanContext& ctx, const SliceState& s) {
   if (s.empty() || s.spec().capacity.node_processes == 0) return true;
   if (choose_slice_sharing(s.spec(), s.loads(), ctx.policy(), ctx.parameters(), PredictionDetail::inflation)) return true;

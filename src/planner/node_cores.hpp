@@ -31,9 +31,8 @@ struct CoreBoundReplica {
 // Takes replicas off `builds` (empty slices and GPUs stay, assemble_plan drops them) until every node with
 // stated cpu_cores holds no more host-core demand than its cores and every slice of it keeps its SLOs with
 // the node's client processes counted (each slice is then judged with them: SliceState::set_node); returns
-// them. Only builds from
-// `first_trimmed` on give up replicas (the greedy packer trims the GPU it just filled, the ones before
-// stay as committed).
+// them. Only builds from `first_trimmed` on give up replicas (the greedy packer trims the GPU it just
+// filled, the ones before stay as committed).
 std::vector<CoreBoundReplica> fit_node_cores(const PlanContext& ctx, std::vector<GpuBuild>& builds,
                                              size_t first_trimmed = 0);
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
-#include "model/model_parameters.hpp"
 #include "verify/margin_check.hpp"
 
 namespace gpupack::verify {
@@ -113,7 +112,6 @@ std::optional<double> aggregate_req_per_s(const SliceSetup& slice, const std::ve
 SearchResult density_search(const VerifySetup& setup, const DriverOptions& options, RunCounter& runs) {
   SearchResult result;
   result.workload = *options.search;
-  result.growth_share = ModelParameters{}.host_cpu_knee_growth_share;  // the rule that reads a profile's grid
   auto step = [&](int n) {
     const SliceSetup slice = search_slice(setup, result.workload, n, result.planned);
     result.slice = slice.name();

@@ -117,7 +117,7 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                                       {"next_replicas", knee->next ? nlohmann::ordered_json(knee->next->replicas) : nullptr},
                                       {"next_aggregate_req_per_s", knee->next ? nlohmann::ordered_json(*knee->next->aggregate_req_per_s) : nullptr},
                                       {"growth_share", s.growth_share},
-                                      {"planned_share", static_cast<double>(s.planned) / knee->at->replicas}}
+                                      {"planned_share", knee->planned_share}}
              : nlohmann::ordered_json(nullptr);
     j["search"]["unplaced"] = s.unplaced == 0 ? nlohmann::ordered_json(nullptr)
                                               : nlohmann::ordered_json{{"count", s.unplaced}, {"code", s.unplaced_code},

@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 
+#include "model/host_cpu_grid.hpp"
 #include "verify/measurement_notes.hpp"
 
 namespace gpupack::verify {
@@ -133,24 +134,27 @@ std::optional<SearchResult::Knee> SearchResult::knee() const {
   }
   if (fit.empty()) return std::nullopt;
   std::sort(fit.begin(), fit.end(), [](const SearchStep* x, const SearchStep* y) { return x->replicas < y->replicas; });
+  const auto knee_at = [&](size_t i, const SearchStep* next) {
+    return Knee{fit[i], next, static_cast<double>(planned) / fit[i]->replicas};
+  };
   for (size_t i = 0; i + 1 < fit.size(); ++i) {
-    const double more = static_cast<double>(fit[i + 1]->replicas) / fit[i]->replicas - 1;
-    if (*fit[i + 1]->aggregate_req_per_s < *fit[i]->aggregate_req_per_s * (1 + growth_share * more))
-      return Knee{fit[i], fit[i + 1]};
+    if (!still_grew(fit[i]->replicas, *fit[i]->aggregate_req_per_s, fit[i + 1]->replicas,
+                    *fit[i + 1]->aggregate_req_per_s, growth_share))
+      return knee_at(i, fit[i + 1]);
   }
-  return Knee{fit.back(), nullptr};
+  return knee_at(fit.size() - 1, nullptr);
 }
 
 std::string SearchResult::knee_text() const {
   const auto k = knee();
   if (!k) return "";
-  const double share = static_cast<double>(planned) / k->at->replicas;
   if (!k->next) {
     return fmt::format("; its req/s together grew to {} replicas ({:.0f} req/s): plan / knee {:.2f}", k->at->replicas,
-                       *k->at->aggregate_req_per_s, share);
+                       *k->at->aggregate_req_per_s, k->planned_share);
   }
   return fmt::format("; its req/s together stopped growing after {} replicas ({:.0f} req/s, {:.0f} at {}): plan / knee {:.2f}",
-                     k->at->replicas, *k->at->aggregate_req_per_s, *k->next->aggregate_req_per_s, k->next->replicas, share);
+                     k->at->replicas, *k->at->aggregate_req_per_s, *k->next->aggregate_req_per_s, k->next->replicas,
+                     k->planned_share);
 }
 
 std::string SearchResult::unplaced_text() const {

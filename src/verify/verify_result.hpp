@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/model_parameters.hpp"
 #include "verify/verify_session.hpp"
 #include "verify/verify_setup.hpp"
 
@@ -149,8 +150,9 @@ struct SearchResult {
   struct Knee {
     const SearchStep* at = nullptr;    // the last step that still grew (or the most that fit, where all grew)
     const SearchStep* next = nullptr;  // the fitting step after it that did not grow; none where all grew
+    double planned_share = 0;          // the plan's replicas over `at`'s
   };
-  double growth_share = 0.5;
+  double growth_share = ModelParameters{}.host_cpu_knee_growth_share;
   // None without a fitting step that measured its req/s together.
   std::optional<Knee> knee() const;
   // The plan's replicas over the knee's ("; its req/s together stopped growing after 15 replicas (2547 req/s,
