@@ -36,6 +36,8 @@ struct ModelNote {
     grid_rate,           // x: the grid's req/s a copy at the processes, its largest K; n: processes
     grid_tail,           // x: the grid's median copy p99 at the processes, its largest K; n: processes;
                          // flag: beyond the largest K (extrapolated)
+    grid_gpu_demand,     // x: the share of the GPU a copy needs, its SM activity alone, the copies' plateau req/s;
+                         // n: the last K that grew, the K where it did not
     dram_measured,       // x: others' DRAM draw, the req/s and p99 residuals there, the largest draw measured
                          // beside; flag: the draw is beyond it (the last residual carried flat)
   };

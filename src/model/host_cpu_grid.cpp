@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "core/sharing.hpp"
@@ -58,30 +59,72 @@ bool still_grew(int before_k, double before_req_per_s, int at_k, double at_req_p
   return at_req_per_s >= before_req_per_s * (1 + growth_share * more_copies);
 }
 
-std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
+namespace {
+
+std::pair<double, double> knee_rule(const ProfileFacts& p) {
   // The thresholds are model parameters (host_cpu_knee_growth_share, host_cpu_knee_full_cores, with their
   // sources in model_parameters.cpp), set on the facts where the profile was applied.
   static const ModelParameters kBuiltIn;
-  const auto [growth_share, full_cores] = p.host_cpu_knee_rule.value_or(
-      std::make_pair(kBuiltIn.host_cpu_knee_growth_share, kBuiltIn.host_cpu_knee_full_cores));
-  const auto pts = mps_points(p);
+  return p.host_cpu_knee_rule.value_or(std::make_pair(kBuiltIn.host_cpu_knee_growth_share, kBuiltIn.host_cpu_knee_full_cores));
+}
+
+// The first step of the MPS grid whose req/s together did not grow (still_grew), with whether the host's
+// cores were full there; none where every step grew or the grid has no host cores.
+struct FlatStep {
+  const ProfileGridPoint* before = nullptr;
+  const ProfileGridPoint* at = nullptr;
+  bool cores_full = false;
+};
+std::optional<FlatStep> first_flat_step(const ProfileFacts& p, const std::vector<const ProfileGridPoint*>& pts) {
+  const auto [growth_share, full_cores] = knee_rule(p);
   for (size_t i = 1; i < pts.size(); ++i) {
     const ProfileGridPoint& before = *pts[i - 1];
     const ProfileGridPoint& at = *pts[i];
     if (still_grew(before.k, before.aggregate_req_per_s, at.k, at.aggregate_req_per_s, growth_share)) continue;
-    // The first step that did not grow: a knee of the host's cores only where they were full there.
     const auto cores = shared_cores(at);
-    if (!cores || !at.host_cpu_cores || *at.host_cpu_cores < full_cores * *cores) return std::nullopt;
-    const double per_copy = before.aggregate_req_per_s / before.k;
-    return HostCpuKnee{*cores,
-                       before.k,
-                       at.k,
-                       before.aggregate_req_per_s,
-                       at.aggregate_req_per_s,
-                       *at.host_cpu_cores,
-                       std::max<double>(before.k, at.aggregate_req_per_s / per_copy)};
+    if (!cores || !at.host_cpu_cores) return std::nullopt;
+    return FlatStep{&before, &at, *at.host_cpu_cores >= full_cores * *cores};
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p) {
+  const auto pts = mps_points(p);
+  const auto flat = first_flat_step(p, pts);
+  // The first step that did not grow: a knee of the host's cores only where they were full there.
+  if (!flat || !flat->cores_full) return std::nullopt;
+  const ProfileGridPoint& before = *flat->before;
+  const ProfileGridPoint& at = *flat->at;
+  const double per_copy = before.aggregate_req_per_s / before.k;
+  return HostCpuKnee{*shared_cores(at),
+                     before.k,
+                     at.k,
+                     before.aggregate_req_per_s,
+                     at.aggregate_req_per_s,
+                     *at.host_cpu_cores,
+                     std::max<double>(before.k, at.aggregate_req_per_s / per_copy)};
+}
+
+std::optional<GridGpuDemand> grid_gpu_demand(const ProfileFacts& p) {
+  if (!p.req_per_s || *p.req_per_s <= 0) return std::nullopt;
+  const auto pts = mps_points(p);
+  const auto flat = first_flat_step(p, pts);
+  if (!flat || flat->cores_full) return std::nullopt;
+  double plateau = 0;
+  for (const auto* g : pts) {
+    if (g->k >= flat->before->k) plateau = std::max(plateau, g->aggregate_req_per_s);
+  }
+  const double demand = std::min(1.0, *p.req_per_s / plateau);
+  if (demand <= p.sm_active.value_or(0.0)) return std::nullopt;  // no more than GPM measured alone
+  return GridGpuDemand{demand, plateau, flat->before->k, flat->at->k};
+}
+
+double effective_sm_activity(const ProfileFacts& p) {
+  const double a = std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0);
+  const auto d = grid_gpu_demand(p);
+  return d ? std::max(a, d->demand) : a;
 }
 
 double MeasuredCoreWait::wait_ms(int processes, double node_cores) const {
@@ -117,7 +160,7 @@ std::optional<MeasuredCoreWait> measured_core_wait(const ProfileFacts& p) {
 }
 
 std::optional<GridTail> grid_median_p99(const ProfileFacts& p, int processes) {
-  if (processes < 2) return std::nullopt;
+  if (processes < 2 || !host_cpu_knee(p)) return std::nullopt;
   std::vector<const ProfileGridPoint*> pts;
   for (const auto* g : mps_points(p)) {
     if (g->median_p99_ms) pts.push_back(g);
@@ -128,7 +171,7 @@ std::optional<GridTail> grid_median_p99(const ProfileFacts& p, int processes) {
 }
 
 std::optional<GridRate> grid_per_copy_rate(const ProfileFacts& p, int processes) {
-  if (processes < 2) return std::nullopt;
+  if (processes < 2 || !host_cpu_knee(p)) return std::nullopt;
   const auto pts = mps_points(p);
   if (pts.size() < 2 || processes > pts.back()->k) return std::nullopt;
   const Along aggregate = along_points(pts, processes, [](const ProfileGridPoint& g) { return g.aggregate_req_per_s; });

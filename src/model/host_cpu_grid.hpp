@@ -37,6 +37,26 @@ bool still_grew(int before_k, double before_req_per_s, int at_k, double at_req_p
 // were not full (the GPU or something else bound it: the profile model's figures judge that).
 std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p);
 
+// The same first step that did not grow with the host's cores not full: the GPU bound the copies, and the
+// most they served together (the plateau, at that K or any larger) is what the whole GPU serves of this
+// program. One copy at its baseline then needs `demand` = its req/s alone / the plateau of the GPU, and its
+// requests are all GPU time (a copy gets 1 / (K x demand) of its rate on the plateau). GPM's SM activity
+// alone says less where kernels fill part of the SMs at a time: resnet50-b32 was 0.36 active alone on an
+// H200, and 4 and 8 copies served 478 and 470 req/s together from 230 alone, a demand of 0.48 (4 of 16
+// cores busy; results/run46-inference-grid). None where no step stopped growing, where the cores were full
+// (host_cpu_knee), or where the demand is no more than the SM activity alone.
+struct GridGpuDemand {
+  double demand = 0;             // share of the GPU one copy at its baseline needs
+  double plateau_req_per_s = 0;  // the most the copies served together from grew_to_k on
+  int grew_to_k = 0;             // the last K whose req/s together grew
+  int flat_at_k = 0;             // the next K measured, where it did not
+};
+std::optional<GridGpuDemand> grid_gpu_demand(const ProfileFacts& p);
+
+// The share of the SMs its kernels keep busy for the contention terms: its SM activity alone, or its
+// grid's GPU demand where that is larger (grid_gpu_demand).
+double effective_sm_activity(const ProfileFacts& p);
+
 // The wait for a core: the worst copy's p99 grew `ms_per_copy` per copy from `below_k` (the largest K
 // within the cores) to `past_k` (the smallest K past them), beyond what it grew per copy below the cores.
 struct MeasuredCoreWait {
@@ -57,7 +77,11 @@ struct MeasuredCoreWait {
 std::optional<MeasuredCoreWait> measured_core_wait(const ProfileFacts& p);
 
 // The median copy's p99 its MPS grid measured with `processes` copies (linear between the K measured, along
-// the last step beyond the largest, `extrapolated` then); none below two processes or without two points.
+// the last step beyond the largest, `extrapolated` then); none below two processes, without two points, or
+// where the grid found no knee of the host's cores (this rule and the next count neighbours of other kinds as
+// copies, which holds for the cores every process needs alike, not for the SMs: resnet50-b32's copies
+// saturated an H200's SMs at K=4 (0.93 SM active, 4 of 16 cores busy), and beside 4 bert-base-b4 it ran 2x
+// the rate its 6 copies had, results/run46-inference-grid).
 // What its own copies did is the least a replica beside as many processes can expect: 22 mobilenet-v3-b8
 // beside a training job on an H200's 16 cores ran at 15-22 ms where the model alone predicted 10.4 and
 // the grid's median copy had 16.5 between K=16 and 24 (results/run42-density).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/host_cpu_grid.hpp"
 #include "model/profile_alone.hpp"
 
 namespace gpupack {
@@ -35,6 +36,10 @@ std::optional<KernelStretch> curve_kernel_stretch(const ProfileFacts& p, double 
                                                   double steady_kernel_share) {
   const auto& c = p.share_curve;
   if (contention <= 1 || c.size() < 2 || !p.sm_active || *p.sm_active <= 0) return std::nullopt;
+  // Where its own copies saturated the GPU (grid_gpu_demand), they measured what its kernels get when others
+  // share the SMs, which a cap alone does not: resnet50-b32 kept 0.70 of its rate capped at 25% of an H200's
+  // SMs, and 0.49 as one of 4 copies (results/run46-inference-grid). The contention then stretches it in full.
+  if (grid_gpu_demand(p)) return std::nullopt;
   for (const auto& pt : c) {
     if (pt.pct <= 0 || pt.req_per_s <= 0) return std::nullopt;
   }

@@ -13,7 +13,8 @@
 // Only where the curve measures the kernels themselves: the client's kernels run at least
 // steady_kernel_share of the time (its req/s alone is its kernels' rate, no launch or host time in it), and
 // they are wider than the curve's lowest point (the caps cut them there; a curve flat above a narrow
-// kernel's width says nothing about its SMs).
+// kernel's width says nothing about its SMs). Not where its MPS grid's copies saturated the GPU
+// (model/host_cpu_grid.hpp, grid_gpu_demand): they measured the contention itself.
 #include <optional>
 
 #include "core/profile_facts.hpp"

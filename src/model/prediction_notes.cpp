@@ -124,6 +124,11 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return "its own copies' tail: its MPS co-location grid's median copy had p99 " + note_number(s.x[0]) + " ms with " +
              std::to_string(s.n[0]) + " copies" +
              (s.flag ? " (extrapolated beyond K=" + note_number(s.x[1]) + ")" : "") + ", the least it is predicted here";
+    case Kind::grid_gpu_demand:
+      return "its own copies saturated the GPU: its MPS co-location grid's copies served " + note_number(s.x[2]) +
+             " req/s together from K=" + std::to_string(s.n[0]) + " (no more at K=" + std::to_string(s.n[1]) +
+             ", the host's cores not full), so a copy needs " + note_number(s.x[0]) + " of the GPU (SM activity alone " +
+             note_number(s.x[1]) + ") and its requests are all GPU time";
     case Kind::dram_measured:
       return "others draw " + note_number(s.x[0]) + " of the DRAM bandwidth: beside its profile's neighbour (" +
              note_number(s.x[3]) + " drawn) it measured req/s /" + note_number(s.x[1]) + ", p99 x" +

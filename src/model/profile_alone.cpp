@@ -1,6 +1,7 @@
 #include "model/profile_alone.hpp"
 
 #include "core/sharing.hpp"
+#include "model/host_cpu_grid.hpp"
 #include "model/profile_baseline.hpp"
 
 #include <algorithm>
@@ -27,6 +28,8 @@ void scale_figures(Figures& f, double speed) {
 }
 
 double kernel_exposed_share(const ProfileFacts& p) {
+  // Copies that saturated the GPU with cores to spare spend their requests on it (grid_gpu_demand).
+  if (grid_gpu_demand(p)) return 1.0;
   const double a = std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0);
   return std::clamp(std::max(a, p.kernel_time.value_or(a)), 0.0, 1.0);
 }

@@ -42,7 +42,7 @@ double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram
     return m.mps_launch_cost_per_client;
   }
   const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
-  const double contention = std::max(1.0, most->k * p.sm_active.value_or(0.0));
+  const double contention = std::max(1.0, most->k * effective_sm_activity(p));
   const double memory = memory_queueing(dram_per_copy, (most->k - 1) * dram_per_copy, m);
   const double slowed = kernel_slowdown(exposed, contention, memory);
   return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, m.launch_cost_from_grid_max);
@@ -60,7 +60,7 @@ double colocated_tail_cap(double req, double own_request_ms, const ModelParamete
 // the others' DRAM share the cell measured; the SM contention, memory queueing, launch path and tail cap of
 // a slice of two clients, as client_figures below counts them. Its req/s and p99 factors against alone.
 DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, const ModelParameters& m) {
-  const double a = std::clamp(p.sm_active.value_or(0.0), 0.0, 1.0);
+  const double a = effective_sm_activity(p);
   const double exposed = kernel_exposed_share(p);
   const double own_dram = p.dram_bw.value_or(0.0);
   const double neighbour_sm = d.neighbour_cap ? *d.neighbour_cap / 100.0 : 1.0;
@@ -180,6 +180,11 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
                                 {100 * stretch->share, stretch->stretch, contention},
                                 {stretch->from_pct, stretch->to_pct},
                                 stretch->below_curve});
+        }
+        if (const auto demand = grid_gpu_demand(*p)) {
+          pred.notes.push_back({ModelNote::Kind::grid_gpu_demand,
+                                {demand->demand, p->sm_active.value_or(0.0), demand->plateau_req_per_s},
+                                {demand->grew_to_k, demand->flat_at_k}});
         }
         pred.notes.push_back(
             {ModelNote::Kind::contention, {sm_pressure, dram_sum, burst, contention, own.exposed, memory, slowed}});

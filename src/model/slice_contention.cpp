@@ -1,5 +1,6 @@
 #include "model/slice_contention.hpp"
 
+#include "model/host_cpu_grid.hpp"
 #include "model/profile_alone.hpp"
 
 #include <algorithm>
@@ -25,7 +26,7 @@ Activity activity(const PredictionInput& c, SliceCapacity slice) {
   const double to_slice = p->gpu_sms > 0 && slice.sms > 0 ? static_cast<double>(p->gpu_sms) / slice.sms : 1.0;
   const double to_slice_bandwidth =
       p->gpu_bandwidth_gbs > 0 && slice.bandwidth_gbs > 0 ? p->gpu_bandwidth_gbs / slice.bandwidth_gbs : to_slice;
-  const double a = std::clamp(*p->sm_active, 0.0, 1.0);
+  const double a = effective_sm_activity(*p);
   const double exposed = kernel_exposed_share(*p);
   const double sm = std::min(cap, a * to_slice);
   // The bandwidth it draws under a cap follows the work it still gets done: the SM-share curve's req/s at the

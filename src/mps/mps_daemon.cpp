@@ -129,6 +129,7 @@ void MpsDaemon::start() {
   spec.argv = {options_.binary, "-d"};
   spec.env = control_.environment();
   if (!options_.visible_devices.empty()) spec.env["CUDA_VISIBLE_DEVICES"] = join_ids(options_.visible_devices);
+  if (options_.temporary) spec.env[kTemporaryEnv] = "1";
   spec.timeout = options_.start_timeout;
   const ProcessResult r = runner_.run(spec);
   if (r.exit_code != 0 || r.timed_out) {

@@ -36,6 +36,10 @@ class MpsDaemon {
   static constexpr const char* kLockFile = "gpupack.lock";
   // The mark of a temporary daemon (MpsDaemonOptions::temporary) in its pipe directory.
   static constexpr const char* kTemporaryMark = "gpupack-temporary";
+  // The same mark in the temporary daemon's environment (value "1"): it outlives a pipe directory that was
+  // removed under the daemon (a killed test harness's temporary directory), after which nothing can reach
+  // the daemon through its pipe.
+  static constexpr const char* kTemporaryEnv = "GPUPACK_MPS_TEMPORARY";
 
   MpsDaemon(ProcessRunner& runner, Filesystem& fs, Clock& clock, MpsDaemonOptions options);
 

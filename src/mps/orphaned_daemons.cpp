@@ -1,5 +1,6 @@
 #include "mps/orphaned_daemons.hpp"
 
+#include <csignal>
 #include <map>
 #include <set>
 
@@ -24,7 +25,26 @@ std::string environ_value(const std::string& environ, const std::string& key) {
 struct Found {
   std::string log_dir;
   std::vector<int> pids;  // the control daemon and its servers
+  bool temporary = false; // its environment carries MpsDaemon::kTemporaryEnv
 };
+
+// A temporary daemon whose pipe directory was removed under it (a killed test harness removes its temporary
+// directory while the command that started the daemon is still quitting it): no quit can reach it any more,
+// and no command can use it, so its processes are stopped with SIGTERM, then SIGKILL. True when all are gone.
+bool stop_unreachable(ProcessRunner& runner, Clock& clock, const std::vector<int>& pids) {
+  const auto alive = [&] {
+    for (int pid : pids) {
+      if (runner.is_alive(pid)) return true;
+    }
+    return false;
+  };
+  for (int sig : {SIGTERM, SIGKILL}) {
+    for (int pid : pids) runner.send_signal(pid, sig);
+    for (int i = 0; i < 100 && alive(); ++i) clock.sleep_for(std::chrono::milliseconds(50));  // up to 5 s
+    if (!alive()) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -46,13 +66,25 @@ std::vector<std::string> quit_orphaned_daemons(ProcessRunner& runner, Filesystem
     Found& f = by_pipe[pipe];
     f.pids.push_back(std::stoi(name));
     if (f.log_dir.empty()) f.log_dir = environ_value(environ, "CUDA_MPS_LOG_DIRECTORY");
+    if (environ_value(environ, MpsDaemon::kTemporaryEnv) == "1") f.temporary = true;
   }
   std::vector<std::string> lines;
   for (const auto& entry : by_pipe) {
     // Named, not a structured binding: the lambda below captures it (clang 14 cannot capture bindings).
     const std::string& pipe = entry.first;
     const Found& found = entry.second;
-    if (!fs.read_file(pipe + "/" + MpsDaemon::kTemporaryMark)) continue;  // not a command's own daemon
+    if (!fs.read_file(pipe + "/" + MpsDaemon::kTemporaryMark)) {
+      if (!found.temporary || fs.stat(pipe).exists) continue;  // not a command's own daemon
+      const std::string which = "an MPS daemon left by a gpupack command that was killed, its pipe directory removed (pid " +
+                                std::to_string(found.pids.front()) + ", pipe directory " + pipe + ")";
+      if (stop_unreachable(runner, clock, found.pids)) {
+        if (!found.log_dir.empty()) fs.remove_all(found.log_dir);
+        lines.push_back("stopped " + which);
+      } else {
+        lines.push_back("could not stop " + which + ": kill its processes (pids of " + control_binary + ")");
+      }
+      continue;
+    }
     MpsDaemonOptions o;
     o.paths = {pipe, found.log_dir};
     o.binary = control_binary;

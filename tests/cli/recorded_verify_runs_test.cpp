@@ -239,8 +239,9 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // this run, so in sample for it; and its last call, on an H100 from the H200 profiles) and run 43's closed loop
 // on the memory scenario (both rounds, on an H200 and an H100, predicted from their profiles alone) and run
 // 44's density plan at the knee on another H200 (run 42's rules out of sample) and run 45's closed loops (the
-// triad scenario from runs 39-40's profiles; the inference scenario from profiles measured in it), 106 of 262
-// replicas within both (p99 as verify
+// triad scenario from runs 39-40's profiles; the inference scenario from profiles measured in it) and runs 46-48
+// (the inference scenario with an MPS grid in the profiles: its closed loop on an H200 and an H100, and the
+// H200's plan verified again on another H200), 133 of 308 replicas within both (p99 as verify
 // measured it, shared stalls or not), and beside the DRAM-saturating stream-triad (the memory runs of
 // profiles without a neighbour cell) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the
 // corpus"). Since the triad's kernels slow as its own SM-share curve says (model/kernel_share_stretch.hpp,
@@ -251,14 +252,16 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // H200 the training job ran its p99 45% under the prediction (its slowdown beside 15 mobilenet), and two of the
 // 15 mobilenet had a tail of their own 28-64% over it. Run 45 raised two more: on its H200 the launch-bound
 // bert and mobilenet ran 1.5-1.6x the req/s predicted beside 9 others (the launch path's cost, fitted on H100s,
-// without a grid in their profiles to measure it), their p99 predicted 30-74% too high.
+// without a grid in their profiles to measure it), their p99 predicted 30-74% too high. Runs 46-48 lowered
+// three: resnet50-b32's copies saturating the GPU in its own grid give its demand (grid_gpu_demand; made on run
+// 46, out of sample on 47 and 48), and bert's and mobilenet's errors there were small.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
-    {"bert-base-b4", {0.61, 0.37}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.15, 0.27}}, {"resnet50-b32", {0.13, 0.35}},    {"stream-triad", {0.10, 0.20}},
+    {"bert-base-b4", {0.33, 0.27}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
+    {"mobilenet-v3-b8", {0.16, 0.24}}, {"resnet50-b32", {0.16, 0.19}},    {"stream-triad", {0.10, 0.20}},
     {"train-resnet18-b64", {0.33, 0.57}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -279,8 +282,9 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 262);  // runs 33-45 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200 on H200s)
-  EXPECT_GE(within_both, 106);
+  EXPECT_EQ(replicas, 308);  // runs 33-48 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200,
+                             // run46, run48 on H200s)
+  EXPECT_GE(within_both, 133);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   ASSERT_EQ(errors.size(), kCorpusBounds.size());
   for (const auto& [w, e] : errors) {

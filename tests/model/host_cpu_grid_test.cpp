@@ -9,6 +9,7 @@
 
 #include "model/prediction.hpp"
 #include "model/prediction_notes.hpp"
+#include "model/profile_alone.hpp"
 #include "planner/scenario_builder.hpp"
 
 namespace gpupack {
@@ -215,6 +216,74 @@ TEST(HostCpuGrid, PredictHoldsAReplicaToItsOwnCopiesTailAtTheNodesProcesses) {
                          }),
             notes.end())
       << ::testing::PrintToString(notes);
+}
+
+namespace {
+
+// resnet50-b32 on an H200 (results/run46-inference-grid): 230 req/s alone at 0.36 SM activity; 4 and 8
+// copies served 478 and 470 req/s together with 4 and 8 of 16 cores busy.
+ProfileFacts resnet50_grid() {
+  ProfileFacts p = grid_profile({{1, 243.4, 6.36, 1.0}, {4, 477.6, 9.68, 4.0}, {8, 469.6, 17.15, 8.0}});
+  p.sm_active = 0.36;
+  p.req_per_s = 230.2;
+  return p;
+}
+
+}  // namespace
+
+TEST(HostCpuGrid, CopiesThatSaturatedTheGpuWithCoresToSpareGiveItsDemand) {
+  const ProfileFacts p = resnet50_grid();
+  const auto d = grid_gpu_demand(p);
+  ASSERT_TRUE(d);
+  EXPECT_NEAR(d->demand, 230.2 / 477.6, 1e-12);
+  EXPECT_DOUBLE_EQ(d->plateau_req_per_s, 477.6);
+  EXPECT_EQ(d->grew_to_k, 1);
+  EXPECT_EQ(d->flat_at_k, 4);
+  EXPECT_NEAR(effective_sm_activity(p), 230.2 / 477.6, 1e-12);
+  EXPECT_DOUBLE_EQ(kernel_exposed_share(p), 1.0);  // on the plateau a copy gets 1 / (K x demand): all GPU time
+  EXPECT_FALSE(host_cpu_knee(p));
+  // Its copies' rate and tail are not a bound beside other kinds: they lost to each other's SMs, not to cores.
+  EXPECT_FALSE(grid_per_copy_rate(p, 6));
+  EXPECT_FALSE(grid_median_p99(p, 6));
+  // The plateau is the most from the last K that grew on: 405 req/s at 16 copies, 6 of 16 cores busy.
+  ProfileFacts later = grid_profile({{1, 100, 5, 0.75}, {4, 380, 6, 3}, {8, 400, 11, 6}, {16, 405, 22, 6.2}});
+  ASSERT_TRUE(grid_gpu_demand(later));
+  EXPECT_EQ(grid_gpu_demand(later)->grew_to_k, 4);
+  EXPECT_NEAR(grid_gpu_demand(later)->demand, 100.0 / 405, 1e-12);
+}
+
+TEST(HostCpuGrid, NoGpuDemandWhereTheCoresBoundTheCopiesOrTheyKeptGrowingOrGpmSaysAsMuch) {
+  EXPECT_FALSE(grid_gpu_demand(decode_grid()));  // the cores were full: host_cpu_knee
+  const ProfileFacts spins = grid_profile({{1, 300, 3, 1.0}, {8, 2300, 5, 8}, {16, 4400, 8, 15.8}, {24, 6000, 12, 15.9}});
+  EXPECT_FALSE(grid_gpu_demand(spins));
+  ProfileFacts busy = resnet50_grid();
+  busy.sm_active = 0.6;  // its SM activity alone already says more than the plateau
+  EXPECT_FALSE(grid_gpu_demand(busy));
+  EXPECT_DOUBLE_EQ(effective_sm_activity(busy), 0.6);
+}
+
+TEST(HostCpuGrid, PredictCountsTheGridsDemandBesideLightNeighboursAndNoLaunchPath) {
+  Workload cnn = test::workload("resnet50", 2, 0.5);
+  cnn.profile = std::make_shared<ProfileFacts>(resnet50_grid());
+  Workload light = test::workload("bert", 1, 0.1);
+  light.profile = test::h100_profile(0.08, 260, 5.3);
+  const SliceCapacity gpu{132, 3350};
+  // Two copies of it and four light clients: SM pressure 2 x 0.48 + 4 x 0.08 on requests that are all GPU
+  // time (GPM's 0.36 alone would say 1.04, on a third of its time).
+  const std::vector<ModelClient> clients{{&cnn, 1, 0.5, 100}, {&cnn, 1, 0.5, 100}, {&light, 1, 0.1, 100},
+                                         {&light, 1, 0.1, 100}, {&light, 1, 0.1, 100}, {&light, 1, 0.1, 100}};
+  const ModelParameters m;
+  const SliceOutcome out = predict({Sharing::mps, gpu}, clients, m);
+  ASSERT_TRUE(out.clients[0].req_per_s);
+  EXPECT_NEAR(*out.clients[0].req_per_s, 230.2 / (2 * 230.2 / 477.6 + 4 * 0.08), 0.03 * 230.2 / 1.28);
+  const auto notes = explain_outcome(out.clients[0], cnn, Sharing::mps, m);
+  const auto has = [&](const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("its own copies saturated the GPU: its MPS co-location grid's copies served 478 req/s together from "
+                  "K=1 (no more at K=4, the host's cores not full), so a copy needs 0.48 of the GPU"))
+      << ::testing::PrintToString(notes);
+  EXPECT_FALSE(has("MPS launch path")) << ::testing::PrintToString(notes);
 }
 
 }  // namespace gpupack
