@@ -72,7 +72,9 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
                            note_number(s.x[1]) + " of its work"
               : s.x.size() > 2 && s.x[2] < 1 - 1e-9
                   ? "its kernels (" + note_number(s.x[2]) + " of its time alone) take x" + note_number(s.x[0] / s.n[0]) +
-                        " as long, the rest of a request no longer, so it keeps " + note_number(s.x[1]) + " of its work"
+                        " as long, " + note_number(s.x[2] * s.x[0] / s.n[0]) +
+                        " of its time alone; they run while its host launches the next ones, so they lengthen a request "
+                        "only past its whole time: it keeps " + note_number(s.x[1]) + " of its work"
                   : std::string("scaled in proportion"));
     case Kind::curve_at_cap:
       return "SM-share curve at " + std::to_string(s.n[0]) + "%";

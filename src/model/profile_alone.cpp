@@ -66,10 +66,14 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcom
     // Below the lowest point. Where the profile's own rule found the program keeps its req/s at that
     // point (compute demand from the sweep at or below it), it needs no more than that share, and its
     // measured SM activity says how much it needs: it loses work only below that. Otherwise it was
-    // already losing work there: its kernels take lowest point / cap as long, and the rest of a request
-    // (launch, host) no longer. A sweep whose runs moved with the host (run45: mobilenet-v3-b8 on an H200,
-    // 259, 203 and 227 req/s at 100, 50 and 25%) reads a launch-bound program as needing every SM; cut in
-    // proportion to the cap, its 4 copies at 15% were predicted at 77 req/s and ran at 174-178.
+    // already losing work there: its kernels take lowest point / cap as long. They run while its host launches
+    // the next ones (the launch and host time is not added to theirs), so they lengthen a request only once
+    // their stretched time passes the whole request: kept = 1 / max(1, kernel share x lowest / cap). A sweep
+    // whose runs moved with the host (run45: mobilenet-v3-b8 on an H200, 259, 203 and 227 req/s at 100, 50 and
+    // 25%) reads a launch-bound program as needing every SM; cut in proportion to the cap, its 4 copies at 15%
+    // were predicted at 77 req/s and ran at 174-178. Adding the stretched kernel time to the rest (Amdahl, as
+    // the contention terms do) still predicted 0.80 of its rate at 10% where run48's four copies ran at their
+    // rate alone or above (163-176 req/s; results/run48-inference-recheck).
     const bool holds_at_lowest = p.compute_method == "sweep" && p.compute_demand <= c.front().pct / 100.0 + 1e-9;
     double need = c.front().pct;
     if (holds_at_lowest && p.sm_active && *p.sm_active > 0) need = std::min(need, 100.0 * *p.sm_active);
@@ -77,7 +81,7 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcom
     // capacity, far below the time a narrow kernel runs (issue 37's decode loop: 1.8% of the SMs busy).
     const double exposed = p.kernel_time ? kernel_exposed_share(p) : 1.0;
     const double kept = holds_at_lowest ? std::min(1.0, *cap / need)
-                                        : std::min(1.0, 1.0 / ((1 - exposed) + exposed * need / *cap));
+                                        : std::min(1.0, 1.0 / std::max(1.0, exposed * need / *cap));
     Figures f{c.front().req_per_s, c.front().p99_ms ? c.front().p99_ms : alone.p99};
     if (kept < 1) cap_to(f, kept);
     out.extrapolated = true;

@@ -241,7 +241,7 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // 44's density plan at the knee on another H200 (run 42's rules out of sample) and run 45's closed loops (the
 // triad scenario from runs 39-40's profiles; the inference scenario from profiles measured in it) and runs 46-48
 // (the inference scenario with an MPS grid in the profiles: its closed loop on an H200 and an H100, and the
-// H200's plan verified again on another H200), 133 of 308 replicas within both (p99 as verify
+// H200's plan verified again on another H200), 143 of 308 replicas within both (p99 as verify
 // measured it, shared stalls or not), and beside the DRAM-saturating stream-triad (the memory runs of
 // profiles without a neighbour cell) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the
 // corpus"). Since the triad's kernels slow as its own SM-share curve says (model/kernel_share_stretch.hpp,
@@ -254,14 +254,16 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // bert and mobilenet ran 1.5-1.6x the req/s predicted beside 9 others (the launch path's cost, fitted on H100s,
 // without a grid in their profiles to measure it), their p99 predicted 30-74% too high. Runs 46-48 lowered
 // three: resnet50-b32's copies saturating the GPU in its own grid give its demand (grid_gpu_demand; made on run
-// 46, out of sample on 47 and 48), and bert's and mobilenet's errors there were small.
+// 46, out of sample on 47 and 48), and bert's and mobilenet's errors there were small; mobilenet's again once
+// kernels stretched below the SM-share curve lengthen a request only past its whole time (model/profile_alone.cpp,
+// made on runs 46 and 48).
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.33, 0.27}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.16, 0.24}}, {"resnet50-b32", {0.16, 0.19}},    {"stream-triad", {0.10, 0.20}},
+    {"mobilenet-v3-b8", {0.14, 0.18}}, {"resnet50-b32", {0.16, 0.19}},    {"stream-triad", {0.10, 0.20}},
     {"train-resnet18-b64", {0.33, 0.57}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -284,7 +286,7 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
   }
   EXPECT_EQ(replicas, 308);  // runs 33-48 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200,
                              // run46, run48 on H200s)
-  EXPECT_GE(within_both, 133);
+  EXPECT_GE(within_both, 143);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   ASSERT_EQ(errors.size(), kCorpusBounds.size());
   for (const auto& [w, e] : errors) {

@@ -40,14 +40,19 @@ TEST(ProfileAlone, BelowTheCurveOnlyItsKernelsStretch) {
   ClientOutcome out;
   out.source = kProfileSource;
   const Figures f = at_cap(p, 15, false, out);
-  // Its kernels (25% of its time) take 25 / 15 as long: 1 / (0.75 + 0.25 x 5/3) = 0.857 of the lowest point.
-  EXPECT_NEAR(f.req, 227.4 / (0.75 + 0.25 * 25.0 / 15.0), 1e-6);
+  // Its kernels (25% of its time) take 25 / 15 as long, 0.42 of its time: within the launches, so it keeps
+  // the lowest point's rate (adding them to the rest would say 1 / (0.75 + 0.25 x 5/3) = 0.857 of it).
+  EXPECT_NEAR(f.req, 227.4, 1e-6);
+  // At 5% they take x5, 1.25 of its time: they set the request's time.
+  ClientOutcome five;
+  EXPECT_NEAR(at_cap(p, 5, false, five).req, 227.4 / (0.25 * 25.0 / 5.0), 1e-6);
   EXPECT_TRUE(out.extrapolated);
   Workload w;
   w.name = "mobilenet-v3-b8";
   EXPECT_TRUE(says(explain_outcome(out, w, Sharing::mps, ModelParameters{}),
                    "cap 15% below the SM-share curve's lowest point (25%): its kernels (0.25 of its time alone) take "
-                   "x1.67 as long, the rest of a request no longer, so it keeps 0.86 of its work"));
+                   "x1.67 as long, 0.42 of its time alone; they run while its host launches the next ones, so they "
+                   "lengthen a request only past its whole time: it keeps 1.00 of its work"));
 }
 
 TEST(ProfileAlone, BelowTheCurveASteadyClientOrOneWithoutActivityScalesInProportion) {
