@@ -99,7 +99,12 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
              (s.flag ? " (below the curve: its lowest segment carried on)" : "") + ": kernel time x" +
              note_number(s.x[1]) + ", not x" + note_number(s.x[2]);
     case Kind::launch_path:
-      return "MPS launch path with " + std::to_string(s.n[0]) + " clients: x" + note_number(s.x[0]) + " slower";
+      // The fitted cost says so: H200s ran launch-bound copies without it (results/run46-inference-grid), and
+      // the profile's own grid measures it on the user's host.
+      return "MPS launch path with " + std::to_string(s.n[0]) + " clients: x" + note_number(s.x[0]) + " slower (" +
+             note_number(s.x[1]) + " per other client" +
+             (s.flag ? ", from its MPS co-location grid)"
+                     : ", fitted on H100 hosts; its own MPS grid measures it here: gpupack profile --grid 4,8)");
     case Kind::tail_capped:
       return "tail alone " + note_number(s.x[0]) + " x its mean request, beside neighbours " + note_number(s.x[1]) +
              " x" +

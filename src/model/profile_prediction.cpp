@@ -28,8 +28,12 @@ double kernel_slowdown(double exposed, double contention, double memory) {
 
 // The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
 // their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
-double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram_per_copy,
-                              const ModelParameters& m) {
+struct LaunchCost {
+  double per_client = 0;
+  bool from_grid = false;
+};
+LaunchCost launch_cost_per_client(const ProfileFacts& p, double exposed, double dram_per_copy,
+                                  const ModelParameters& m) {
   const ProfileGridPoint* one = nullptr;
   const ProfileGridPoint* most = nullptr;
   for (const auto& g : p.grid) {
@@ -39,13 +43,13 @@ double launch_cost_per_client(const ProfileFacts& p, double exposed, double dram
   }
   const double idle = 1 - exposed;
   if (!one || !most || one->aggregate_req_per_s <= 0 || most->aggregate_req_per_s <= 0 || idle < m.launch_cost_min_idle) {
-    return m.mps_launch_cost_per_client;
+    return {m.mps_launch_cost_per_client, false};
   }
   const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
   const double contention = std::max(1.0, most->k * effective_sm_activity(p));
   const double memory = memory_queueing(dram_per_copy, (most->k - 1) * dram_per_copy, m);
   const double slowed = kernel_slowdown(exposed, contention, memory);
-  return std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, m.launch_cost_from_grid_max);
+  return {std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, m.launch_cost_from_grid_max), true};
 }
 
 // A closed loop's mean request time is 1 / req/s: beside neighbours its tail beyond that mean is capped
@@ -68,7 +72,7 @@ DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, co
   const auto stretch = curve_kernel_stretch(p, 1.0, contention, m.steady_kernel_share);
   const double slowed =
       kernel_slowdown(exposed, stretch ? stretch->stretch : contention, memory_queueing(own_dram, d.others_dram, m));
-  const double launch = 1 + launch_cost_per_client(p, exposed, own_dram, m) * (1 - exposed);
+  const double launch = 1 + launch_cost_per_client(p, exposed, own_dram, m).per_client * (1 - exposed);
   const double factor = slowed * std::max(1.0, launch);
   DramCellModel out{factor, factor};
   if (p.req_per_s && *p.req_per_s > 0 && p.p99_ms && *p.p99_ms > 0) {
@@ -193,11 +197,11 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
         // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
         // the same factor (measured on two of three H100 machines; docs/decisions.md).
-        const double launch =
-            1 + launch_cost_per_client(*p, own.exposed, own_dram, m) * (slice_clients - 1) * (1 - own.exposed);
+        const LaunchCost cost = launch_cost_per_client(*p, own.exposed, own_dram, m);
+        const double launch = 1 + cost.per_client * (slice_clients - 1) * (1 - own.exposed);
         if (launch > 1) {
           scale_figures(*f, 1.0 / launch);
-          pred.notes.push_back({ModelNote::Kind::launch_path, {launch}, {slice_clients}});
+          pred.notes.push_back({ModelNote::Kind::launch_path, {launch, cost.per_client}, {slice_clients}, cost.from_grid});
         }
         // The tail beside neighbours, capped (colocated_tail_cap).
         const bool cores_stated = slice.host_cores > 0;
