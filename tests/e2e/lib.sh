@@ -6,6 +6,12 @@ set -euo pipefail
 GPUPACK=${1:?usage: $0 path/to/gpupack}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# Killed (timeout, Ctrl-C): with a trap set, bash runs it only once the command it waits for has ended, so a
+# gpupack that got the same signal quits its private MPS daemon, whose pipe directory is under $WORK, before
+# the EXIT trap removes it (without these traps the shell removed it first, and the daemon was left running
+# where nothing could reach it: results/run46-inference-grid/README.md).
+trap 'exit 143' TERM
+trap 'exit 130' INT
 FAILURES=0
 OUT=""
 ERR=""
