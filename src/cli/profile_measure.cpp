@@ -1,5 +1,6 @@
 #include "cli/profile_measure.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -111,11 +112,35 @@ const char* first_mps_option(const ProfileArgs& a) {
   return !a.sweep.empty() ? "--sweep" : !a.grid.empty() ? "--grid" : "--neighbour-cmd";
 }
 
+// The GPU's free memory now (total less used, the program not running), from the backend's device list: the
+// profiled device's, else the first; none where the backend does not say.
+std::optional<std::uint64_t> free_gpu_memory(GpuBackend& gpu, const std::string& uuid) {
+  const auto devices = gpu.devices();
+  for (const auto& d : devices) {
+    if (!uuid.empty() && d.uuid != uuid && devices.size() > 1) continue;
+    if (!d.memory_total_bytes) return std::nullopt;
+    const std::uint64_t used = d.memory_used_bytes.value_or(0);
+    return *d.memory_total_bytes > used ? *d.memory_total_bytes - used : 0;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+int default_grid_k(std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes, int usable_cores) {
+  int k = std::min(4, usable_cores / 2);
+  if (free_bytes && peak_bytes > 0) {
+    k = static_cast<int>(std::min<double>(k, std::floor(0.9 * static_cast<double>(*free_bytes) / static_cast<double>(peak_bytes))));
+  }
+  return k >= 2 ? k : 0;
+}
 
 void check_profile_args(const ProfileArgs& a) {
   if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
   if (!a.grid.empty()) grid_ks(a);
+  if (a.no_grid && !a.grid.empty()) {
+    throw InputError("--no-grid: leaves out the short grid --sweep runs; it cannot go with --grid " + a.grid + " (give one)");
+  }
   if (a.grid_timeslicing && a.grid.empty()) {
     throw InputError("--grid-timeslicing: runs the --grid copy counts without MPS too; give --grid K,K,... (e.g. --grid 2,4,8)");
   }
@@ -174,6 +199,16 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
   const bench::ModeEnvironment mps = bench::mps_environment(session->client_environment());
   if (!a.grid.empty()) {
     for (int k : grid_ks(a)) grid.cell({"mps", k, mps, std::nullopt, std::nullopt});
+  } else if (a.short_grid()) {
+    const HostCpus cpus = host_cpus();
+    const int usable = cpus.usable.value_or(cpus.online.value_or(0));
+    const auto free = free_gpu_memory(gpu, p.device.uuid);
+    if (const int k = default_grid_k(p.memory.peak_bytes, free, usable); k >= 2) {
+      for (int n : {1, k}) grid.cell({"mps", n, mps, std::nullopt, std::nullopt});
+    } else {
+      std::cerr << "gpupack profile: no short co-location grid: 2 copies need " << (usable < 4 ? "4 usable host cores" : "twice its peak memory free on the GPU")
+                << " (--grid K,K runs one anyway)\n";
+    }
   }
   if (!a.neighbour_cmd.empty()) {
     grid.cell({"mps", 0, mps, mps, std::nullopt});  // the neighbour alone: what its throughput is compared with

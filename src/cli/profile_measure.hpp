@@ -2,6 +2,8 @@
 // What `gpupack profile` runs (docs/profile.md): the alone baseline over several fresh runs, the SM-share
 // sweep, the co-location grid (K copies at once) and the program beside a standard neighbour, all MPS runs
 // under one private MPS daemon. The CLI file parses the options; this file runs the measurements.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ struct ProfileArgs {
   double baseline_spread_limit = 0.10;    // the bound on the baseline's req/s and p50 spread
   std::string grid;                       // --grid: copy counts ("2,4,8"); "" without
   bool grid_timeslicing = false;          // --grid-timeslicing: the same K without MPS too
+  bool no_grid = false;                   // --no-grid: no short grid with --sweep
   std::string neighbour_cmd;              // --neighbour-cmd (through /bin/sh -c)
   std::string neighbour_caps = "25,50";   // --neighbour-caps: the neighbour's MPS thread percentages
   bool neighbour_caps_given = false;      // stated on the command line (it needs --neighbour-cmd)
@@ -29,7 +32,17 @@ struct ProfileArgs {
   std::vector<std::string> command;
 
   bool needs_mps() const { return !sweep.empty() || !grid.empty() || !neighbour_cmd.empty(); }
+  // --sweep without --grid, --no-grid or --colocation also runs the short grid (default_grid_k).
+  bool short_grid() const { return !sweep.empty() && grid.empty() && !no_grid && colocation.empty(); }
 };
+
+// The copies of the short co-location grid that --sweep runs beside K = 1 when no --grid is given (issue 36,
+// item 3: the launch path's cost and a GPU-bound program's demand from the program's own copies, not from the
+// constant fitted on H100 hosts, which H200 hosts did not show: results/run46-inference-grid). 4, or fewer
+// where half the usable cores (the copies' waits for a core are not what this grid is for) or 90% of the
+// GPU's free memory at the program's peak a copy hold fewer; 0, no grid, below 2. Free memory unknown: not
+// bounded by it.
+int default_grid_k(std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes, int usable_cores);
 
 // Checks the options that only make sense together and the lists (--grid, --neighbour-caps, --sweep):
 // throws InputError naming the option and what is accepted, before anything runs.

@@ -104,7 +104,7 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return "MPS launch path with " + std::to_string(s.n[0]) + " clients: x" + note_number(s.x[0]) + " slower (" +
              note_number(s.x[1]) + " per other client" +
              (s.flag ? ", from its MPS co-location grid)"
-                     : ", fitted on H100 hosts; its own MPS grid measures it here: gpupack profile --grid 4,8)");
+                     : ", fitted on H100 hosts; a profile with an MPS grid measures it here: gpupack profile --sweep runs one)");
     case Kind::tail_capped:
       return "tail alone " + note_number(s.x[0]) + " x its mean request, beside neighbours " + note_number(s.x[1]) +
              " x" +

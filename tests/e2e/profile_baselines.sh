@@ -72,6 +72,21 @@ expect_rc 0
 expect_json '[.sm_share_curve[].runs | length] == [3, 1] and .baseline.mps.setting == "mps-100"
              and (.baseline.mps.runs | length) == 3 and .baseline.mps.p50_ms == 5 and .baseline.mps.repeatable == true'
 expect_err "^  MPS 100% +3 +"
+# --sweep without --grid also runs the short grid: K = 1 and min(4, usable cores / 2) copies, none below 2
+# (the fake GPU's free memory holds them all). Which branch runs depends on this machine's cores: CI's 2 take
+# the second.
+usable=$(nproc)
+if [ "$usable" -ge 4 ]; then
+  k=$((usable / 2 < 4 ? usable / 2 : 4))
+  expect_json "[.colocation.cells[] | [.mode, .k]] == [[\"mps\", 1], [\"mps\", $k]]"
+  expect_err "co-location, mps K=$k"
+else
+  expect_json '.colocation == null'
+  expect_err "no short co-location grid: 2 copies need 4 usable host cores"
+fi
+run profile "${FAST[@]}" --sweep 100 --no-grid --baseline-runs 1 --mps-control "$FAKE_MPS" --format json -- "$CLIENT" --latency-us 5000
+expect_rc 0
+expect_json '.colocation == null and (.sm_share_curve | length) == 1'
 
 # --grid: K copies at once (K = 1 added) under the daemon and, with --grid-timeslicing, without it. The fake
 # slows x K without MPS and x (K + 3) / 4 under MPS; each copy's host CPU and the node's cores recorded.
@@ -118,6 +133,8 @@ run profile --grid 0,2 -- "$CLIENT"
 expect_usage_error "--grid: '0' is not a copy count"
 run profile --grid-timeslicing -- "$CLIENT"
 expect_usage_error "--grid-timeslicing: .*give --grid"
+run profile --sweep --no-grid --grid 2,4 -- "$CLIENT"
+expect_usage_error "--no-grid: .*cannot go with --grid 2,4"
 run profile --neighbour-caps 25 -- "$CLIENT"
 expect_usage_error "--neighbour-caps: .*--neighbour-cmd"
 run profile --neighbour-cmd "$NEIGHBOUR" --neighbour-caps 0,50 -- "$CLIENT"
