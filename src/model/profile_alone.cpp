@@ -72,8 +72,8 @@ Figures curve_at_cap(const ProfileFacts& p, std::optional<int> cap, ClientOutcom
     // whose runs moved with the host (run45: mobilenet-v3-b8 on an H200, 259, 203 and 227 req/s at 100, 50 and
     // 25%) reads a launch-bound program as needing every SM; cut in proportion to the cap, its 4 copies at 15%
     // were predicted at 77 req/s and ran at 174-178. Adding the stretched kernel time to the rest (Amdahl, as
-    // the contention terms do) still predicted 0.80 of its rate at 10% where run48's four copies ran at their
-    // rate alone or above (163-176 req/s; results/run48-inference-recheck).
+    // the contention terms do) still predicted 0.80 of its rate at 10% (122 req/s) where run48's four copies
+    // ran at 163-176 beside 9 others, 188 alone (results/run48-inference-recheck).
     const bool holds_at_lowest = p.compute_method == "sweep" && p.compute_demand <= c.front().pct / 100.0 + 1e-9;
     double need = c.front().pct;
     if (holds_at_lowest && p.sm_active && *p.sm_active > 0) need = std::min(need, 100.0 * *p.sm_active);
