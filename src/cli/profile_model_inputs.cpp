@@ -26,7 +26,10 @@ void add_grid(ProfileFacts& f, const measure::ColocationGrid& grid) {
       for (const auto& q : cpu) {
         if (q.k == pt.k) g.host_cpu_cores = q.value;
       }
-      if (const measure::GridCell* cell = measure::find_cell(grid, mode, pt.k)) g.median_p99_ms = measure::median_p99_ms(*cell);
+      if (const measure::GridCell* cell = measure::find_cell(grid, mode, pt.k)) {
+        g.median_p99_ms = measure::median_p99_ms(*cell);
+        if (cell->gpu_sm_active || cell->gpu_dram_bw) g.gpu_busy = std::max(cell->gpu_sm_active.value_or(0), cell->gpu_dram_bw.value_or(0));
+      }
       if (pt.k > 0) f.grid.push_back(g);
     }
   }

@@ -28,6 +28,8 @@ struct ProfileGridPoint {
   std::optional<int> node_cores = std::nullopt;
   std::optional<int> usable_cores = std::nullopt;
   std::optional<double> median_p99_ms = std::nullopt;  // the median copy's p99 (model/host_cpu_grid.hpp)
+  // How busy the whole GPU was over the cell: GPM's SM or DRAM share, the larger; none without GPM.
+  std::optional<double> gpu_busy = std::nullopt;
 };
 
 // The program beside a neighbour under MPS (`gpupack profile --neighbour-cmd`, one cell per neighbour cap):

@@ -112,6 +112,9 @@ std::optional<GridGpuDemand> grid_gpu_demand(const ProfileFacts& p) {
   const auto pts = mps_points(p);
   const auto flat = first_flat_step(p, pts);
   if (!flat || flat->cores_full) return std::nullopt;
+  // Where GPM measured the cell, the GPU must have been full there too (at the share the cores count as full):
+  // a flat step of copies that left the GPU idle is noise or another bound, not the GPU's capacity.
+  if (flat->at->gpu_busy && *flat->at->gpu_busy < knee_rule(p).second) return std::nullopt;
   double plateau = 0;
   for (const auto* g : pts) {
     if (g->k >= flat->before->k) plateau = std::max(plateau, g->aggregate_req_per_s);

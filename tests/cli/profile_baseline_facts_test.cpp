@@ -42,6 +42,10 @@ measure::WorkloadProfile cnn_profile() {
       c.host_cpu_cores = 1.1;
       cell.copies.push_back(c);
     }
+    if (k == 4) {  // GPM over the cell: the whole GPU's SM and DRAM shares
+      cell.gpu_sm_active = 0.35;
+      cell.gpu_dram_bw = 0.12;
+    }
     grid.cells.push_back(cell);
   }
   p.colocation = nlohmann::json(measure::to_json(grid));
@@ -69,6 +73,8 @@ TEST(ProfileBaselineFacts, TheBaselinesAndTheGridsHostCoresReachThePlanner) {
   EXPECT_EQ(f.grid[1].node_cores, 16);
   EXPECT_EQ(f.grid[1].usable_cores, 12);
   EXPECT_DOUBLE_EQ(f.grid[1].aggregate_req_per_s, 720);
+  EXPECT_DOUBLE_EQ(*f.grid[1].gpu_busy, 0.35);  // the larger of the two
+  EXPECT_FALSE(f.grid[0].gpu_busy);
 }
 
 // `--neighbour-cmd`'s cells with the GPU's DRAM share (issue 36, item 3): the others' draw is the GPU's less

@@ -224,6 +224,8 @@ namespace {
 // copies served 478 and 470 req/s together with 4 and 8 of 16 cores busy.
 ProfileFacts resnet50_grid() {
   ProfileFacts p = grid_profile({{1, 243.4, 6.36, 1.0}, {4, 477.6, 9.68, 4.0}, {8, 469.6, 17.15, 8.0}});
+  const double busy[] = {0.41, 0.93, 0.97};  // GPM's SM share of the whole GPU over each cell
+  for (size_t i = 0; i < p.grid.size(); ++i) p.grid[i].gpu_busy = busy[i];
   p.sm_active = 0.36;
   p.req_per_s = 230.2;
   return p;
@@ -260,6 +262,15 @@ TEST(HostCpuGrid, NoGpuDemandWhereTheCoresBoundTheCopiesOrTheyKeptGrowingOrGpmSa
   busy.sm_active = 0.6;  // its SM activity alone already says more than the plateau
   EXPECT_FALSE(grid_gpu_demand(busy));
   EXPECT_DOUBLE_EQ(effective_sm_activity(busy), 0.6);
+  // A launch-bound program's 4 copies that grew less than the rule asks (a K=1 cell measured fast) while GPM
+  // had the GPU 16% busy: not the GPU's capacity.
+  ProfileFacts noisy = grid_profile({{1, 300, 5, 1.0}, {4, 700, 6, 4.0}});
+  noisy.sm_active = 0.04;
+  noisy.req_per_s = 185;
+  noisy.grid[1].gpu_busy = 0.16;
+  EXPECT_FALSE(grid_gpu_demand(noisy));
+  noisy.grid[1].gpu_busy.reset();  // without GPM nothing says otherwise
+  EXPECT_TRUE(grid_gpu_demand(noisy));
 }
 
 TEST(HostCpuGrid, PredictCountsTheGridsDemandBesideLightNeighboursAndNoLaunchPath) {
