@@ -15,6 +15,17 @@ expect_json '[.gpus[].slices[].clients[].prediction.notes | length > 0] | all'
 run plan "$DATA/issue15-one-h100.yaml" --explain
 expect_rc 0
 expect_out "from its profile: p99 [0-9.]+ ms"
+# Its profiles have no MPS grid: the launch path's cost is the fitted one, and the risks say so (7 replicas
+# share the GPU). Four copies of a program whose profile has a grid do not.
+expect_out "MPS launch path: profiled replicas beside other clients whose profile has no MPS grid .* .7.$"
+cat >"$WORK/gridded.yaml" <<YAML
+fleet: [{model: H100-SXM5-80GB, count: 1, cpu_cores: 16}]
+workloads:
+  - {name: resnet18-b1, replicas: 4, latency_slo_ms: 50, profile: $DATA/profiles-timeslicing-h100/resnet18-b1.json}
+YAML
+run plan "$WORK/gridded.yaml"
+expect_rc 0
+if grep -q "MPS launch path:" <<<"$OUT"; then fail "fitted launch-path risk for a profile with an MPS grid"; fi
 
 # Density: profiled resnets with an SLO share the SMs past their count; beside the GEMM all 24 asked fit the
 # node's 16 cores at their predicted request rates, and their predicted p99 counts the wait for a core (25
