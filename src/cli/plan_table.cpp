@@ -1,6 +1,5 @@
 // The plan for people: the comparison of modes, the chosen plan per GPU and slice with its reasons,
 // the summary, risks and what could not be placed.
-#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -8,8 +7,6 @@
 
 #include "cli/plan_views.hpp"
 #include "cli/table.hpp"
-#include "core/profile_facts.hpp"
-#include "core/sharing.hpp"
 #include "core/units.hpp"
 #include "planner/type_choice.hpp"
 
@@ -35,11 +32,6 @@ constexpr const char* kFittedLaunchPathRisk =
     "MPS launch path: profiled replicas beside other clients whose profile has no MPS grid are predicted with the "
     "launch-path cost fitted on H100 hosts, which other hosts may not show (`gpupack profile --sweep` measures "
     "their own)";
-// Whether a profile's MPS co-location grid has copies to read the launch path's cost from (K > 1).
-bool has_mps_grid(const ProfileFacts& p) {
-  return std::any_of(p.grid.begin(), p.grid.end(),
-                     [](const ProfileGridPoint& g) { return g.mode == measurement_key(Sharing::mps) && g.k > 1; });
-}
 constexpr const char* kCoreWaitRisk =
     "host CPU: more client processes on a GPU than its host cores; each tail waits for a core (in the predicted "
     "p99)";
@@ -233,11 +225,8 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
       }
     }
     for (const PlanSlice& sl : g.slices) {
-      if (sl.sharing == Sharing::mps && sl.clients.size() > 1) {
-        for (const PlanClient& c : sl.clients) {
-          const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
-          if (w.profile && !has_mps_grid(*w.profile)) risks[kFittedLaunchPathRisk] += static_cast<int>(c.replicas.size());
-        }
+      for (const PlanClient& c : sl.clients) {
+        if (c.prediction && c.prediction->fitted_launch_cost) risks[kFittedLaunchPathRisk] += static_cast<int>(c.replicas.size());
       }
     }
     for (const PlanSlice& sl : g.slices) {

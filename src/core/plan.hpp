@@ -29,6 +29,9 @@ struct ClientPrediction {
   std::optional<double>
       host_cores;                  // per replica, at its predicted req/s; none without the profile's host CPU
   std::vector<std::string> notes;  // how it was predicted, one phrase each
+  // Its MPS launch path's cost is the constant fitted on H100 hosts: no grid in its profile gave its own (the
+  // plan's risks count these).
+  bool fitted_launch_cost = false;
   // The correction by observation applied (`plan --observed`): the factors and where they came from.
   struct Observed {
     std::optional<double> p99, req_per_s;  // measured / predicted, multiplied in

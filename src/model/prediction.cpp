@@ -137,7 +137,10 @@ ClientPrediction plan_prediction(const ClientOutcome& outcome, const Workload& w
                                  const ModelParameters& m) {
   ClientPrediction p{std::string(outcome.source), outcome.p99_ms,     outcome.req_per_s,
                      outcome.extrapolated,         outcome.host_cores, explain_outcome(outcome, workload, sharing, m),
-                     std::nullopt};
+                     false,                        std::nullopt};
+  p.fitted_launch_cost = std::any_of(outcome.notes.begin(), outcome.notes.end(), [](const ModelNote& n) {
+    return n.kind == ModelNote::Kind::launch_path && !n.flag;
+  });
   if (const ObservedCorrection* o = outcome.observed) {
     p.observed = ClientPrediction::Observed{o->p99, o->req_per_s, o->replicas, o->files};
   }

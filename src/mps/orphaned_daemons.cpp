@@ -1,5 +1,6 @@
 #include "mps/orphaned_daemons.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <map>
 #include <set>
@@ -31,17 +32,15 @@ struct Found {
 // A temporary daemon whose pipe directory was removed under it (a killed test harness removes its temporary
 // directory while the command that started the daemon is still quitting it): no quit can reach it any more,
 // and no command can use it, so its processes are stopped with SIGTERM, then SIGKILL. True when all are gone.
+bool any_alive(const ProcessRunner& runner, const std::vector<int>& pids) {
+  return std::any_of(pids.begin(), pids.end(), [&](int pid) { return runner.is_alive(pid); });
+}
+
 bool stop_unreachable(ProcessRunner& runner, Clock& clock, const std::vector<int>& pids) {
-  const auto alive = [&] {
-    for (int pid : pids) {
-      if (runner.is_alive(pid)) return true;
-    }
-    return false;
-  };
   for (int sig : {SIGTERM, SIGKILL}) {
     for (int pid : pids) runner.send_signal(pid, sig);
-    for (int i = 0; i < 100 && alive(); ++i) clock.sleep_for(std::chrono::milliseconds(50));  // up to 5 s
-    if (!alive()) return true;
+    for (int i = 0; i < 100 && any_alive(runner, pids); ++i) clock.sleep_for(std::chrono::milliseconds(50));  // up to 5 s
+    if (!any_alive(runner, pids)) return true;
   }
   return false;
 }
@@ -69,10 +68,7 @@ std::vector<std::string> quit_orphaned_daemons(ProcessRunner& runner, Filesystem
     if (environ_value(environ, MpsDaemon::kTemporaryEnv) == "1") f.temporary = true;
   }
   std::vector<std::string> lines;
-  for (const auto& entry : by_pipe) {
-    // Named, not a structured binding: the lambda below captures it (clang 14 cannot capture bindings).
-    const std::string& pipe = entry.first;
-    const Found& found = entry.second;
+  for (const auto& [pipe, found] : by_pipe) {
     if (!fs.read_file(pipe + "/" + MpsDaemon::kTemporaryMark)) {
       if (!found.temporary || fs.stat(pipe).exists) continue;  // not a command's own daemon
       const std::string which = "an MPS daemon left by a gpupack command that was killed, its pipe directory removed (pid " +
@@ -99,14 +95,8 @@ std::vector<std::string> quit_orphaned_daemons(ProcessRunner& runner, Filesystem
     bool gone = daemon.quit();
     // Its servers outlive the control daemon for a moment: wait for them too (up to 10 s), so that the
     // caller's own daemon does not meet a half-dead server owning the GPU.
-    const auto alive = [&] {
-      for (int pid : found.pids) {
-        if (runner.is_alive(pid)) return true;
-      }
-      return false;
-    };
-    for (int i = 0; gone && i < 200 && alive(); ++i) clock.sleep_for(std::chrono::milliseconds(50));
-    gone = gone && !alive();
+    for (int i = 0; gone && i < 200 && any_alive(runner, found.pids); ++i) clock.sleep_for(std::chrono::milliseconds(50));
+    gone = gone && !any_alive(runner, found.pids);
     daemon.unlock();
     if (!gone) {
       lines.push_back("could not quit " + which + ": stop it with: echo quit | CUDA_MPS_PIPE_DIRECTORY=" + pipe + " " +
