@@ -14,4 +14,9 @@ int run_worker(const WorkerRequest&, std::istream&, std::ostream& out) {
   return exit_code_for(ErrorKind::unavailable);
 }
 
+int run_standard_neighbour(const StandardNeighbourOptions&, std::ostream&, std::ostream& err) {
+  err << "gpupack neighbour: gpupack was built without CUDA (nvcc was not found at build time)\n";
+  return exit_code_for(ErrorKind::unavailable);
+}
+
 }  // namespace gpupack::bench

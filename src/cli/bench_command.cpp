@@ -13,6 +13,7 @@
 #include "cli/bench_views.hpp"
 #include "cli/command.hpp"
 #include "core/exit_codes.hpp"
+#include "os/self_executable.hpp"
 #include "core/errors.hpp"
 #include "gpu/gpu_backend.hpp"
 #include "measure/gpu_use_watch.hpp"
@@ -31,13 +32,6 @@ struct BenchArgs {
   std::string ks, sweep;
   std::optional<double> window;
 };
-
-std::string self_executable() {
-  char path[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) throw std::runtime_error("cannot find gpupack's own executable (/proc/self/exe)");
-  return std::string(path, static_cast<size_t>(n));
-}
 
 // The command as typed, shell-quoted where needed, for the JSON and the report.
 std::string command_line(const Filesystem& fs) {

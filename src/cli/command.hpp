@@ -41,6 +41,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx);
 void register_profile_command(CLI::App& app, CommandContext& ctx);
 void register_agent_command(CLI::App& app, CommandContext& ctx);
 void register_labels_command(CLI::App& app, CommandContext& ctx);
+void register_neighbour_command(CLI::App& app, CommandContext& ctx);
 void register_render_command(CLI::App& app, CommandContext& ctx);
 void register_verify_command(CLI::App& app, CommandContext& ctx);
 void register_check_command(CLI::App& app, CommandContext& ctx);

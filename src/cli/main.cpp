@@ -91,6 +91,7 @@ int run(int argc, char** argv) {
   register_mps_command(app, ctx);
   register_run_command(app, ctx);
   register_profile_command(app, ctx);
+  register_neighbour_command(app, ctx);
   register_agent_command(app, ctx);
   register_labels_command(app, ctx);
   register_render_command(app, ctx);

@@ -107,6 +107,7 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--no-grid", a->no_grid, "Sweep: leave out the short co-location grid (K=1 and up to 4 copies) it runs without --grid");
   cmd->add_flag("--grid-timeslicing", a->grid_timeslicing, "Grid: the same copy counts without MPS (time-slicing) too");
   cmd->add_option("--neighbour-cmd", a->neighbour_cmd, "Also run the program beside this neighbour (through /bin/sh -c) under MPS, the neighbour capped at --neighbour-caps");
+  cmd->add_flag("--no-neighbour", a->no_neighbour, "Sweep: leave out the standard neighbour (gpupack neighbour, a DRAM-bound triad) it runs without --neighbour-cmd");
   cmd->add_option("--neighbour-caps", a->neighbour_caps, "The neighbour's MPS thread percentages")->capture_default_str();
   cmd->add_option("--colocation", a->colocation, "Put this `gpupack bench --client-cmd --json` file's co-location grid into the profile");
   add_format_option(*cmd, a->format, {"yaml", "json"});

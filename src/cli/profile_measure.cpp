@@ -9,6 +9,7 @@
 #include "bench/experiments_grid.hpp"
 #include "bench/mps_session.hpp"
 #include "bench/options.hpp"
+#include "bench/worker.hpp"
 #include "bench/workers.hpp"
 #include "cli/node_support.hpp"
 #include "core/errors.hpp"
@@ -17,6 +18,7 @@
 #include "measure/gpu_use_watch.hpp"
 #include "measure/sm_share_sweep.hpp"
 #include "os/host_cpus.hpp"
+#include "os/self_executable.hpp"
 #include "render/quoting.hpp"
 
 namespace gpupack {
@@ -65,15 +67,15 @@ std::vector<int> grid_ks(const ProfileArgs& a) {
 // released with GPUPACK_GO, one window from their client reports, their process trees' host CPU.
 class ProfileGrid {
  public:
-  ProfileGrid(const ProfileArgs& a, GpuBackend& gpu, Env env, const ProcReader& proc)
+  ProfileGrid(const ProfileArgs& a, const std::string& neighbour_cmd, GpuBackend& gpu, Env env, const ProcReader& proc)
       : env_(env), proc_(proc), watch_(gpu, proc) {
     options_.client_cmd = shell_command(a.command);
-    if (!a.neighbour_cmd.empty()) options_.neighbour_cmd = a.neighbour_cmd;
+    if (!neighbour_cmd.empty()) options_.neighbour_cmd = neighbour_cmd;
     options_.window_s = a.duration;
     options_.settle_s = std::min(1.0, a.duration / 4);  // first requests after the release contend: not counted
     options_.ready_timeout_s = a.startup_timeout;
     grid_.command = *options_.client_cmd;
-    grid_.neighbour_command = a.neighbour_cmd;
+    grid_.neighbour_command = neighbour_cmd;
     grid_.window_s = a.duration;
     const HostCpus cpus = host_cpus();
     grid_.node_cores = cpus.online;
@@ -127,6 +129,22 @@ std::optional<std::uint64_t> free_gpu_memory(GpuBackend& gpu, const std::string&
 
 }  // namespace
 
+std::string standard_neighbour_command(const std::string& self_exe, const std::string& backend, bool built_with_cuda,
+                                       std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes,
+                                       std::string& why_not) {
+  if (backend != "nvml") {
+    why_not = "the GPU backend is " + backend + ", not NVML";
+  } else if (!built_with_cuda) {
+    why_not = "this gpupack was built without CUDA";
+  } else if (free_bytes && *free_bytes < peak_bytes + kStandardNeighbourBytes) {
+    why_not = "it needs 2 GiB of GPU memory free beside the program's peak";
+  } else {
+    why_not.clear();
+    return "exec " + shell_word(self_exe) + " neighbour";
+  }
+  return "";
+}
+
 int default_grid_k(std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes, int usable_cores) {
   int k = std::min(4, usable_cores / 2);
   if (free_bytes && peak_bytes > 0) {
@@ -144,8 +162,11 @@ void check_profile_args(const ProfileArgs& a) {
   if (a.grid_timeslicing && a.grid.empty()) {
     throw InputError("--grid-timeslicing: runs the --grid copy counts without MPS too; give --grid K,K,... (e.g. --grid 2,4,8)");
   }
-  if (a.neighbour_caps_given && a.neighbour_cmd.empty()) {
-    throw InputError("--neighbour-caps: caps the neighbour of --neighbour-cmd \"PROGRAM\"; give that too");
+  if (a.no_neighbour && !a.neighbour_cmd.empty()) {
+    throw InputError("--no-neighbour: leaves out the standard neighbour --sweep runs; it cannot go with --neighbour-cmd (give one)");
+  }
+  if (a.neighbour_caps_given && a.neighbour_cmd.empty() && !a.standard_neighbour()) {
+    throw InputError("--neighbour-caps: caps the neighbour of --neighbour-cmd \"PROGRAM\" or the standard neighbour --sweep runs; give one of them");
   }
   parse_sweep_percentages(a.neighbour_caps, "--neighbour-caps");
   if (!a.colocation.empty() && (!a.grid.empty() || !a.neighbour_cmd.empty())) {
@@ -169,7 +190,14 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
                        "latencies in its window: make it write its client report (docs/client-report.md)");
   }
 
-  ProfileGrid grid(a, gpu, env, os.proc);
+  std::string neighbour = a.neighbour_cmd;
+  if (a.standard_neighbour()) {
+    std::string why_not;
+    neighbour = standard_neighbour_command(self_executable(), gpu.name(), bench::built_with_cuda(), p.memory.peak_bytes,
+                                           free_gpu_memory(gpu, p.device.uuid), why_not);
+    if (neighbour.empty()) std::cerr << "gpupack profile: no standard neighbour: " << why_not << " (--neighbour-cmd runs one of yours)\n";
+  }
+  ProfileGrid grid(a, neighbour, gpu, env, os.proc);
   if (a.grid_timeslicing) {  // before the daemon starts: time-slicing without any MPS server on the GPU
     for (int k : grid_ks(a)) grid.cell({"timeslicing", k, bench::plain_environment(), std::nullopt, std::nullopt});
   }
@@ -210,7 +238,7 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
                 << " (--grid K,K runs one anyway)\n";
     }
   }
-  if (!a.neighbour_cmd.empty()) {
+  if (!neighbour.empty()) {
     grid.cell({"mps", 0, mps, mps, std::nullopt});  // the neighbour alone: what its throughput is compared with
     for (int cap : parse_sweep_percentages(a.neighbour_caps, "--neighbour-caps")) {
       const auto capped = bench::mps_environment(session->client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(cap)}});

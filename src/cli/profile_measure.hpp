@@ -25,8 +25,9 @@ struct ProfileArgs {
   bool grid_timeslicing = false;          // --grid-timeslicing: the same K without MPS too
   bool no_grid = false;                   // --no-grid: no short grid with --sweep
   std::string neighbour_cmd;              // --neighbour-cmd (through /bin/sh -c)
+  bool no_neighbour = false;              // --no-neighbour: no standard neighbour with --sweep
   std::string neighbour_caps = "25,50";   // --neighbour-caps: the neighbour's MPS thread percentages
-  bool neighbour_caps_given = false;      // stated on the command line (it needs --neighbour-cmd)
+  bool neighbour_caps_given = false;      // stated on the command line (it needs a neighbour)
   std::string name, output, sweep, colocation, mps_control = "nvidia-cuda-mps-control";
   OutputFormat format = OutputFormat::yaml;
   std::vector<std::string> command;
@@ -34,6 +35,8 @@ struct ProfileArgs {
   bool needs_mps() const { return !sweep.empty() || !grid.empty() || !neighbour_cmd.empty(); }
   // --sweep without --grid, --no-grid or --colocation also runs the short grid (default_grid_k).
   bool short_grid() const { return !sweep.empty() && grid.empty() && !no_grid && colocation.empty(); }
+  // --sweep without --neighbour-cmd, --no-neighbour or --colocation also runs beside the standard neighbour.
+  bool standard_neighbour() const { return !sweep.empty() && neighbour_cmd.empty() && !no_neighbour && colocation.empty(); }
 };
 
 // The copies of the short co-location grid that --sweep runs beside K = 1 when no --grid is given (issue 36,
@@ -43,6 +46,17 @@ struct ProfileArgs {
 // GPU's free memory at the program's peak a copy hold fewer; 0, no grid, below 2. Free memory unknown: not
 // bounded by it.
 int default_grid_k(std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes, int usable_cores);
+
+// The command that runs gpupack's standard neighbour (`gpupack neighbour`, a DRAM-bound STREAM triad of
+// 1.5 GiB) beside the program when --sweep asks for it (ProfileArgs::standard_neighbour), so that every
+// profile measures its slowdown beside a DRAM-heavy neighbour (issue 36, item 3) with no program of the
+// user's: "exec SELF neighbour". "" with why_not set where it cannot run here: a GPU backend other than
+// NVML (the fake one of tests has no CUDA device), a gpupack built without CUDA, or less free GPU memory than
+// the program's peak and the neighbour's 2 GiB (its vectors and its context) together.
+inline constexpr std::uint64_t kStandardNeighbourBytes = std::uint64_t{2} << 30;
+std::string standard_neighbour_command(const std::string& self_exe, const std::string& backend, bool built_with_cuda,
+                                       std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes,
+                                       std::string& why_not);
 
 // Checks the options that only make sense together and the lists (--grid, --neighbour-caps, --sweep):
 // throws InputError naming the option and what is accepted, before anything runs.

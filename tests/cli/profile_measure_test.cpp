@@ -1,4 +1,5 @@
-// The short co-location grid `profile --sweep` runs without --grid (cli/profile_measure.hpp): how many copies.
+// What `profile --sweep` adds by itself (cli/profile_measure.hpp): the short co-location grid's copies, and
+// the standard neighbour's command and where it is left out.
 #include "cli/profile_measure.hpp"
 
 #include <gtest/gtest.h>
@@ -21,6 +22,28 @@ TEST(ShortGrid, FewerWhereTheCoresOrTheMemoryHoldFewerAndNoneBelowTwo) {
   EXPECT_EQ(default_grid_k(1 * kGiB, 78 * kGiB, 2), 0);    // CI's machines
   EXPECT_EQ(default_grid_k(30 * kGiB, 70 * kGiB, 16), 2);  // 0.9 x 70 GiB holds two copies at 30 GiB
   EXPECT_EQ(default_grid_k(40 * kGiB, 70 * kGiB, 16), 0);  // and one at 40 GiB: an LLM is not copied
+}
+
+TEST(StandardNeighbour, RunsGpupackItselfWhereNvmlCudaAndTheMemoryAllowIt) {
+  std::string why_not = "stale";
+  EXPECT_EQ(standard_neighbour_command("/usr/bin/gpupack", "nvml", true, 4 * kGiB, 70 * kGiB, why_not),
+            "exec /usr/bin/gpupack neighbour");
+  EXPECT_EQ(why_not, "");
+  // A path a shell would split is quoted; free memory unknown does not stop it.
+  EXPECT_EQ(standard_neighbour_command("/opt/my tools/gpupack", "nvml", true, 4 * kGiB, std::nullopt, why_not),
+            "exec '/opt/my tools/gpupack' neighbour");
+}
+
+TEST(StandardNeighbour, LeftOutWithTheReasonWhereItCannotRun) {
+  std::string why_not;
+  EXPECT_EQ(standard_neighbour_command("/usr/bin/gpupack", "fake", true, 4 * kGiB, 70 * kGiB, why_not), "");
+  EXPECT_EQ(why_not, "the GPU backend is fake, not NVML");
+  EXPECT_EQ(standard_neighbour_command("/usr/bin/gpupack", "nvml", false, 4 * kGiB, 70 * kGiB, why_not), "");
+  EXPECT_EQ(why_not, "this gpupack was built without CUDA");
+  // 4 GiB of peak and the neighbour's 2 do not fit in 5 GiB free; in 6 they do.
+  EXPECT_EQ(standard_neighbour_command("/usr/bin/gpupack", "nvml", true, 4 * kGiB, 5 * kGiB, why_not), "");
+  EXPECT_EQ(why_not, "it needs 2 GiB of GPU memory free beside the program's peak");
+  EXPECT_NE(standard_neighbour_command("/usr/bin/gpupack", "nvml", true, 4 * kGiB, 6 * kGiB, why_not), "");
 }
 
 }  // namespace

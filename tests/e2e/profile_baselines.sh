@@ -84,6 +84,10 @@ else
   expect_json '.colocation == null'
   expect_err "no short co-location grid: 2 copies need 4 usable host cores"
 fi
+# --sweep also runs beside the standard neighbour (gpupack neighbour) where it can: on NVML with CUDA built in.
+# The fake GPU has no CUDA device, so the profile says why it left it out (its command: unit tests,
+# StandardNeighbour.*; on a GPU: tests/e2e-gpu/standard_neighbour.sh).
+expect_err "no standard neighbour: the GPU backend is fake, not NVML \\(--neighbour-cmd runs one of yours\\)"
 run profile "${FAST[@]}" --sweep 100 --no-grid --baseline-runs 1 --mps-control "$FAKE_MPS" --format json -- "$CLIENT" --latency-us 5000
 expect_rc 0
 expect_json '.colocation == null and (.sm_share_curve | length) == 1'
@@ -136,7 +140,11 @@ expect_usage_error "--grid-timeslicing: .*give --grid"
 run profile --sweep --no-grid --grid 2,4 -- "$CLIENT"
 expect_usage_error "--no-grid: .*cannot go with --grid 2,4"
 run profile --neighbour-caps 25 -- "$CLIENT"
+expect_usage_error "--neighbour-caps: .*--neighbour-cmd .*or the standard neighbour --sweep runs"
+run profile --sweep --no-neighbour --neighbour-caps 25 -- "$CLIENT"
 expect_usage_error "--neighbour-caps: .*--neighbour-cmd"
+run profile --sweep --no-neighbour --neighbour-cmd "$NEIGHBOUR" -- "$CLIENT"
+expect_usage_error "--no-neighbour: .*cannot go with --neighbour-cmd"
 run profile --neighbour-cmd "$NEIGHBOUR" --neighbour-caps 0,50 -- "$CLIENT"
 expect_usage_error "--neighbour-caps '0,50'"
 echo '{"colocation": {"command": "infer", "neighbour_command": null, "window_s": 5, "cells": []}}' >"$WORK/bench.json"

@@ -18,4 +18,7 @@ void launch_gemm(const float* a, const float* b, float* c, int n, cudaStream_t s
 // y[i] = f(x[i]) for n floats, with `rounds` FMAs per element: reads and writes each element once.
 void launch_transform(const float* x, float* y, size_t n, int rounds, cudaStream_t stream);
 
+// a[i] = b[i] + s * c[i] for n floats (n a multiple of 4, the vectors 16-byte aligned, as cudaMalloc's are).
+void launch_triad(float* a, const float* b, const float* c, size_t n, float s, cudaStream_t stream);
+
 }  // namespace gpupack::bench::gpu

@@ -32,8 +32,6 @@ int visible_sm_count() {
   return sms;
 }
 
-namespace {
-// Creates the context up front so that "no driver" and "no device" are told apart from later failures.
 void open_device() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
@@ -42,7 +40,6 @@ void open_device() {
   cuda_check(cudaSetDevice(0), "cudaSetDevice");
   cuda_check(cudaFree(nullptr), "creating the CUDA context");
 }
-}  // namespace
 
 }  // namespace gpu
 

@@ -14,6 +14,10 @@ using Json = nlohmann::ordered_json;
 // so that K clients begin their measured work together.
 void ready_and_wait(const WorkerRequest& request, std::istream& in, std::ostream& out);
 
+// Creates the context up front so that "no driver" and "no device" (CudaUnavailable) are told apart from
+// later failures.
+void open_device();
+
 // The SM count this process sees (under MPS with an active thread percentage: the capped count).
 int visible_sm_count();
 

@@ -1,0 +1,97 @@
+// The standard neighbour (`gpupack neighbour`): a DRAM-bandwidth-bound program gpupack carries itself, so that
+// `gpupack profile --sweep` measures every program beside the same neighbour on every machine, without
+// PyTorch or the repository's example clients. The request is examples/clients/stream_triad.py's (the triad
+// the corpus runs as its DRAM-bound batch job): four triad passes over 128M-float vectors, then a
+// synchronise, so the two are one program in two languages.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <thread>
+
+#include "bench/gpu/cuda_check.hpp"
+#include "bench/gpu/kernels.hpp"
+#include "bench/gpu/worker_modes.hpp"
+#include "bench/worker.hpp"
+#include "core/exit_codes.hpp"
+
+namespace gpupack::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC on Linux: the report's clock
+
+constexpr size_t kElements = size_t{128} << 20;
+constexpr int kPasses = 4;
+
+double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+
+// The client report's lines, appended and flushed one by one (gpupack reads the file while it grows).
+class ReportWriter {
+ public:
+  explicit ReportWriter(const std::string& path) {
+    if (!path.empty()) file_.open(path, std::ios::app);
+  }
+  void ready() { line(R"("event":"ready")"); }
+  void request(double latency_ms) {
+    char fields[64];
+    std::snprintf(fields, sizeof fields, R"("event":"request","latency_ms":%.4f)", latency_ms);
+    line(fields);
+  }
+
+ private:
+  void line(const char* fields) {
+    if (!file_.is_open()) return;
+    char t[32];
+    std::snprintf(t, sizeof t, "%.6f", now_s());
+    file_ << R"({"v":1,)" << fields << R"(,"t":)" << t << "}\n" << std::flush;
+  }
+  std::ofstream file_;
+};
+
+}  // namespace
+
+int run_standard_neighbour(const StandardNeighbourOptions& o, std::ostream& out, std::ostream& err) {
+  using namespace gpu;
+  try {
+    open_device();
+    DeviceBuffer<float> a(kElements), b(kElements), c(kElements);
+    cuda_check(cudaMemset(b.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
+    cuda_check(cudaMemset(c.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
+    auto request = [&] {
+      for (int p = 0; p < kPasses; ++p) launch_triad(a.get(), b.get(), c.get(), kElements, 3.0f, nullptr);
+      check_launch("triad");
+      cuda_check(cudaStreamSynchronize(nullptr), "triad");
+    };
+    for (int i = 0; i < o.warmup_requests; ++i) request();
+    ReportWriter report(o.report_path);
+    report.ready();
+    while (!o.go_path.empty() && !std::filesystem::exists(o.go_path)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const auto begin = Clock::now();
+    long done = 0;
+    double seconds = 0;
+    while (seconds < o.duration_s) {
+      const auto t0 = Clock::now();
+      request();
+      const auto t1 = Clock::now();
+      report.request(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      ++done;
+      seconds = std::chrono::duration<double>(t1 - begin).count();
+    }
+    const double bytes = 3.0 * kPasses * static_cast<double>(kElements) * sizeof(float) * static_cast<double>(done);
+    char line[160];
+    std::snprintf(line, sizeof line, "%ld requests in %.1f s: %.1f req/s, %.0f GB/s of DRAM traffic", done, seconds,
+                  static_cast<double>(done) / seconds, bytes / seconds / 1e9);
+    out << line << std::endl;
+    return exit_code::ok;
+  } catch (const CudaUnavailable& e) {
+    err << "gpupack neighbour: " << e.what() << "\n";
+    return exit_code_for(ErrorKind::unavailable);
+  } catch (const std::exception& e) {
+    err << "gpupack neighbour: " << e.what() << "\n";
+    return exit_code_for(ErrorKind::negative);
+  }
+}
+
+}  // namespace gpupack::bench
