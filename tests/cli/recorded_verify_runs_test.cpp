@@ -242,7 +242,9 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // triad scenario from runs 39-40's profiles; the inference scenario from profiles measured in it) and runs 46-48
 // (the inference scenario with an MPS grid in the profiles: its closed loop on an H200 and an H100, and the
 // H200's plan verified again on another H200) and run 49 (run 45's H200 profiles, no grid, planned again and
-// verified on another H200), 145 of 318 replicas within both (p99 as verify
+// verified on another H200) and runs 51-52 (the neighbour scenario's closed loop on an H200 and the triad
+// scenario's on an H100, from profiles with the short grid and the standard neighbour `profile --sweep` now
+// runs by default), 163 of 350 replicas within both (p99 as verify
 // measured it, shared stalls or not), and beside the DRAM-saturating stream-triad (the memory runs of
 // profiles without a neighbour cell) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the
 // corpus"). Since the triad's kernels slow as its own SM-share curve says (model/kernel_share_stretch.hpp,
@@ -257,7 +259,8 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // three: resnet50-b32's copies saturating the GPU in its own grid give its demand (grid_gpu_demand; made on run
 // 46, out of sample on 47 and 48), and bert's and mobilenet's errors there were small; mobilenet's again once
 // kernels stretched below the SM-share curve lengthen a request only past its whole time (model/profile_alone.cpp,
-// made on runs 46 and 48).
+// made on runs 46 and 48). Run 51 raised one: unet-step-b4, until then one replica, ran 17-21% under its
+// predicted req/s beside the training job and 6 mobilenet on an H200.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
@@ -265,7 +268,7 @@ struct CorpusBound {
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.33, 0.27}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
     {"mobilenet-v3-b8", {0.14, 0.18}}, {"resnet50-b32", {0.16, 0.19}},    {"stream-triad", {0.10, 0.20}},
-    {"train-resnet18-b64", {0.33, 0.57}}, {"unet-step-b4", {0.10, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
+    {"train-resnet18-b64", {0.33, 0.57}}, {"unet-step-b4", {0.21, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
 TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
@@ -285,9 +288,9 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 318);  // runs 33-49 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200,
-                             // run46, run48, run49 on H200s)
-  EXPECT_GE(within_both, 145);
+  EXPECT_EQ(replicas, 350);  // runs 33-52 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200,
+                             // run46, run48, run49, run51 on H200s)
+  EXPECT_GE(within_both, 163);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   ASSERT_EQ(errors.size(), kCorpusBounds.size());
   for (const auto& [w, e] : errors) {
