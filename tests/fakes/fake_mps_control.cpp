@@ -117,10 +117,21 @@ void detach_stdio() {
   write_lines(path("nvidia-cuda-mps-control.pid"), {me});
   write_lines(path("control"), {});
   log_line("daemon started " + me);
+  // A real daemon whose pipe directory is removed keeps running, unreachable (what orphaned_daemons.cpp
+  // stops by signal), so this one does too, but only for 10 s: a test's temporary directory removed under it
+  // must not leave it running for ever.
+  int gone_ms = 0;
   for (;;) {
     while (waitpid(-1, nullptr, WNOHANG) > 0) {
     }
     if (access(path("fake-quit").c_str(), F_OK) == 0) break;
+    struct stat dir {};
+    if (stat(g_pipe.c_str(), &dir) != 0) {
+      if ((gone_ms += 20) > 10000) break;
+      sleep_ms(20);
+      continue;
+    }
+    gone_ms = 0;
     std::ifstream in(path("nvidia-cuda-mps-control.pid"));
     std::string owner;
     in >> owner;
