@@ -190,11 +190,14 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
                        "latencies in its window: make it write its client report (docs/client-report.md)");
   }
 
+  // The GPU's free memory with the program stopped, read once: what the short grid's copies and the standard
+  // neighbour must fit in.
+  const auto free = free_gpu_memory(gpu, p.device.uuid);
   std::string neighbour = a.neighbour_cmd;
   if (a.standard_neighbour()) {
     std::string why_not;
     neighbour = standard_neighbour_command(self_executable(), gpu.name(), bench::built_with_cuda(), p.memory.peak_bytes,
-                                           free_gpu_memory(gpu, p.device.uuid), why_not);
+                                           free, why_not);
     if (neighbour.empty()) std::cerr << "gpupack profile: no standard neighbour: " << why_not << " (--neighbour-cmd runs one of yours)\n";
   }
   ProfileGrid grid(a, neighbour, gpu, env, os.proc);
@@ -230,7 +233,6 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
   } else if (a.short_grid()) {
     const HostCpus cpus = host_cpus();
     const int usable = cpus.usable.value_or(cpus.online.value_or(0));
-    const auto free = free_gpu_memory(gpu, p.device.uuid);
     if (const int k = default_grid_k(p.memory.peak_bytes, free, usable); k >= 2) {
       for (int n : {1, k}) grid.cell({"mps", n, mps, std::nullopt, std::nullopt});
     } else {
