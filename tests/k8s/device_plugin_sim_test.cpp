@@ -199,6 +199,13 @@ TEST_F(DevicePluginSim, KubeletRestartLeadsToServingAndRegisteringAgain) {
       EXPECT_TRUE(client.options(&options).ok()) << r.name;
     }
   }
+  // kubelet records a registration before the plugin's Register call has returned, so the plugin's own
+  // count may lag kubelet's for a moment: wait for it, then check it is neither short nor over.
+  const auto deadline = std::chrono::steady_clock::now() + kWait;
+  while (plugins->registrations() < 3 * kResources && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // room for a duplicate to show up
   EXPECT_EQ(plugins->registrations(), 3 * kResources);
 }
 
