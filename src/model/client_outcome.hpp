@@ -21,8 +21,8 @@ struct ModelNote {
     gpu_not_in_catalog,
     gpu_scaled,          // n: SMs measured, SMs here; x: bandwidth here, measured, memory-bound share, SM activity,
                          // speed; flag: bandwidth known
-    grid_beyond,         // n: K, the grid's largest K
-    grid_cell,           // n: K
+    grid_beyond,         // n: K, the grid's largest K; x: the worst copy's p99 / the median's (0: not known)
+    grid_cell,           // n: K; x: as grid_beyond
     contention,          // x: SM pressure, DRAM, bursts, contention, exposed share, memory queueing, slowdown
     curve_kernel_stretch,  // x: the share of the SMs its kernels get (%), their stretch there, the contention;
                            // n: the SM-share curve's segment read; flag: below the curve's lowest point
@@ -52,6 +52,9 @@ inline constexpr std::string_view kSyntheticSource = "synthetic";
 
 struct ClientOutcome {
   double inflation = 1.0;             // predicted p99 / p99 alone: what the SLO check reads
+  // Copies of one workload from its grid: the worst copy's p99 over the median copy's (p99_ms), which the
+  // inflation the SLO check reads includes (model/profile_alone.hpp, from_grid); 1 otherwise.
+  double worst_copy_ratio = 1.0;
   std::optional<double> p99_ms;       // none without a profile, an SLO and p99_alone_ms
   std::optional<double> req_per_s;    // per replica; none without a profile
   std::optional<double> host_cores;   // per replica, at its predicted req/s; none without the profile's host CPU

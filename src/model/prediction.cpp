@@ -125,7 +125,7 @@ SliceOutcome predict(const ModelSlice& slice, const std::vector<ModelClient>& cl
       // The profile model's p99 (or its own grid's) against the client's p99 alone; a profile without p99
       // keeps the synthetic one.
       const double alone = p99_alone_ms(*clients[i].workload, m);
-      if (o.p99_ms && alone > 0) o.inflation = *o.p99_ms / alone;
+      if (o.p99_ms && alone > 0) o.inflation = *o.p99_ms * o.worst_copy_ratio / alone;
     }
     apply_observed(o, clients[i], slice);
     if (judged) *out.host_cores += o.host_cores.value_or(0) * inputs[i].replicas;

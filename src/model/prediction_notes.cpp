@@ -19,6 +19,12 @@ std::string gpu_scaled_note(const ModelNote& s, const Workload& w) {
   return note + " by its SM activity " + note_number(s.x[3]) + ": x" + note_number(s.x[4]) + " req/s";
 }
 
+// A replica's p99 from its grid is the median copy's; the SLO check reads the worst copy's.
+std::string worst_copy_text(double ratio) {
+  return ratio > 1 ? "; p99 of its median copy, the SLO check reads its worst copy's (x" + note_number(ratio) + ")"
+                   : "";
+}
+
 std::string contention_note(const ModelNote& s, const ModelParameters& m) {
   const double burst = s.x[2];
   const double contention = s.x[3];
@@ -87,10 +93,10 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
     case Kind::grid_beyond:
       return grid_mode(sharing) + " K=" + std::to_string(s.n[0]) + " beyond the grid's K=" + std::to_string(s.n[1]) +
              ": aggregate extended along its last step, p99 grown in proportion to K" +
-             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "");
+             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "") + worst_copy_text(s.x[0]);
     case Kind::grid_cell:
       return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]) +
-             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "");
+             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "") + worst_copy_text(s.x[0]);
     case Kind::contention:
       return contention_note(s, m);
     case Kind::curve_kernel_stretch:
@@ -101,9 +107,12 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
     case Kind::launch_path:
       // The fitted cost says so: H200s ran launch-bound copies without it (results/run46-inference-grid), and
       // the profile's own grid measures it on the user's host.
+      // A grid's cost counts the neighbours as copies by their SM activity (contention::copy_equivalents).
       return "MPS launch path with " + std::to_string(s.n[0]) + " clients: x" + note_number(s.x[0]) + " slower (" +
              note_number(s.x[1]) + " per other client" +
-             (s.flag ? ", from its MPS co-location grid)"
+             (s.flag ? ", from its MPS co-location grid; its " + std::to_string(s.n[0] - 1) +
+                           " neighbours count as " + note_number(s.x.size() > 2 ? s.x[2] : s.n[0] - 1) +
+                           " copies of it by their SM activity)"
                      : ", fitted on H100 hosts; a profile with an MPS grid measures it here: gpupack profile --sweep runs one)");
     case Kind::tail_capped:
       return "tail alone " + note_number(s.x[0]) + " x its mean request, beside neighbours " + note_number(s.x[1]) +

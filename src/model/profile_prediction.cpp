@@ -72,7 +72,10 @@ DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, co
   const auto stretch = curve_kernel_stretch(p, 1.0, contention, m.steady_kernel_share);
   const double slowed =
       kernel_slowdown(exposed, stretch ? stretch->stretch : contention, memory_queueing(own_dram, d.others_dram, m));
-  const double launch = 1 + launch_cost_per_client(p, exposed, own_dram, m).per_client * (1 - exposed);
+  const LaunchCost cost = launch_cost_per_client(p, exposed, own_dram, m);
+  // One neighbour; a grid's cost counts it as a copy by its SM activity, as client_figures does.
+  const double copies = cost.from_grid && a > 0 ? std::min(1.0, neighbour_sm / a) : 1.0;
+  const double launch = 1 + cost.per_client * copies * (1 - exposed);
   const double factor = slowed * std::max(1.0, launch);
   DramCellModel out{factor, factor};
   if (p.req_per_s && *p.req_per_s > 0 && p.p99_ms && *p.p99_ms > 0) {
@@ -197,11 +200,15 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         // Every launch also waits in the shared launch path. The clients are closed loops (the next request
         // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
         // the same factor (measured on two of three H100 machines; docs/decisions.md).
+        // A cost from its own grid counts the neighbours as copies of it by their SM activity; the fitted
+        // default was fitted per process (contention::copy_equivalents).
         const LaunchCost cost = launch_cost_per_client(*p, own.exposed, own_dram, m);
-        const double launch = 1 + cost.per_client * (slice_clients - 1) * (1 - own.exposed);
+        const double others = cost.from_grid ? contention::copy_equivalents(acts, i) : slice_clients - 1;
+        const double launch = 1 + cost.per_client * others * (1 - own.exposed);
         if (launch > 1) {
           scale_figures(*f, 1.0 / launch);
-          pred.notes.push_back({ModelNote::Kind::launch_path, {launch, cost.per_client}, {slice_clients}, cost.from_grid});
+          pred.notes.push_back(
+              {ModelNote::Kind::launch_path, {launch, cost.per_client, others}, {slice_clients}, cost.from_grid});
         }
         // The tail beside neighbours, capped (colocated_tail_cap).
         const bool cores_stated = slice.host_cores > 0;

@@ -42,6 +42,17 @@ Activity activity(const PredictionInput& c, SliceCapacity slice) {
   return {c.replicas * sm, c.replicas * dram, exposed, exposed > 0 ? a / exposed : 1.0, cap, c.replicas};
 }
 
+double copy_equivalents(const std::vector<Activity>& acts, size_t i) {
+  const auto per_process = [](const Activity& a) { return a.sm / std::max(1, a.processes); };
+  const double own = per_process(acts[i]);
+  double copies = 0;
+  for (size_t j = 0; j < acts.size(); ++j) {
+    const int others = j == i ? acts[j].processes - 1 : acts[j].processes;
+    copies += others * (own > 0 ? std::min(1.0, per_process(acts[j]) / own) : 1.0);
+  }
+  return copies;
+}
+
 double pressure(const std::vector<Activity>& acts, size_t i) {
   double p = acts[i].sm;
   for (size_t j = 0; j < acts.size(); ++j) {

@@ -35,6 +35,13 @@ Activity activity(const PredictionInput& c, SliceCapacity slice);
 // 55% of the SMs (it kept 100% of its capped req/s), while 2 MLP clients (0.77) cost a GEMM at 40% a fifth.
 double pressure(const std::vector<Activity>& acts, size_t i);
 
+// The other processes on client `i`'s slice as copies of it: each counts its SM activity over the client's
+// own a process, at most one copy. A launch-path cost read from the client's own MPS grid is what K - 1
+// copies as busy as itself cost it; a neighbour that keeps the SMs less busy interleaves fewer kernels and
+// launches with it (runs 51-53: train-resnet18's grid read 0.14 a copy, and beside 10 mobilenets at a fifth
+// of its activity it ran 20-25% faster than 0.14 a process predicted; results/README.md).
+double copy_equivalents(const std::vector<Activity>& acts, size_t i);
+
 // Bursts of wider neighbours (measured on an H100, results/verify-profiled-h100/run13, the DRAM
 // sweep): 4 resnet18-b1 lost 10%, 20% and 23% of their predicted req/s beside 2, 3 and 4 mlp-b8 at 80%,
 // and 10% beside the same 4 MLPs capped at 20%, which kept their req/s and drew the same DRAM bandwidth

@@ -1,11 +1,13 @@
 // Time-slicing from a workload's own measured K-curve (issue 36, item 6): resnet18-b1's H100 profile with
 // its co-location grid (tests/planner/data/profiles-timeslicing-h100: time-slicing K = 1 and 4, worst p99
-// 3.04 and 6.78 ms). The mode comparison says which figures were measured, extended or synthetic.
+// 3.04 and 6.78 ms, the median copy's 3.04 and 4.556: copies at 4.71, 4.40, 6.78 and 4.36 ms). The mode
+// comparison says which figures were measured, extended or synthetic.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "model/prediction.hpp"
+#include "model/prediction_notes.hpp"
 #include "profile_plan_helpers.hpp"
 
 namespace gpupack {
@@ -39,16 +41,28 @@ TEST(PlanTimeslicingGrid, ItsOwnGridPredictsItsTimeSlicedP99) {
   const Scenario s = resnets(4, "profiles-timeslicing-h100");
   const double alone = *s.workloads[0].p99_alone_ms;
   const SliceOutcome four = timesliced(s, 4, false);
-  EXPECT_NEAR(*four.clients[0].p99_ms, 6.78, 0.01);       // the K = 4 cell, measured
-  EXPECT_NEAR(four.clients[0].inflation, 6.78 / alone, 0.01);  // the packer reads the same
+  // The K = 4 cell, measured: a replica is one of the copies, its p99 the median copy's; the packer reads the
+  // worst copy's, which the note names.
+  EXPECT_NEAR(*four.clients[0].p99_ms, (4.713 + 4.399) / 2, 0.01);
+  EXPECT_NEAR(four.clients[0].worst_copy_ratio, 6.78 / ((4.713 + 4.399) / 2), 0.01);
+  EXPECT_NEAR(four.clients[0].inflation, 6.78 / alone, 0.01);
+  EXPECT_EQ(four.clients[0].notes.back().kind, ModelNote::Kind::grid_cell);
+  EXPECT_NEAR(four.clients[0].notes.back().x[0], four.clients[0].worst_copy_ratio, 1e-12);
   EXPECT_FALSE(four.clients[0].extrapolated);
-  // Beyond the grid: p99 grown in proportion to K, flagged.
+  const auto notes = explain_outcome(four.clients[0], s.workloads[0], Sharing::time_slicing, ModelParameters{});
+  EXPECT_NE(::testing::PrintToString(notes).find(
+                "co-location grid, timeslicing K=4; p99 of its median copy, the SLO check reads its worst copy's (x1.49)"),
+            std::string::npos)
+      << ::testing::PrintToString(notes);
+  // Beyond the grid: p99 grown in proportion to K, flagged; the worst copy's too.
   const SliceOutcome eight = timesliced(s, 8, false);
-  EXPECT_NEAR(*eight.clients[0].p99_ms, 6.78 * 2, 0.02);
+  EXPECT_NEAR(*eight.clients[0].p99_ms, (4.713 + 4.399), 0.02);
+  EXPECT_NEAR(eight.clients[0].inflation, 6.78 * 2 / alone, 0.02);
   EXPECT_TRUE(eight.clients[0].extrapolated);
   // Beside another workload: its own curve at the slice's processes, the neighbour's synthetic.
   const SliceOutcome mixed = timesliced(s, 1, true);
-  EXPECT_NEAR(*mixed.clients[0].p99_ms, 3.04 + (6.78 - 3.04) / 3, 0.01);
+  EXPECT_NEAR(*mixed.clients[0].p99_ms, 3.04 + ((4.713 + 4.399) / 2 - 3.04) / 3, 0.01);
+  EXPECT_NEAR(mixed.clients[0].inflation, (3.04 + (6.78 - 3.04) / 3) / alone, 0.01);
   EXPECT_EQ(mixed.clients[0].notes.back().kind, ModelNote::Kind::grid_cell);
   EXPECT_TRUE(mixed.clients[0].notes.back().flag);
   // Without a grid: the synthetic model, as before.

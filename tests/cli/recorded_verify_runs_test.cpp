@@ -244,7 +244,7 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // H200's plan verified again on another H200) and run 49 (run 45's H200 profiles, no grid, planned again and
 // verified on another H200) and runs 51-52 (the neighbour scenario's closed loop on an H200 and the triad
 // scenario's on an H100, from profiles with the short grid and the standard neighbour `profile --sweep` now
-// runs by default) and run 53 (run 51's plan verified again on another H200), 171 of 361 replicas within both
+// runs by default) and run 53 (run 51's plan verified again on another H200), 184 of 361 replicas within both
 // (p99 as verify
 // measured it, shared stalls or not), and beside the DRAM-saturating stream-triad (the memory runs of
 // profiles without a neighbour cell) req/s errors of +50..+160% (docs/decisions.md, "Out of sample: the
@@ -261,15 +261,19 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // 46, out of sample on 47 and 48), and bert's and mobilenet's errors there were small; mobilenet's again once
 // kernels stretched below the SM-share curve lengthen a request only past its whole time (model/profile_alone.cpp,
 // made on runs 46 and 48). Run 51 raised one: unet-step-b4, until then one replica, ran 17-21% under its
-// predicted req/s beside the training job and 6 mobilenet on an H200.
+// predicted req/s beside the training job and 6 mobilenet on an H200. Counting neighbours as copies by their
+// SM activity for a launch-path cost read from the grid (contention::copy_equivalents; made on runs 51-53, so in
+// sample for it) lowered train-resnet18-b64's (req/s 27.5% -> 20.5%) and raised unet-step-b4's (19.1% -> 22.3%).
+// A replica of copies predicted from its grid at the median copy's p99, not the worst's (which the SLO check
+// still reads) lowered decode-b1's p99 from 32.1% to 11.5%.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
-    {"bert-base-b4", {0.33, 0.27}},    {"decode-b1", {0.18, 0.35}},       {"dlrm-b4096", {0.42, 0.35}},
+    {"bert-base-b4", {0.33, 0.27}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
     {"mobilenet-v3-b8", {0.14, 0.18}}, {"resnet50-b32", {0.16, 0.19}},    {"stream-triad", {0.10, 0.20}},
-    {"train-resnet18-b64", {0.33, 0.57}}, {"unet-step-b4", {0.21, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
+    {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.26, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
 TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
@@ -291,7 +295,7 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
   }
   EXPECT_EQ(replicas, 361);  // runs 33-53 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200,
                              // run46, run48, run49, run51, run53 on H200s)
-  EXPECT_GE(within_both, 171);
+  EXPECT_GE(within_both, 184);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   ASSERT_EQ(errors.size(), kCorpusBounds.size());
   for (const auto& [w, e] : errors) {
