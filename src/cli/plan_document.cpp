@@ -51,7 +51,8 @@ DocSlice doc_slice(const Scenario& scenario, const GpuModel& model, const PlanSl
                              pc.predicted_p99_inflation, predicted_p99_ms(w, pc, m),
                              pc.prediction ? pc.prediction->req_per_s : std::nullopt,
                              pc.prediction ? pc.prediction->source : std::string("synthetic"),
-                             pc.prediction && pc.prediction->extrapolated});
+                             pc.prediction && pc.prediction->extrapolated,
+                             pc.prediction ? pc.prediction->worst_copy_p99_ms : std::nullopt});
     }
     out.processes.push_back(std::move(process));
   }

@@ -32,6 +32,9 @@ struct DocPlacement {
   std::optional<double> predicted_req_per_s;
   std::string prediction_source = "synthetic";  // "profile" or "synthetic"
   bool extrapolated = false;
+  // Copies of one workload from their grid: the worst copy's p99, which the SLO check read
+  // ($.placements[].predicted_worst_copy_p99_ms, absent otherwise); predicted_p99_ms is the median copy's.
+  std::optional<double> predicted_worst_copy_p99_ms = std::nullopt;
   bool operator==(const DocPlacement&) const = default;
 };
 

@@ -213,6 +213,7 @@ DocPlacement read_placement(const json& p, const std::string& path) {
   c.predicted_req_per_s = optional_number(p, path, "predicted_req_per_s");
   c.prediction_source = optional_string(p, path, "prediction_source").value_or("synthetic");
   c.extrapolated = bool_or(p, path, "extrapolated", false);
+  c.predicted_worst_copy_p99_ms = optional_number(p, path, "predicted_worst_copy_p99_ms");
   return c;
 }
 

@@ -107,6 +107,7 @@ void write_placement(JsonTextWriter& w, const DocGpu& g, const DocSlice& s, cons
   w.key("predicted_req_per_s").optional_number(p.predicted_req_per_s);
   w.key("prediction_source").string(p.prediction_source);
   w.key("extrapolated").boolean(p.extrapolated);
+  if (p.predicted_worst_copy_p99_ms) w.key("predicted_worst_copy_p99_ms").number(*p.predicted_worst_copy_p99_ms);
   w.end_object();
 }
 

@@ -39,6 +39,9 @@ struct ClientPrediction {
     std::vector<std::string> files;
   };
   std::optional<Observed> observed;
+  // Copies of one workload predicted from its co-location grid: the worst copy's p99, which the SLO check
+  // reads (p99_ms is the median copy's); none otherwise.
+  std::optional<double> worst_copy_p99_ms = std::nullopt;
 };
 
 // One process on a slice: a single replica, or replicas of one group sharing a process (streams).

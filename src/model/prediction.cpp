@@ -144,6 +144,7 @@ ClientPrediction plan_prediction(const ClientOutcome& outcome, const Workload& w
   if (const ObservedCorrection* o = outcome.observed) {
     p.observed = ClientPrediction::Observed{o->p99, o->req_per_s, o->replicas, o->files};
   }
+  if (outcome.p99_ms && outcome.worst_copy_ratio > 1) p.worst_copy_p99_ms = *outcome.p99_ms * outcome.worst_copy_ratio;
   return p;
 }
 

@@ -12,13 +12,15 @@ void add_margin_checks(VerifyReport& report, const std::map<std::string, double>
   for (const auto& v : report.replicas) {
     if (!v.slo_ms || !v.predicted_p99_ms || *v.predicted_p99_ms <= 0 || v.p99_ms.runs.empty()) continue;
     const double worst = *std::max_element(v.p99_ms.runs.begin(), v.p99_ms.runs.end());
-    const double needed = worst / *v.predicted_p99_ms - 1;
+    // Against what the SLO check read: for copies from their grid the worst copy's p99, not the median's.
+    const double checked = v.predicted_worst_copy_p99_ms.value_or(*v.predicted_p99_ms);
+    const double needed = worst / checked - 1;
     auto [it, fresh] = by_workload.try_emplace(v.workload);
     MarginCheck& m = it->second;
     if (fresh || needed > m.needed) {
       const auto k = kept.find(v.workload);
       m = {v.workload, k == kept.end() ? 0.0 : k->second, needed, v.workload + "-" + std::to_string(v.replica), worst,
-           *v.predicted_p99_ms};
+           checked};
     }
   }
   for (auto& [name, m] : by_workload) {

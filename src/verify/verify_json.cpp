@@ -49,6 +49,7 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"slice", r.slice},
                              {"reports", r.reports},
                              {"predicted_p99_ms", opt(r.predicted_p99_ms)},
+                             {"predicted_worst_copy_p99_ms", opt(r.predicted_worst_copy_p99_ms)},
                              {"prediction_source", r.prediction_source},
                              {"extrapolated", r.extrapolated},
                              {"p99_ms", measured_json(r.p99_ms)},

@@ -37,6 +37,7 @@ void predict(ReplicaVerdict& v, const ReplicaSetup& r, const SliceSetup& slice, 
   const auto alone_req = alone ? scaled(alone->req_per_s.mean(), slice.predicted_throughput) : std::nullopt;
   v.predicted_p99_ms = r.profile_p99_ms ? r.profile_p99_ms : alone_p99;
   v.predicted_req_per_s = r.profile_req_per_s ? r.profile_req_per_s : alone_req;
+  if (r.profile_p99_ms) v.predicted_worst_copy_p99_ms = r.profile_worst_copy_p99_ms;
   if (r.profile_p99_ms || r.profile_req_per_s) {
     v.prediction_source = "profile";
     v.extrapolated = r.extrapolated;
@@ -291,7 +292,10 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
       } else {
         sums_known = false;
       }
-      if (v.predicted_p99_ms) sv.predicted_worst_p99_ms = std::max(sv.predicted_worst_p99_ms.value_or(0), *v.predicted_p99_ms);
+      if (v.predicted_p99_ms) {
+        const double worst_predicted = v.predicted_worst_copy_p99_ms.value_or(*v.predicted_p99_ms);
+        sv.predicted_worst_p99_ms = std::max(sv.predicted_worst_p99_ms.value_or(0), worst_predicted);
+      }
       if (v.p99_ms.mean()) sv.measured_worst_p99_ms = std::max(sv.measured_worst_p99_ms.value_or(0), *v.p99_ms.mean());
       report.replicas.push_back(std::move(v));
     }

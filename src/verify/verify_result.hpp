@@ -44,6 +44,9 @@ struct ReplicaVerdict {
   int replica = 0;
   bool reports = true;
   std::optional<double> predicted_p99_ms, predicted_req_per_s;
+  // Copies of one workload from their grid: the worst copy's p99 the plan's SLO check read (predicted_p99_ms
+  // is the median copy's); none otherwise. The margin check and the slice's worst predicted p99 read it.
+  std::optional<double> predicted_worst_copy_p99_ms;
   // "profile": the plan's profile predictions (a figure the profile leaves out: inflation x solo);
   // "inflation x solo": the plan's inflation and slice throughput x the solo run; "none": no prediction.
   std::string prediction_source = "none";

@@ -19,6 +19,7 @@ void take_profile_prediction(const DocPlacement& placement, ReplicaSetup& r) {
   const auto positive = [](const std::optional<double>& v) { return v && *v > 0 ? v : std::nullopt; };
   r.profile_p99_ms = positive(placement.predicted_p99_ms);
   r.profile_req_per_s = positive(placement.predicted_req_per_s);
+  r.profile_worst_copy_p99_ms = positive(placement.predicted_worst_copy_p99_ms);
   if (r.profile_p99_ms || r.profile_req_per_s) r.extrapolated = placement.extrapolated;
 }
 

@@ -27,6 +27,9 @@ struct ReplicaSetup {
   // The plan's absolute predictions from the workload's profile (prediction_source "profile";
   // docs/plan-schema.md): used as they are, without the solo runs. None for a synthetic prediction.
   std::optional<double> profile_p99_ms, profile_req_per_s;
+  // Copies of one workload from their grid: the worst copy's p99 the plan's SLO check read (profile_p99_ms
+  // is the median copy's); none otherwise.
+  std::optional<double> profile_worst_copy_p99_ms;
   bool extrapolated = false;               // the plan's prediction lies outside what the profile measured
   // The plan's correction by observation in its predictions (`plan --observed`): measured / predicted
   // multiplied in; none where the plan applied none.

@@ -164,5 +164,25 @@ TEST(PlanPipeline, VerifyReadsThePlansPredictionsThroughThePlanReader) {
   EXPECT_EQ(replicas, planned.document.summary.placed);
 }
 
+// Copies of one workload predicted from its co-location grid (resnet18-b1's H100 profile: 4 copies under
+// MPS with p99 3.16-4.53 ms): each placement carries the median copy's p99 as its prediction and the worst
+// copy's, which the SLO check read, beside it; both reach verify.
+TEST(PlanPipeline, CopiesFromTheirGridCarryTheMedianCopysP99AndTheWorstCopysTheSloCheckRead) {
+  const std::string dir = kTestScenarios + "/profiles-timeslicing-h100";
+  const PlannedScenario planned = plan_text(R"(
+fleet: [{model: H100-SXM5-80GB, count: 1, mig: off}]
+workloads:
+  - {name: resnet18-b1, replicas: 4, latency_slo_ms: 16.4}
+)",
+                                            dir);
+  const PlanDocument read = read_plan_json(nlohmann::json::parse(plan_json_text(planned.document)), builtin_catalog());
+  ASSERT_EQ(read.summary.placed, 4);
+  for (const DocPlacement& c : read.gpus.at(0).slices.at(0).clients) {
+    ASSERT_TRUE(c.predicted_p99_ms && c.predicted_worst_copy_p99_ms) << c.workload << c.replica;
+    EXPECT_NEAR(*c.predicted_p99_ms, (3.3158 + 3.5913) / 2, 0.01);  // the median of the four copies
+    EXPECT_NEAR(*c.predicted_worst_copy_p99_ms, 4.5291, 0.01);
+  }
+}
+
 }  // namespace
 }  // namespace gpupack

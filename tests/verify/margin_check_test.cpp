@@ -51,6 +51,22 @@ TEST(MarginCheck, NoNoteWhereTheKeptMarginCoveredIt) {
   EXPECT_EQ(bare.notes.size(), 1u);
 }
 
+TEST(MarginCheck, CopiesFromTheirGridAreJudgedAgainstTheWorstCopyTheSloCheckRead) {
+  // Four copies predicted at the median copy's 10 ms; the SLO check read the worst copy's 12 ms. The slowest
+  // window, 12.6 ms, is 5% over what the plan checked, not 26% over the median.
+  VerifyReport r;
+  for (int i = 0; i < 4; ++i) {
+    r.replicas.push_back(replica("decode", i, 20.0, 10.0, {9.0 + i, 9.5 + i}));
+    r.replicas.back().predicted_worst_copy_p99_ms = 12.0;
+  }
+  r.replicas[3].p99_ms.runs = {12.6, 11.0};
+  add_margin_checks(r, {{"decode", 0.12}});
+  ASSERT_EQ(r.margins.size(), 1u);
+  EXPECT_NEAR(r.margins[0].needed, 0.05, 1e-9);
+  EXPECT_DOUBLE_EQ(r.margins[0].predicted_p99_ms, 12.0);
+  EXPECT_TRUE(r.notes.empty());
+}
+
 TEST(MarginCheck, AllBelowThePredictionNeedsNone) {
   VerifyReport r;
   r.replicas.push_back(replica("mlp", 0, 1.0, 0.5, {0.4, 0.45}));

@@ -31,6 +31,23 @@ TEST(VerifyCompare, PredictionIsInflationTimesP99AloneAndShareTimesThroughputAlo
   EXPECT_DOUBLE_EQ(*r.slices[0].measured_worst_p99_ms, 12);
 }
 
+TEST(VerifyCompare, CopiesFromTheirGridAreComparedWithTheMedianCopyAndTheSliceWithTheWorst) {
+  // Two copies predicted from their grid: each at the median copy's 10 ms, the worst copy at 12.
+  verify::VerifySetup setup = one_slice(2.4, 30.0);
+  for (auto& r : setup.slices[0].replicas) {
+    r.profile_p99_ms = 10.0;
+    r.profile_req_per_s = 50.0;
+    r.profile_worst_copy_p99_ms = 12.0;
+  }
+  const VerifyReport r = compare(setup, {run_of(9, 11.5, 50)}, {}, 0.25);
+  ASSERT_EQ(r.replicas.size(), 2u);
+  EXPECT_DOUBLE_EQ(*r.replicas[0].predicted_p99_ms, 10);
+  EXPECT_DOUBLE_EQ(*r.replicas[0].predicted_worst_copy_p99_ms, 12);
+  EXPECT_NEAR(*r.replicas[1].p99_error, 0.15, 1e-12);
+  EXPECT_DOUBLE_EQ(*r.slices[0].predicted_worst_p99_ms, 12);
+  EXPECT_NEAR(*r.slices[0].p99_error, 11.5 / 12 - 1, 1e-12);
+}
+
 TEST(VerifyCompare, ABrokenSloInAnyRepeatFails) {
   const VerifyReport r = compare(one_slice(2.0, 11.5), {run_of(10, 10, 50), run_of(12, 10, 50)}, {alone(5, 100)}, 0.25);
   EXPECT_EQ(r.replicas[0].slo_met, false);  // 12 ms in the second repeat

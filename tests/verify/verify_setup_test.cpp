@@ -127,6 +127,7 @@ TEST(VerifySetup, ProfilePredictionsOfThePlanReachTheirReplicasSyntheticOnesDoNo
       p["predicted_req_per_s"] = 80.0;
       p["prediction_source"] = "profile";
       p["extrapolated"] = p["replica"] == 2;
+      if (p["replica"] == 0) p["predicted_worst_copy_p99_ms"] = 14.0;  // copies from their grid: the worst copy's
     } else {
       p["predicted_p99_ms"] = 9.0;  // p99_alone_ms x inflation: the solo run measures it better
       p["predicted_req_per_s"] = nullptr;
@@ -145,6 +146,8 @@ TEST(VerifySetup, ProfilePredictionsOfThePlanReachTheirReplicasSyntheticOnesDoNo
   EXPECT_FALSE(replicas[1].extrapolated);
   EXPECT_TRUE(replicas[3].extrapolated);
   EXPECT_DOUBLE_EQ(replicas[1].predicted_p99_inflation, 1.74);
+  EXPECT_EQ(replicas[1].profile_worst_copy_p99_ms, 14.0);
+  EXPECT_FALSE(replicas[3].profile_worst_copy_p99_ms.has_value());
 }
 
 // The setup reads every prediction from the typed plan (read_plan_json's PlanDocument), never from the JSON a
