@@ -56,16 +56,27 @@ void print_replay_table(std::ostream& out, const verify::ReplayReport& report) {
   out << "\nError = predicted / measured - 1. Own tail: replicas without shared stalls (the tail the model "
          "predicts); the others also against their p99 without the stalls.\n\n";
   Table summary({"SET", "WORKLOAD", "REPLICAS", "REQ/S WORST", "MEAN", "WITHIN 15%", "OWN TAIL", "P99 WORST", "MEAN",
-                 "WITHIN 25%", "STALLED", "WITHOUT STALLS", "WORST", "MEAN"});
+                 "WITHIN 25%", "STALLED", "WITHOUT STALLS", "WORST", "MEAN", "BOTH"});
+  // Per set, in the summary's order: replicas within both targets, and all of them.
+  std::vector<std::pair<std::string, std::pair<int, int>>> sets;
   for (const verify::WorkloadSummary& s : report.summary) {
     std::vector<std::string> row{s.set, s.workload};
     add_stats(row, s.req_per_s, true);
     add_stats(row, s.p99, true);
     row.push_back(std::to_string(s.stalled));
     add_stats(row, s.p99_without_stalls, false);
+    row.push_back(std::to_string(s.within_both));
     summary.add(std::move(row));
+    if (sets.empty() || sets.back().first != s.set) sets.push_back({s.set, {0, 0}});
+    sets.back().second.first += s.within_both;
+    sets.back().second.second += s.replicas;
   }
   summary.print(out);
+  out << "\nBoth: replicas within both targets at once (p99 as measured, shared stalls or not).\n";
+  for (const auto& [set, counts] : sets) {
+    out << fmt::format("{}: {} of {} replicas within both targets ({:.0f}%)\n", set, counts.first, counts.second,
+                       counts.second > 0 ? 100.0 * counts.first / counts.second : 0.0);
+  }
 }
 
 }  // namespace gpupack

@@ -92,6 +92,10 @@ ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in) {
   return report;
 }
 
+bool within_both_targets(const ReplicaError& e) {
+  return std::abs(e.req_per_s) <= kReplayReqPerSTarget && std::abs(e.p99) <= kReplayP99Target;
+}
+
 std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
   std::map<std::pair<int, std::string>, WorkloadSummary> by;  // (set order, workload): "all" after every set
   const auto add = [&](int order, std::string_view set, const WorkloadReplay& w) {
@@ -100,6 +104,7 @@ std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
     s.workload = w.workload;
     for (const ReplicaError& e : w.replicas) {
       ++s.replicas;
+      if (within_both_targets(e)) ++s.within_both;
       s.req_per_s.add(e.req_per_s, kReplayReqPerSTarget);
       if (e.stall_free) {
         s.p99.add(e.p99, kReplayP99Target);

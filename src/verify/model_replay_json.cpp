@@ -64,6 +64,7 @@ ordered_json replay_json(const ReplayReport& report, const ReplaySource& source,
                             {"workload", s.workload},
                             {"replicas", s.replicas},
                             {"stalled", s.stalled},
+                            {"within_both", s.within_both},
                             {"req_per_s", stats_json(s.req_per_s)},
                             {"p99", stats_json(s.p99)},
                             {"p99_without_stalls", stats_json(s.p99_without_stalls)}});

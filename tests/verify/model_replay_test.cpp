@@ -72,6 +72,13 @@ TEST(ModelReplay, SumsPerSetAndWorkloadAgainstIssueFifteensTargets) {
   EXPECT_EQ(all.p99_without_stalls.count, 1);
   EXPECT_DOUBLE_EQ(all.p99_without_stalls.worst, 0.1);
   EXPECT_EQ(summary[0].p99.count, 1);
+  // Within both at once (p99 as measured, stalled or not): only held-out's (+5%, -20%).
+  EXPECT_EQ(summary[0].within_both, 0);
+  EXPECT_EQ(summary[1].within_both, 1);
+  EXPECT_EQ(summary[2].within_both, 0);  // req/s +40%
+  EXPECT_EQ(all.within_both, 1);
+  EXPECT_TRUE(within_both_targets({-0.15, 0.25, false, {}}));  // the bounds are within
+  EXPECT_FALSE(within_both_targets({0.0, -0.26, true, {}}));
 }
 
 }  // namespace
