@@ -214,6 +214,7 @@ void print_table(std::ostream& out, const VerifyReport& r) {
                          st.aggregate_req_per_s ? fmt::format(" ({:.0f} req/s of {} together)", *st.aggregate_req_per_s, r.search->workload) : "");
     }
   }
+  if (const std::string targets = verify::targets_text(r); !targets.empty()) out << targets << '\n';
   out << "verify: " << verdict_text(r) << '\n';
 }
 

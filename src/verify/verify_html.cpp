@@ -33,6 +33,7 @@ td:first-child,th:first-child{{text-align:left}}.bad{{background:#fdd}}.warn{{ba
                                  fmt::arg("dur", report.duration_s), fmt::arg("warm", report.warmup_s),
                                  fmt::arg("repeat", report.repeat), fmt::arg("tol", report.tolerance * 100),
                                  fmt::arg("verdict", escape_xml(verdict_text(report))));
+  if (const std::string targets = targets_text(report); !targets.empty()) html += "<p>" + escape_xml(targets) + ".</p>\n";
   for (const auto& n : report.notes) html += "<p>Note: " + escape_xml(n) + "</p>\n";
   html += "<h2>Replicas</h2>\n<table><tr><th>replica</th><th>slice</th><th>p99 predicted (ms)</th><th>p99 measured (ms)</th>"
           "<th>error</th><th>spread</th><th>req/s predicted</th><th>req/s measured</th><th>error</th><th>spread</th>"

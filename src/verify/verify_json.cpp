@@ -1,5 +1,6 @@
 // The versioned JSON of `gpupack verify` (docs/json.md): fields are only ever added, never renamed.
 #include "verify/verify_result.hpp"
+#include "verify/model_replay.hpp"
 #include "verify/verify_verdict.hpp"
 
 namespace gpupack::verify {
@@ -33,6 +34,10 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
   j["passed"] = verdict != Verdict::fail;
   j["warnings"] = replicas_off_prediction(report);
   j["strict"] = report.strict;
+  // Added 2026-11-28 (issue 36's targets, apart from the tolerance): replicas with both errors, within both.
+  const TargetCount targets = replicas_within_targets(report);
+  j["targets"] = {{"p99", kReplayP99Target}, {"req_per_s", kReplayReqPerSTarget}, {"judged", targets.judged},
+                  {"within_both", targets.within_both}};
   j["notes"] = report.notes;
   j["alone"] = nlohmann::ordered_json::array();
   for (const auto& a : report.alone) {

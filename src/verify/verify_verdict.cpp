@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/exit_codes.hpp"
+#include "verify/model_replay.hpp"
 
 namespace gpupack::verify {
 
@@ -48,6 +49,23 @@ Verdict report_verdict(const VerifyReport& r) {
 
 int replicas_off_prediction(const VerifyReport& r) {
   return static_cast<int>(std::count_if(r.replicas.begin(), r.replicas.end(), [](const ReplicaVerdict& v) { return !v.warnings.empty(); }));
+}
+
+TargetCount replicas_within_targets(const VerifyReport& r) {
+  TargetCount out;
+  for (const auto& v : r.replicas) {
+    if (!v.p99_error || !v.throughput_error) continue;
+    ++out.judged;
+    out.within_both += std::abs(*v.p99_error) <= kReplayP99Target && std::abs(*v.throughput_error) <= kReplayReqPerSTarget;
+  }
+  return out;
+}
+
+std::string targets_text(const VerifyReport& r) {
+  const TargetCount c = replicas_within_targets(r);
+  if (c.judged == 0) return "";
+  return fmt::format("predictions: {} of {} replicas within p99 {:.0f}% and req/s {:.0f}% of measured", c.within_both,
+                     c.judged, kReplayP99Target * 100, kReplayReqPerSTarget * 100);
 }
 
 int verify_exit_code(const VerifyReport& r) {

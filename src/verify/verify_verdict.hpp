@@ -25,6 +25,15 @@ Verdict report_verdict(const VerifyReport& r);
 // The replicas whose prediction error is over the tolerance, whatever their verdict.
 int replicas_off_prediction(const VerifyReport& r);
 
+// The model's accuracy against issue 36's targets (verify/model_replay.hpp: p99 within 25% and req/s within 15%
+// at once), apart from the tolerance of the verdicts: the replicas with both errors, and those within both.
+struct TargetCount {
+  int judged = 0, within_both = 0;
+};
+TargetCount replicas_within_targets(const VerifyReport& r);
+// "predictions: 9 of 11 replicas within p99 25% and req/s 15% of measured"; empty with none judged.
+std::string targets_text(const VerifyReport& r);
+
 // 1 for a failed replica, or with r.strict for a warning; else 0.
 int verify_exit_code(const VerifyReport& r);
 

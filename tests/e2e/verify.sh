@@ -183,6 +183,7 @@ run verify "${COMMON[@]}" --run fast="$SLOW" --run batch="$BATCH" --repeat 1 --f
 expect_rc 0
 expect_json '.ok == false and (.replicas[1].problems[0] | test("p99 \\+61% off the prediction"))'
 expect_json '.verdict == "warn" and .passed == true and .warnings == 3 and .strict == false'
+expect_json '.targets.p99 == 0.25 and .targets.req_per_s == 0.15 and .targets.judged == 4 and .targets.within_both <= 1'
 expect_json '.replicas[1] | .verdict == "warn" and .failures == [] and (.warnings[0] | test("p99 \\+61% off the prediction")) and .slo_met'
 expect_json '.replicas[0] | .workload == "batch" and .verdict == "pass" and .problems == []'
 run verify "${COMMON[@]}" --run fast="$SLOW" --run batch="$BATCH" --repeat 1 --report "$WORK/warn.html"
@@ -191,6 +192,9 @@ expect_out 'fast-0 .* 30.0 met +WARN; p99 \+61% off the prediction \(tolerance 2
 expect_out '^verify: PASSED: every SLO held; 3 of 4 replicas ran off the prediction beyond 25% \(warnings in the verdicts\)$'
 grep -q '<tr class="warn"><td>fast-0</td>' "$WORK/warn.html" || fail "the HTML report does not mark the warnings"
 grep -q 'Verdict: <b>PASSED: every SLO held; 3 of 4 replicas' "$WORK/warn.html" || fail "the HTML report's verdict"
+expect_out '^predictions: [01] of 4 replicas within p99 25% and req/s 15% of measured$'
+grep -q '<p>predictions: [01] of 4 replicas within p99 25% and req/s 15% of measured.</p>' "$WORK/warn.html" ||
+  fail "the HTML report does not count the replicas within the targets"
 run verify "${COMMON[@]}" --run fast="$SLOW" --run batch="$BATCH" --repeat 1 --strict --json "$WORK/strict.json"
 expect_rc 1
 expect_out '^verify: FAILED \(--strict\): every SLO held, but 3 of 4 replicas ran off the prediction beyond 25% \(see the verdicts\)$'

@@ -54,6 +54,24 @@ TEST(VerifyVerdict, APredictionErrorAloneIsAWarningAndExitsZero) {
   EXPECT_EQ(j["replicas"][0]["problems"], j["replicas"][0]["warnings"]);  // "problems" keeps its meaning
 }
 
+// Issue 36's targets, apart from the tolerance: p99 within 25% and req/s within 15% at once.
+TEST(VerifyVerdict, TheTargetsCountReplicasWithinBothAtOnce) {
+  // p99 +10% and -10%, req/s +10%: both within; +26% req/s: neither; +16% req/s: past 15%, within the tolerance.
+  EXPECT_EQ(targets_text(within_slo(11, 9, 55)), "predictions: 2 of 2 replicas within p99 25% and req/s 15% of measured");
+  EXPECT_EQ(replicas_within_targets(within_slo(11, 12, 63)).within_both, 0);
+  const VerifyReport r = within_slo(11, 9, 58);
+  EXPECT_EQ(report_verdict(r), Verdict::pass);  // within the 25% tolerance
+  const TargetCount c = replicas_within_targets(r);
+  EXPECT_EQ(c.judged, 2);
+  EXPECT_EQ(c.within_both, 0);
+  const auto j = to_json(r);
+  EXPECT_EQ(j["targets"]["judged"], 2);
+  EXPECT_EQ(j["targets"]["within_both"], 0);
+  EXPECT_DOUBLE_EQ(j["targets"]["req_per_s"].get<double>(), 0.15);
+  // Without predictions nothing is judged and nothing is said.
+  EXPECT_EQ(targets_text(compare(one_slice(2.0, 30.0), {run_of(11, 9, 55)}, {}, 0.25)), "");
+}
+
 TEST(VerifyVerdict, StrictMakesAPredictionErrorExitOne) {
   const VerifyReport r = within_slo(11, 12, 63, true);
   EXPECT_EQ(report_verdict(r), Verdict::warn);
