@@ -106,6 +106,7 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
       ->default_str("2,4,8");
   cmd->add_flag("--no-grid", a->no_grid, "Sweep: leave out the short co-location grid (K=1 and up to 4 copies) it runs without --grid");
   cmd->add_flag("--grid-timeslicing", a->grid_timeslicing, "Grid: the same copy counts without MPS (time-slicing) too");
+  cmd->add_flag("--no-grid-timeslicing", a->no_grid_timeslicing, "Sweep: run the short co-location grid under MPS only (it runs K=1 and its copies without MPS too)");
   cmd->add_option("--neighbour-cmd", a->neighbour_cmd, "Also run the program beside this neighbour (through /bin/sh -c) under MPS, the neighbour capped at --neighbour-caps");
   cmd->add_flag("--no-neighbour", a->no_neighbour, "Sweep: leave out the standard neighbour (gpupack neighbour, a DRAM-bound triad) it runs without --neighbour-cmd");
   cmd->add_option("--neighbour-caps", a->neighbour_caps, "The neighbour's MPS thread percentages")->capture_default_str();

@@ -153,11 +153,24 @@ int default_grid_k(std::uint64_t peak_bytes, std::optional<std::uint64_t> free_b
   return k >= 2 ? k : 0;
 }
 
+std::vector<GridCellKey> short_grid_cells(const ProfileArgs& a, int k) {
+  std::vector<GridCellKey> out;
+  if (!a.short_grid() || k < 2) return out;
+  if (!a.no_grid_timeslicing) out = {{"timeslicing", 1}, {"timeslicing", k}};
+  out.push_back({"mps", 1});
+  out.push_back({"mps", k});
+  return out;
+}
+
 void check_profile_args(const ProfileArgs& a) {
   if (!a.sweep.empty()) parse_sweep_percentages(a.sweep);
   if (!a.grid.empty()) grid_ks(a);
   if (a.no_grid && !a.grid.empty()) {
     throw InputError("--no-grid: leaves out the short grid --sweep runs; it cannot go with --grid " + a.grid + " (give one)");
+  }
+  if (a.no_grid_timeslicing && a.grid_timeslicing) {
+    throw InputError("--no-grid-timeslicing: leaves the time-slicing cells out of the short grid --sweep runs; it cannot go with "
+                     "--grid-timeslicing (give one)");
   }
   if (a.grid_timeslicing && a.grid.empty()) {
     throw InputError("--grid-timeslicing: runs the --grid copy counts without MPS too; give --grid K,K,... (e.g. --grid 2,4,8)");
@@ -200,9 +213,25 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
                                            free, why_not);
     if (neighbour.empty()) std::cerr << "gpupack profile: no standard neighbour: " << why_not << " (--neighbour-cmd runs one of yours)\n";
   }
+  // The short grid's copies (with --sweep and no --grid), from the host's cores and the free memory.
+  int short_k = 0;
+  if (a.short_grid()) {
+    const HostCpus cpus = host_cpus();
+    const int usable = cpus.usable.value_or(cpus.online.value_or(0));
+    short_k = default_grid_k(p.memory.peak_bytes, free, usable);
+    if (short_k < 2) {
+      std::cerr << "gpupack profile: no short co-location grid: 2 copies need " << (usable < 4 ? "4 usable host cores" : "twice its peak memory free on the GPU")
+                << " (--grid K,K runs one anyway)\n";
+    }
+  }
+  const std::vector<GridCellKey> short_cells = short_grid_cells(a, short_k);
   ProfileGrid grid(a, neighbour, gpu, env, os.proc);
-  if (a.grid_timeslicing) {  // before the daemon starts: time-slicing without any MPS server on the GPU
+  // Before the daemon starts: time-slicing without any MPS server on the GPU.
+  if (a.grid_timeslicing) {
     for (int k : grid_ks(a)) grid.cell({"timeslicing", k, bench::plain_environment(), std::nullopt, std::nullopt});
+  }
+  for (const GridCellKey& c : short_cells) {
+    if (c.mode == "timeslicing") grid.cell({"timeslicing", c.k, bench::plain_environment(), std::nullopt, std::nullopt});
   }
 
   bench::MpsSessionOptions mps_options;
@@ -230,14 +259,9 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
   const bench::ModeEnvironment mps = bench::mps_environment(session->client_environment());
   if (!a.grid.empty()) {
     for (int k : grid_ks(a)) grid.cell({"mps", k, mps, std::nullopt, std::nullopt});
-  } else if (a.short_grid()) {
-    const HostCpus cpus = host_cpus();
-    const int usable = cpus.usable.value_or(cpus.online.value_or(0));
-    if (const int k = default_grid_k(p.memory.peak_bytes, free, usable); k >= 2) {
-      for (int n : {1, k}) grid.cell({"mps", n, mps, std::nullopt, std::nullopt});
-    } else {
-      std::cerr << "gpupack profile: no short co-location grid: 2 copies need " << (usable < 4 ? "4 usable host cores" : "twice its peak memory free on the GPU")
-                << " (--grid K,K runs one anyway)\n";
+  } else {
+    for (const GridCellKey& c : short_cells) {
+      if (c.mode == "mps") grid.cell({"mps", c.k, mps, std::nullopt, std::nullopt});
     }
   }
   if (!neighbour.empty()) {

@@ -24,6 +24,7 @@ struct ProfileArgs {
   std::string grid;                       // --grid: copy counts ("2,4,8"); "" without
   bool grid_timeslicing = false;          // --grid-timeslicing: the same K without MPS too
   bool no_grid = false;                   // --no-grid: no short grid with --sweep
+  bool no_grid_timeslicing = false;       // --no-grid-timeslicing: the short grid under MPS only
   std::string neighbour_cmd;              // --neighbour-cmd (through /bin/sh -c)
   bool no_neighbour = false;              // --no-neighbour: no standard neighbour with --sweep
   std::string neighbour_caps = "25,50";   // --neighbour-caps: the neighbour's MPS thread percentages
@@ -46,6 +47,18 @@ struct ProfileArgs {
 // GPU's free memory at the program's peak a copy hold fewer; 0, no grid, below 2. Free memory unknown: not
 // bounded by it.
 int default_grid_k(std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes, int usable_cores);
+
+// The short grid's cells, (mode, K) in the order they run, for its `k` copies (default_grid_k): one copy and
+// k at once without MPS (time-slicing, first: no MPS server may be on the GPU then) unless
+// --no-grid-timeslicing, then under the daemon. Issue 36, item 6: every profile's time-slicing figures come
+// from its own copies, not the synthetic model (which predicted the decode loop's p99 x27.4 where it grew
+// x1.5-1.9). None without the short grid or below 2 copies.
+struct GridCellKey {
+  std::string mode;  // "timeslicing" or "mps"
+  int k = 1;
+  bool operator==(const GridCellKey&) const = default;
+};
+std::vector<GridCellKey> short_grid_cells(const ProfileArgs& a, int k);
 
 // The command that runs gpupack's standard neighbour (`gpupack neighbour`, a DRAM-bound STREAM triad of
 // 1.5 GiB) beside the program when --sweep asks for it (ProfileArgs::standard_neighbour), so that every

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
+
 namespace gpupack {
 namespace {
 
@@ -22,6 +24,38 @@ TEST(ShortGrid, FewerWhereTheCoresOrTheMemoryHoldFewerAndNoneBelowTwo) {
   EXPECT_EQ(default_grid_k(1 * kGiB, 78 * kGiB, 2), 0);    // CI's machines
   EXPECT_EQ(default_grid_k(30 * kGiB, 70 * kGiB, 16), 2);  // 0.9 x 70 GiB holds two copies at 30 GiB
   EXPECT_EQ(default_grid_k(40 * kGiB, 70 * kGiB, 16), 0);  // and one at 40 GiB: an LLM is not copied
+}
+
+TEST(ShortGrid, OneCopyAndItsCopiesWithoutMpsFirstThenUnderTheDaemon) {
+  ProfileArgs a;
+  a.sweep = "100,50,25,12";
+  const std::vector<GridCellKey> both{{"timeslicing", 1}, {"timeslicing", 4}, {"mps", 1}, {"mps", 4}};
+  EXPECT_EQ(short_grid_cells(a, 4), both);
+  a.no_grid_timeslicing = true;  // --no-grid-timeslicing: under MPS only
+  EXPECT_EQ(short_grid_cells(a, 3), (std::vector<GridCellKey>{{"mps", 1}, {"mps", 3}}));
+  a.no_grid_timeslicing = false;
+  EXPECT_TRUE(short_grid_cells(a, 0).empty());  // below two copies: no grid
+  a.no_grid = true;
+  EXPECT_TRUE(short_grid_cells(a, 4).empty());
+  a.no_grid = false;
+  a.grid = "2,4";  // --grid gives the copies (and --grid-timeslicing the cells without MPS)
+  EXPECT_TRUE(short_grid_cells(a, 4).empty());
+  ProfileArgs no_sweep;
+  EXPECT_TRUE(short_grid_cells(no_sweep, 4).empty());
+}
+
+TEST(ShortGrid, NoGridTimeslicingCannotGoWithGridTimeslicing) {
+  ProfileArgs a;
+  a.sweep = "100";
+  a.grid = "2,4";
+  a.grid_timeslicing = true;
+  a.no_grid_timeslicing = true;
+  try {
+    check_profile_args(a);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--no-grid-timeslicing: "), std::string::npos) << e.what();
+  }
 }
 
 TEST(StandardNeighbour, RunsGpupackItselfWhereNvmlCudaAndTheMemoryAllowIt) {

@@ -73,12 +73,12 @@ expect_json '[.sm_share_curve[].runs | length] == [3, 1] and .baseline.mps.setti
              and (.baseline.mps.runs | length) == 3 and .baseline.mps.p50_ms == 5 and .baseline.mps.repeatable == true'
 expect_err "^  MPS 100% +3 +"
 # --sweep without --grid also runs the short grid: K = 1 and min(4, usable cores / 2) copies, none below 2
-# (the fake GPU's free memory holds them all). Which branch runs depends on this machine's cores: CI's 2 take
-# the second.
+# (the fake GPU's free memory holds them all), without MPS (time-slicing) first, then under the daemon. Which
+# branch runs depends on this machine's cores: CI's 2 take the second (the cells: unit tests, ShortGrid.*).
 usable=$(nproc)
 if [ "$usable" -ge 4 ]; then
   k=$((usable / 2 < 4 ? usable / 2 : 4))
-  expect_json "[.colocation.cells[] | [.mode, .k]] == [[\"mps\", 1], [\"mps\", $k]]"
+  expect_json "[.colocation.cells[] | [.mode, .k]] == [[\"timeslicing\", 1], [\"timeslicing\", $k], [\"mps\", 1], [\"mps\", $k]]"
   expect_err "co-location, mps K=$k"
 else
   expect_json '.colocation == null'
@@ -139,6 +139,8 @@ run profile --grid-timeslicing -- "$CLIENT"
 expect_usage_error "--grid-timeslicing: .*give --grid"
 run profile --sweep --no-grid --grid 2,4 -- "$CLIENT"
 expect_usage_error "--no-grid: .*cannot go with --grid 2,4"
+run profile --sweep --grid 2,4 --grid-timeslicing --no-grid-timeslicing -- "$CLIENT"
+expect_usage_error "--no-grid-timeslicing: .*cannot go with --grid-timeslicing"
 run profile --neighbour-caps 25 -- "$CLIENT"
 expect_usage_error "--neighbour-caps: .*--neighbour-cmd .*or the standard neighbour --sweep runs"
 run profile --sweep --no-neighbour --neighbour-caps 25 -- "$CLIENT"
