@@ -21,8 +21,10 @@ struct ModelNote {
     gpu_not_in_catalog,
     gpu_scaled,          // n: SMs measured, SMs here; x: bandwidth here, measured, memory-bound share, SM activity,
                          // speed; flag: bandwidth known
-    grid_beyond,         // n: K, the grid's largest K; x: the worst copy's p99 / the median's (0: not known)
-    grid_cell,           // n: K; x: as grid_beyond
+    grid_beyond,         // n: K rounded, the grid's largest K; x: the worst copy's p99 / the median's (0: not
+                         // known), K (fractional where neighbours of other kinds count by their busy time);
+                         // flag: neighbours of other kinds
+    grid_cell,           // n: K rounded; x, flag: as grid_beyond
     contention,          // x: SM pressure, DRAM, bursts, contention, exposed share, memory queueing, slowdown
     curve_kernel_stretch,  // x: the share of the SMs its kernels get (%), their stretch there, the contention;
                            // n: the SM-share curve's segment read; flag: below the curve's lowest point

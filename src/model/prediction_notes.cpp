@@ -19,6 +19,14 @@ std::string gpu_scaled_note(const ModelNote& s, const Workload& w) {
   return note + " by its SM activity " + note_number(s.x[3]) + ": x" + note_number(s.x[4]) + " req/s";
 }
 
+// A grid read beside neighbours of other kinds: they count as copies of it by their busy time
+// (contention::busy_copies), K = 1 + those.
+std::string other_kinds_text(const ModelNote& s) {
+  if (!s.flag) return "";
+  return " (its own copies; here its neighbours are other workloads, counted as " + note_number(s.x[1] - 1) +
+         " copies of it by their busy time)";
+}
+
 // A replica's p99 from its grid is the median copy's; the SLO check reads the worst copy's.
 std::string worst_copy_text(double ratio) {
   return ratio > 1 ? "; p99 of its median copy, the SLO check reads its worst copy's (x" + note_number(ratio) + ")"
@@ -92,11 +100,11 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return gpu_scaled_note(s, w);
     case Kind::grid_beyond:
       return grid_mode(sharing) + " K=" + std::to_string(s.n[0]) + " beyond the grid's K=" + std::to_string(s.n[1]) +
-             ": aggregate extended along its last step, p99 grown in proportion to K" +
-             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "") + worst_copy_text(s.x[0]);
+             ": aggregate extended along its last step, p99 grown in proportion to K" + other_kinds_text(s) +
+             worst_copy_text(s.x[0]);
     case Kind::grid_cell:
-      return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]) +
-             (s.flag ? " (its own copies; here its neighbours are other workloads)" : "") + worst_copy_text(s.x[0]);
+      return "co-location grid, " + grid_mode(sharing) + " K=" + std::to_string(s.n[0]) + other_kinds_text(s) +
+             worst_copy_text(s.x[0]);
     case Kind::contention:
       return contention_note(s, m);
     case Kind::curve_kernel_stretch:

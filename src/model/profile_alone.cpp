@@ -166,7 +166,7 @@ bool has_grid(const ProfileFacts& p, Sharing sharing) {
   return std::any_of(p.grid.begin(), p.grid.end(), [&](const ProfileGridPoint& g) { return g.mode == mode; });
 }
 
-std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out) {
+std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, double k, ClientOutcome& out) {
   std::vector<ProfileGridPoint> pts;
   for (const auto& g : p.grid) {
     if (g.mode == grid_mode(sharing)) pts.push_back(g);
@@ -194,7 +194,7 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
     if (tail(last)) agg.p99 = *tail(last) * k / last.k;
     if (last.worst_p99_ms) worst = *last.worst_p99_ms * k / last.k;
     out.extrapolated = true;
-    out.notes.push_back({ModelNote::Kind::grid_beyond, {}, {k, last.k}});
+    out.notes.push_back({ModelNote::Kind::grid_beyond, {0, k}, {static_cast<int>(std::lround(k)), last.k}});
   } else {
     for (size_t i = 1; i < pts.size(); ++i) {
       if (k > pts[i].k) continue;
@@ -206,7 +206,7 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, 
       break;
     }
   }
-  if (!out.extrapolated) out.notes.push_back({ModelNote::Kind::grid_cell, {}, {k}});
+  if (!out.extrapolated) out.notes.push_back({ModelNote::Kind::grid_cell, {0, k}, {static_cast<int>(std::lround(k))}});
   if (median && agg.p99 && *agg.p99 > 0 && worst) {
     out.worst_copy_ratio = std::max(1.0, *worst / *agg.p99);
     out.notes.back().x[0] = out.worst_copy_ratio;

@@ -38,7 +38,9 @@ double gpu_speed(const ProfileFacts& p, SliceCapacity slice, ClientOutcome& out)
 std::string grid_mode(Sharing s);
 // Whether the profile's co-location grid has cells for the sharing.
 bool has_grid(const ProfileFacts& p, Sharing sharing);
-// K copies of one workload from its co-location grid; none when the grid has no cells for the sharing.
-std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, int k, ClientOutcome& out);
+// K copies of one workload from its co-location grid; none when the grid has no cells for the sharing. K may
+// be fractional (neighbours of other kinds counted as copies by their busy time: time-slicing), linear
+// between the grid's cells.
+std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, double k, ClientOutcome& out);
 
 }  // namespace gpupack

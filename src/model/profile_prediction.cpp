@@ -156,10 +156,11 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
     if (grid_case && (sharing == Sharing::mps || sharing == Sharing::time_slicing)) {
       f = from_grid(*p, sharing, static_cast<int>(clients.size()), pred);
     } else if (sharing == Sharing::time_slicing && c.replicas == 1) {
-      // Time-slicing gives every busy context its turn whatever it runs: the client's own K-curve at the
-      // slice's processes, its neighbours of other kinds counted as copies (issue 36, item 6), where its
-      // profile measured one; the note says so.
-      f = from_grid(*p, sharing, slice_clients, pred);
+      // Time-slicing gives every busy context its turn, as long as it has work: the client's own K-curve,
+      // each neighbour of another kind counted as copies of it by its busy time over the client's (issue 36,
+      // item 6; contention::busy_copies), where its profile measured one; the note says so.
+      const size_t i = static_cast<size_t>(&c - clients.data());
+      f = from_grid(*p, sharing, 1 + contention::busy_copies(acts, i), pred);
       if (f && !pred.notes.empty()) pred.notes.back().flag = !grid_case;
     }
     if (!f) {

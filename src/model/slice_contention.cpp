@@ -53,6 +53,16 @@ double copy_equivalents(const std::vector<Activity>& acts, size_t i) {
   return copies;
 }
 
+double busy_copies(const std::vector<Activity>& acts, size_t i) {
+  const double own = acts[i].exposed;
+  double copies = 0;
+  for (size_t j = 0; j < acts.size(); ++j) {
+    const int others = j == i ? acts[j].processes - 1 : acts[j].processes;
+    copies += others * (own > 0 ? acts[j].exposed / own : 1.0);
+  }
+  return copies;
+}
+
 double pressure(const std::vector<Activity>& acts, size_t i) {
   double p = acts[i].sm;
   for (size_t j = 0; j < acts.size(); ++j) {

@@ -42,6 +42,14 @@ double pressure(const std::vector<Activity>& acts, size_t i);
 // of its activity it ran 20-25% faster than 0.14 a process predicted; results/README.md).
 double copy_equivalents(const std::vector<Activity>& acts, size_t i);
 
+// The other processes on client `i`'s slice under time-slicing as copies of it: each counts its busy time (the
+// share of its time its kernels run alone, `exposed`) over the client's, more than one copy where it is
+// busier. Time-slicing gives every context with work its turn: a training job that always has work takes
+// every turn it is given, a client idle between requests yields it. A neighbour without a profile counts as
+// busy all the time. Counted as plain copies, a transformer's own K-curve would have predicted its p99 beside
+// a training job far under the x8 issue 36 measured.
+double busy_copies(const std::vector<Activity>& acts, size_t i);
+
 // Bursts of wider neighbours (measured on an H100, results/verify-profiled-h100/run13, the DRAM
 // sweep): 4 resnet18-b1 lost 10%, 20% and 23% of their predicted req/s beside 2, 3 and 4 mlp-b8 at 80%,
 // and 10% beside the same 4 MLPs capped at 20%, which kept their req/s and drew the same DRAM bandwidth

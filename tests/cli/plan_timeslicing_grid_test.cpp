@@ -8,6 +8,7 @@
 
 #include "model/prediction.hpp"
 #include "model/prediction_notes.hpp"
+#include "model/profile_alone.hpp"
 #include "profile_plan_helpers.hpp"
 
 namespace gpupack {
@@ -59,10 +60,22 @@ TEST(PlanTimeslicingGrid, ItsOwnGridPredictsItsTimeSlicedP99) {
   EXPECT_NEAR(*eight.clients[0].p99_ms, (4.713 + 4.399), 0.02);
   EXPECT_NEAR(eight.clients[0].inflation, 6.78 * 2 / alone, 0.02);
   EXPECT_TRUE(eight.clients[0].extrapolated);
-  // Beside another workload: its own curve at the slice's processes, the neighbour's synthetic.
+  // Beside another workload: its own curve at 1 + the neighbour counted as copies of it by its busy time (a
+  // neighbour without a profile: busy all the time; resnet18-b1's kernels run `exposed` of its time), the
+  // neighbour's synthetic.
+  const double exposed = kernel_exposed_share(*s.workloads[0].profile);
+  ASSERT_GT(exposed, 0.2);
+  ASSERT_LT(exposed, 0.5);
+  const double k = 1 + 1 / exposed;
   const SliceOutcome mixed = timesliced(s, 1, true);
-  EXPECT_NEAR(*mixed.clients[0].p99_ms, 3.04 + ((4.713 + 4.399) / 2 - 3.04) / 3, 0.01);
-  EXPECT_NEAR(mixed.clients[0].inflation, (3.04 + (6.78 - 3.04) / 3) / alone, 0.01);
+  EXPECT_NEAR(*mixed.clients[0].p99_ms, 3.04 + ((4.713 + 4.399) / 2 - 3.04) * (k - 1) / 3, 0.01);
+  EXPECT_NEAR(mixed.clients[0].inflation, (3.04 + (6.78 - 3.04) * (k - 1) / 3) / alone, 0.01);
+  EXPECT_NEAR(mixed.clients[0].notes.back().x[1], k, 1e-9);
+  const auto mixed_notes = explain_outcome(mixed.clients[0], s.workloads[0], Sharing::time_slicing, ModelParameters{});
+  EXPECT_NE(::testing::PrintToString(mixed_notes).find("(its own copies; here its neighbours are other workloads, counted as " +
+                                                        note_number(k - 1) + " copies of it by their busy time)"),
+            std::string::npos)
+      << ::testing::PrintToString(mixed_notes);
   EXPECT_EQ(mixed.clients[0].notes.back().kind, ModelNote::Kind::grid_cell);
   EXPECT_TRUE(mixed.clients[0].notes.back().flag);
   // Without a grid: the synthetic model, as before.

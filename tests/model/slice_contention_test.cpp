@@ -48,6 +48,21 @@ TEST(CopyEquivalents, ANeighbourCountsItsSmActivityOverTheClientsAProcessAtMostO
   EXPECT_DOUBLE_EQ(contention::copy_equivalents({busy(0), busy(0.3), busy(0.1, 3)}, 0), 4);
 }
 
+TEST(BusyCopies, UnderTimeSlicingANeighbourCountsItsBusyTimeOverTheClientsWithoutABound) {
+  const auto busy_for = [](double exposed, int processes = 1) {
+    contention::Activity a;
+    a.exposed = exposed;
+    a.processes = processes;
+    return a;
+  };
+  // The client busy 0.25 of its time, 2 replicas; a training job busy all the time counts 4 copies, a client
+  // busy 0.1 of its time 0.4, its own other replica 1.
+  const std::vector<contention::Activity> acts{busy_for(0.25, 2), busy_for(1.0), busy_for(0.1)};
+  EXPECT_DOUBLE_EQ(contention::busy_copies(acts, 0), 1 + 4 + 0.4);
+  EXPECT_DOUBLE_EQ(contention::busy_copies(acts, 1), 2 * 0.25 + 0.1);  // seen from the training job
+  EXPECT_DOUBLE_EQ(contention::busy_copies({busy_for(0), busy_for(0.5)}, 0), 1);  // never busy: plain copies
+}
+
 TEST(CopyEquivalents, TheGridsLaunchCostCountsLightNeighboursAsFractionsOfACopy) {
   Workload train = test::workload("train", 2, 0.5);
   train.profile = training_grid();
