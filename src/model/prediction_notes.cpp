@@ -119,7 +119,7 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return "MPS launch path with " + std::to_string(s.n[0]) + " clients: x" + note_number(s.x[0]) + " slower (" +
              note_number(s.x[1]) + " per other client" +
              (s.flag ? ", from its MPS co-location grid; its " + std::to_string(s.n[0] - 1) +
-                           " neighbours count as " + note_number(s.x.size() > 2 ? s.x[2] : s.n[0] - 1) +
+                           " neighbours count as " + note_number(s.x[2]) +
                            " copies of it by their SM activity)"
                      : ", fitted on H100 hosts; a profile with an MPS grid measures it here: gpupack profile --sweep runs one)");
     case Kind::tail_capped:

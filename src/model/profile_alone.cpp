@@ -209,7 +209,10 @@ std::optional<Figures> from_grid(const ProfileFacts& p, Sharing sharing, double 
   if (!out.extrapolated) out.notes.push_back({ModelNote::Kind::grid_cell, {0, k}, {static_cast<int>(std::lround(k))}});
   if (median && agg.p99 && *agg.p99 > 0 && worst) {
     out.worst_copy_ratio = std::max(1.0, *worst / *agg.p99);
-    out.notes.back().x[0] = out.worst_copy_ratio;
+    // Into the grid's own note, where this call wrote one (none below the grid's smallest K).
+    const bool noted = !out.notes.empty() && (out.notes.back().kind == ModelNote::Kind::grid_cell ||
+                                              out.notes.back().kind == ModelNote::Kind::grid_beyond);
+    if (noted) out.notes.back().x[0] = out.worst_copy_ratio;
   }
   return Figures{agg.req / k, agg.p99 ? agg.p99 : p.p99_ms};
 }

@@ -4,6 +4,7 @@
 #include "model/profile_alone.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace gpupack::contention {
 
@@ -42,25 +43,29 @@ Activity activity(const PredictionInput& c, SliceCapacity slice) {
   return {c.replicas * sm, c.replicas * dram, exposed, exposed > 0 ? a / exposed : 1.0, cap, c.replicas};
 }
 
-double copy_equivalents(const std::vector<Activity>& acts, size_t i) {
-  const auto per_process = [](const Activity& a) { return a.sm / std::max(1, a.processes); };
+namespace {
+
+// The other processes on client `i`'s slice as copies of it: each its `per_process` figure over the client's,
+// at most `most` copies; every one a copy where the client's figure is 0.
+template <class PerProcess>
+double others_as_copies(const std::vector<Activity>& acts, size_t i, PerProcess per_process, double most) {
   const double own = per_process(acts[i]);
   double copies = 0;
   for (size_t j = 0; j < acts.size(); ++j) {
     const int others = j == i ? acts[j].processes - 1 : acts[j].processes;
-    copies += others * (own > 0 ? std::min(1.0, per_process(acts[j]) / own) : 1.0);
+    copies += others * (own > 0 ? std::min(most, per_process(acts[j]) / own) : 1.0);
   }
   return copies;
 }
 
+}  // namespace
+
+double copy_equivalents(const std::vector<Activity>& acts, size_t i) {
+  return others_as_copies(acts, i, [](const Activity& a) { return a.sm / std::max(1, a.processes); }, 1.0);
+}
+
 double busy_copies(const std::vector<Activity>& acts, size_t i) {
-  const double own = acts[i].exposed;
-  double copies = 0;
-  for (size_t j = 0; j < acts.size(); ++j) {
-    const int others = j == i ? acts[j].processes - 1 : acts[j].processes;
-    copies += others * (own > 0 ? acts[j].exposed / own : 1.0);
-  }
-  return copies;
+  return others_as_copies(acts, i, [](const Activity& a) { return a.exposed; }, std::numeric_limits<double>::infinity());
 }
 
 double pressure(const std::vector<Activity>& acts, size_t i) {

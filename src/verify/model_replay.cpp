@@ -92,8 +92,8 @@ ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in) {
   return report;
 }
 
-bool within_both_targets(const ReplicaError& e) {
-  return std::abs(e.req_per_s) <= kReplayReqPerSTarget && std::abs(e.p99) <= kReplayP99Target;
+bool within_both_targets(double req_per_s_error, double p99_error) {
+  return std::abs(req_per_s_error) <= kReplayReqPerSTarget && std::abs(p99_error) <= kReplayP99Target;
 }
 
 std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
@@ -104,7 +104,7 @@ std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
     s.workload = w.workload;
     for (const ReplicaError& e : w.replicas) {
       ++s.replicas;
-      if (within_both_targets(e)) ++s.within_both;
+      if (within_both_targets(e.req_per_s, e.p99)) ++s.within_both;
       s.req_per_s.add(e.req_per_s, kReplayReqPerSTarget);
       if (e.stall_free) {
         s.p99.add(e.p99, kReplayP99Target);

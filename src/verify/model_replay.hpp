@@ -67,8 +67,9 @@ struct WorkloadSummary {
   int within_both = 0;
 };
 
-// Whether a replica is within both targets at once (its p99 as measured, shared stalls or not).
-bool within_both_targets(const ReplicaError& e);
+// Whether errors of a replica are within both targets at once (its p99 as measured, shared stalls or not);
+// either sign of error (predicted / measured - 1 here, verify's measured / predicted - 1).
+bool within_both_targets(double req_per_s_error, double p99_error);
 
 struct ReplayReport {
   std::vector<RunReplay> runs;

@@ -56,7 +56,7 @@ TargetCount replicas_within_targets(const VerifyReport& r) {
   for (const auto& v : r.replicas) {
     if (!v.p99_error || !v.throughput_error) continue;
     ++out.judged;
-    out.within_both += std::abs(*v.p99_error) <= kReplayP99Target && std::abs(*v.throughput_error) <= kReplayReqPerSTarget;
+    out.within_both += within_both_targets(*v.throughput_error, *v.p99_error);
   }
   return out;
 }

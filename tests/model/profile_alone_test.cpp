@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/prediction_notes.hpp"
@@ -77,6 +78,26 @@ TEST(ProfileAlone, BelowTheCurveAProgramThatHoldsItsRateThereNeedsOnlyItsActivit
   p.compute_demand = 0.25;  // the sweep found it keeps its req/s at the lowest point
   ClientOutcome out;
   EXPECT_NEAR(at_cap(p, 15, false, out).req, 227.4, 1e-6);  // 15% is more than the 5.7% it keeps busy
+}
+
+// Below the grid's smallest K (a grid without K = 1, a time-sliced client beside a light neighbour: K = 1.5)
+// no grid note is written, and the worst copy's ratio goes into no other note.
+TEST(FromGrid, BelowItsSmallestKTheWorstCopysRatioTouchesNoOtherNote) {
+  ProfileFacts p = *test::h100_profile(0.3, 100, 10);
+  for (const auto& [k, worst, median] : {std::tuple{2, 14.0, 12.0}, std::tuple{4, 20.0, 16.0}}) {
+    ProfileGridPoint g{"timeslicing", k, 150.0 * k / 2, worst};
+    g.median_p99_ms = median;
+    p.grid.push_back(g);
+  }
+  ClientOutcome out;
+  out.notes.push_back({ModelNote::Kind::gpu_not_in_catalog, {7, 7}});
+  const auto f = from_grid(p, Sharing::time_slicing, 1.5, out);
+  ASSERT_TRUE(f);
+  EXPECT_NEAR(*f->p99, 12.0, 1e-9);                    // the smallest K's median copy
+  EXPECT_NEAR(out.worst_copy_ratio, 14.0 / 12.0, 1e-9);  // the SLO check still reads the worst copy's
+  EXPECT_TRUE(out.extrapolated);
+  ASSERT_EQ(out.notes.size(), 1u);
+  EXPECT_EQ(out.notes[0].x[0], 7);
 }
 
 }  // namespace

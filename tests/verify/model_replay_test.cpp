@@ -77,8 +77,8 @@ TEST(ModelReplay, SumsPerSetAndWorkloadAgainstIssueFifteensTargets) {
   EXPECT_EQ(summary[1].within_both, 1);
   EXPECT_EQ(summary[2].within_both, 0);  // req/s +40%
   EXPECT_EQ(all.within_both, 1);
-  EXPECT_TRUE(within_both_targets({-0.15, 0.25, false, {}}));  // the bounds are within
-  EXPECT_FALSE(within_both_targets({0.0, -0.26, true, {}}));
+  EXPECT_TRUE(within_both_targets(-0.15, 0.25));  // the bounds are within
+  EXPECT_FALSE(within_both_targets(0.0, -0.26));
 }
 
 }  // namespace
