@@ -1,7 +1,9 @@
 #include "cli/observed_loading.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -19,7 +21,22 @@ struct ObservedGroup {
   std::vector<double> p99, req;
   int replicas = 0;
   std::vector<std::string> files;
+  std::optional<std::set<std::string>> beside;  // the other workloads beside every replica so far
 };
+
+// The other workloads on the replica's slice in its file.
+std::set<std::string> others_beside(const ObservedFile& f, const ObservedReplica& r) {
+  std::set<std::string> out;
+  if (const auto it = f.slice_workloads.find(r.slice); it != f.slice_workloads.end()) out = it->second;
+  out.erase(r.workload);
+  return out;
+}
+
+std::set<std::string> intersection(const std::set<std::string>& a, const std::set<std::string>& b) {
+  std::set<std::string> out;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
+  return out;
+}
 
 using GroupKey = std::tuple<std::string, std::string, Sharing>;  // workload, GPU model, sharing
 
@@ -68,6 +85,8 @@ void attach_observed(const Filesystem& fs, Scenario& scenario, const std::vector
       if (r.p99_ratio) g.p99.push_back(*r.p99_ratio);
       if (r.req_ratio) g.req.push_back(*r.req_ratio);
       ++g.replicas;
+      const std::set<std::string> others = others_beside(parsed, r);
+      g.beside = g.beside ? intersection(*g.beside, others) : others;
       if (std::find(g.files.begin(), g.files.end(), file) == g.files.end()) g.files.push_back(file);
     }
     if (!any_workload) {
@@ -83,7 +102,10 @@ void attach_observed(const Filesystem& fs, Scenario& scenario, const std::vector
     for (auto& [key, g] : groups) {
       const auto& [workload, model, sharing] = key;
       if (workload != w.name) continue;
-      w.observed.push_back({model, sharing, measure::median_of(g.p99), measure::median_of(g.req), g.replicas, g.files});
+      std::vector<std::string> beside;
+      if (g.beside) beside.assign(g.beside->begin(), g.beside->end());
+      w.observed.push_back(
+          {model, sharing, measure::median_of(g.p99), measure::median_of(g.req), g.replicas, g.files, beside});
     }
   }
 }

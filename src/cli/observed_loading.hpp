@@ -3,7 +3,8 @@
 // file is verify's JSON of a plan run on this machine; per workload of the scenario, GPU model and sharing,
 // the median over the verified replicas (of every file) of measured / predicted for p99 and req/s becomes
 // that workload's correction (Workload::observed), which the model multiplies into its predictions on that
-// GPU model under that sharing (model/prediction.hpp), so the planner packs from what was measured.
+// GPU model under that sharing (model/prediction.hpp), so the planner packs from what was measured. Each
+// correction keeps the other workloads that were beside every replica it comes from (its `beside`).
 #include <ostream>
 #include <string>
 #include <vector>

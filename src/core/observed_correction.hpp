@@ -19,6 +19,10 @@ struct ObservedCorrection {
   std::optional<double> req_per_s;  // measured / predicted req/s, the same
   int replicas = 0;                 // verified replicas it comes from (over every file)
   std::vector<std::string> files;   // the verify JSON files, as given
+  // The other workloads that were on the slice of every replica it comes from, sorted. A factor that makes
+  // the workload faster holds only beside these: a new kind of neighbour (a DRAM-heavy batch job beside
+  // what ran beside compute-bound ones) can slow it where the verified mix did not (run54).
+  std::vector<std::string> beside;
 };
 
 }  // namespace gpupack

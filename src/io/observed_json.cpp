@@ -69,7 +69,7 @@ ObservedFile parse_observed_json(std::string_view text, const std::string& file)
   const std::map<std::string, SliceInfo> slices = read_slices(doc, file);
   const auto it = doc.find("replicas");
   if (it == doc.end() || !it->is_array()) observed_bad(file, "$.replicas", "an array of the verified replicas");
-  ObservedFile out{file, {}};
+  ObservedFile out{file, {}, {}};
   for (size_t i = 0; i < it->size(); ++i) {
     const json& r = (*it)[i];
     const std::string at = "$.replicas[" + std::to_string(i) + "]";
@@ -81,6 +81,7 @@ ObservedFile parse_observed_json(std::string_view text, const std::string& file)
     if (slice == slices.end()) observed_bad(file, at + ".slice", "a slice listed in $.slices");
     o.sharing = slice->second.sharing;
     o.gpu_model = slice->second.gpu_model;
+    out.slice_workloads[o.slice].insert(o.workload);
     if (observed_string(r, file, at, "prediction_source") == "none") continue;
     const auto mean = [&](const char* key) -> std::optional<double> {
       const auto m = r.find(key);

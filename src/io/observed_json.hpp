@@ -3,7 +3,9 @@
 // per verified replica its workload, the sharing and GPU model of its slice, and measured / predicted for
 // p99 and req/s. Only the fields the correction needs are read; a file that is not verify's JSON, or whose
 // fields have the wrong type, is an InputError naming the file and the field.
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,9 @@ struct ObservedReplica {
 struct ObservedFile {
   std::string file;
   std::vector<ObservedReplica> replicas;  // the replicas with a prediction and a measurement
+  // Per slice, the workloads of every replica verify ran on it (with a prediction or not): what each
+  // replica had beside it.
+  std::map<std::string, std::set<std::string>> slice_workloads;
 };
 
 // `text`: the file's contents; `file`: its name as given, for messages.

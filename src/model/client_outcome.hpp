@@ -34,7 +34,8 @@ struct ModelNote {
                          // grid, then x also: ms per copy, the grid host's cores, its K within and past them
     synthetic_slowdown,  // x: slowdown
     baseline,            // the alone baseline it rests on (a profile with one); flag: the MPS 100% baseline
-    observed,            // corrected by what verify measured; x: p99 factor (0: none), req/s factor (0: none)
+    observed,            // corrected by what verify measured; x: p99 factor applied (0: none), req/s factor applied
+                         // (0: none); flag: a faster factor left out (ClientOutcome::observed_unseen)
     grid_rate,           // x: the grid's req/s a copy at the processes, its largest K; n: processes
     grid_tail,           // x: the grid's median copy p99 at the processes, its largest K; n: processes;
                          // flag: beyond the largest K (extrapolated)
@@ -63,9 +64,13 @@ struct ClientOutcome {
   std::string_view source = kSyntheticSource;  // kProfileSource or kSyntheticSource
   bool extrapolated = false;          // outside what was measured (more copies, a cap below the curve, another GPU)
   std::vector<ModelNote> notes;       // the steps worth a note, in the order taken
-  // The correction by observation multiplied in (`plan --observed`); null without one. Points into the
-  // client's Workload::observed.
+  // The correction by observation (`plan --observed`); null without one. Points into the client's
+  // Workload::observed.
   const ObservedCorrection* observed = nullptr;
+  // Its factors multiplied in. A factor that makes the client faster (p99 below 1, req/s above 1) is left
+  // out where the slice holds workloads that were not beside it when verify measured it (observed_unseen).
+  std::optional<double> observed_p99, observed_req;
+  std::vector<std::string> observed_unseen;
 };
 
 }  // namespace gpupack

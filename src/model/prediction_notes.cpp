@@ -60,21 +60,30 @@ std::string baseline_note(const ModelNote& s, const Workload& w) {
   return note;
 }
 
-// "corrected by observation: p99 x0.62, req/s x1.31 (verify.json, 4 replicas)".
-std::string observed_note(const ModelNote& s, const ObservedCorrection* o) {
+// "corrected by observation: p99 x0.62, req/s x1.31 (verify.json, 4 replicas)"; where a faster factor was
+// left out: "...; not its faster p99 x0.87: measured without stream-triad beside it".
+std::string observed_note(const ModelNote& s, const ClientOutcome& outcome) {
+  const ObservedCorrection* o = outcome.observed;
   std::string note = "corrected by observation:";
   if (s.x[0] > 0) note += " p99 x" + note_number(s.x[0]);
   if (s.x[1] > 0) note += std::string(s.x[0] > 0 ? "," : "") + " req/s x" + note_number(s.x[1]);
+  if (s.x[0] <= 0 && s.x[1] <= 0) note += " none applied";
   std::string files;
   if (o) {
     for (const std::string& f : o->files) files += (files.empty() ? "" : ", ") + f;
   }
-  return note + " (" + (files.empty() ? "" : files + ", ") + std::to_string(s.n[0]) +
-         (s.n[0] == 1 ? " replica)" : " replicas)");
+  note += " (" + (files.empty() ? "" : files + ", ") + std::to_string(s.n[0]) + (s.n[0] == 1 ? " replica)" : " replicas)");
+  if (!s.flag || !o) return note;
+  std::string left_out;
+  if (o->p99 && s.x[0] <= 0) left_out += " p99 x" + note_number(*o->p99);
+  if (o->req_per_s && s.x[1] <= 0) left_out += std::string(left_out.empty() ? "" : ",") + " req/s x" + note_number(*o->req_per_s);
+  std::string unseen;
+  for (const std::string& w : outcome.observed_unseen) unseen += (unseen.empty() ? "" : ", ") + w;
+  return note + "; not its faster" + left_out + ": measured without " + unseen + " beside it";
 }
 
 std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, const ModelParameters& m,
-                      const ObservedCorrection* observed) {
+                      const ClientOutcome& outcome) {
   switch (s.kind) {
     case Kind::cap_below_activity:
       return "no SM-share curve: capped at " + std::to_string(s.n[0]) + "% below its SM activity " +
@@ -140,7 +149,7 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
     case Kind::baseline:
       return baseline_note(s, w);
     case Kind::observed:
-      return observed_note(s, observed);
+      return observed_note(s, outcome);
     case Kind::grid_rate:
       return "its own copies' rate: its MPS co-location grid's copies ran " + note_number(s.x[0]) + " req/s each with " +
              std::to_string(s.n[0]) + " copies, the most it is predicted here";
@@ -170,13 +179,13 @@ std::vector<std::string> explain_outcome(const ClientOutcome& outcome, const Wor
   if (outcome.source == kSyntheticSource) {
     out.push_back("no profile: predictions from the synthetic model");
     for (const ModelNote& s : outcome.notes) {
-      if (s.kind == Kind::observed) out.push_back(observed_note(s, outcome.observed));
+      if (s.kind == Kind::observed) out.push_back(observed_note(s, outcome));
     }
     return out;
   }
   out.reserve(outcome.notes.size());
   for (const ModelNote& s : outcome.notes) {
-    std::string text = note_text(s, workload, sharing, m, outcome.observed);
+    std::string text = note_text(s, workload, sharing, m, outcome);
     if (!text.empty()) out.push_back(std::move(text));
   }
   return out;

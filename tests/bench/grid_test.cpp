@@ -179,7 +179,9 @@ TEST_F(GridTest, ProgramThatReportsNothingIsMeasuredByWallTime) {
       EXPECT_FALSE(copy.reported);
       EXPECT_FALSE(copy.stopped);
       EXPECT_EQ(copy.exit_code, 0);
-      EXPECT_GE(copy.wall_s, 0.1);
+      // It runs 0.1 s; gpupack's clock starts once the copy is spawned, so a copy can be seen a little short
+      // (0.0986 s in a full ctest -j2 run on 2 cores).
+      EXPECT_GE(copy.wall_s, 0.09);
     }
   }
   EXPECT_EQ(measure::wall_curve(*r.colocation, "mps").size(), 2u);

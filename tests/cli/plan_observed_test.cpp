@@ -89,8 +89,8 @@ TEST(PlanObserved, ARecordedVerifyMakesTheVerifiedSlicesPredictionsTheMeasured) 
 }
 
 // A verify JSON with one MPS slice on `gpu_model` whose resnet18-b1 replicas measured `p99_factor` x the
-// predicted p99 and their predicted req/s.
-std::string synthetic_verify(const std::string& gpu_model, double p99_factor) {
+// predicted p99 and their predicted req/s; the GEMM beside them where `with_gemm` (a batch job: no prediction).
+std::string synthetic_verify(const std::string& gpu_model, double p99_factor, bool with_gemm = true) {
   nlohmann::json doc = {{"verify_version", 1}, {"slices", {{{"slice", "gpu0/s0"}, {"sharing", "mps"}, {"gpu_model", gpu_model}}}}};
   doc["replicas"] = nlohmann::json::array();
   for (int i = 0; i < 4; ++i) {
@@ -98,6 +98,9 @@ std::string synthetic_verify(const std::string& gpu_model, double p99_factor) {
                                {"prediction_source", "profile"}, {"predicted_p99_ms", 6.0},
                                {"p99_ms", {{"mean", 6.0 * p99_factor}}}, {"predicted_req_per_s", 200.0},
                                {"req_per_s", {{"mean", 200.0}}}, {"observed_correction", nullptr}});
+  }
+  if (with_gemm) {
+    doc["replicas"].push_back({{"workload", "gemm"}, {"replica", 0}, {"slice", "gpu0/s0"}, {"prediction_source", "none"}});
   }
   return doc.dump();
 }
@@ -139,6 +142,53 @@ TEST(PlanObserved, AVerifyThatMeasuredHalfThePredictedP99PacksMore) {
     EXPECT_LE(*c.prediction.p99_ms * (1 + *second.workloads[0].slo_margin), 16.4 + 1e-9);
     ASSERT_TRUE(c.prediction.observed);
     EXPECT_DOUBLE_EQ(*c.prediction.observed->p99, 0.5);
+  }
+}
+
+// run54 on an H200: round 1 verified 3 dlrm-b4096 beside 3 bert-base-b4, dlrm's p99 at 0.87 of the
+// prediction. Round 2 took that correction to a slice with the STREAM triad, placed the triad beside dlrm,
+// and dlrm broke its 9 ms SLO (10.75 ms against 7.75 predicted). A correction that makes a workload faster
+// now holds only beside the workloads it was measured beside; one that makes it slower holds everywhere.
+TEST(PlanObserved, AFasterCorrectionHoldsOnlyBesideTheWorkloadsItWasMeasuredBeside) {
+  const std::string run = std::string(GPUPACK_SOURCE_DIR) + "/results/run54-memory-default-h200/h200/";
+  Scenario s = load(run + "corpus-memory-grid-r2/scenario.yaml");
+  std::ostringstream warnings;
+  attach_observed(PosixFilesystem{}, s, {run + "corpus-memory-grid-r1/verify.json"}, warnings);
+  const Plan p = plan_with_predictions(s);
+  int dlrm = 0;
+  for (const Placed& c : placed(s, p)) {
+    EXPECT_NE(c.workload, "stream-triad");
+    if (c.workload != "dlrm-b4096") continue;
+    ++dlrm;
+    ASSERT_TRUE(c.prediction.observed);  // beside bert alone, as measured: its faster figures hold
+    EXPECT_NEAR(*c.prediction.observed->p99, 0.87, 0.01);
+  }
+  EXPECT_EQ(dlrm, 3);
+
+  // The synthetic verify measured resnet18 at half its predicted p99 with no GEMM beside it: beside the GEMM
+  // that correction is left out, and the plan packs as without it.
+  Scenario without = density();
+  attach_observed(PosixFilesystem{}, without,
+                  {write_temp("alone.json", synthetic_verify("H100-SXM5-80GB", 0.5, false))}, warnings);
+  ASSERT_EQ(without.workloads[0].observed.size(), 1u);
+  EXPECT_TRUE(without.workloads[0].observed[0].beside.empty());
+  const Scenario first = density();
+  const Plan b = plan_with_predictions(without);
+  EXPECT_EQ(resnets(without, b), resnets(first, plan_with_predictions(first)));
+  for (const Placed& c : placed(without, b)) {
+    if (c.workload != "resnet18-b1") continue;
+    ASSERT_TRUE(c.prediction.observed);
+    EXPECT_FALSE(c.prediction.observed->p99);  // not applied, so verify divides nothing out
+    EXPECT_NE(c.prediction.notes.back().find("not its faster p99 x0.50: measured without gemm beside it"),
+              std::string::npos)
+        << c.prediction.notes.back();
+  }
+  // A slower correction from the same verify holds beside the GEMM too.
+  Scenario slower = density();
+  attach_observed(PosixFilesystem{}, slower, {write_temp("slow.json", synthetic_verify("H100-SXM5-80GB", 1.5, false))},
+                  warnings);
+  for (const Placed& c : placed(slower, plan_with_predictions(slower))) {
+    if (c.workload == "resnet18-b1") EXPECT_DOUBLE_EQ(*c.prediction.observed->p99, 1.5);
   }
 }
 

@@ -265,14 +265,19 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // SM activity for a launch-path cost read from the grid (contention::copy_equivalents; made on runs 51-53, so in
 // sample for it) lowered train-resnet18-b64's (req/s 27.5% -> 20.5%) and raised unet-step-b4's (19.1% -> 22.3%).
 // A replica of copies predicted from its grid at the median copy's p99, not the worst's (which the SLO check
-// still reads) lowered decode-b1's p99 from 32.1% to 11.5%.
+// still reads) lowered decode-b1's p99 from 32.1% to 11.5%. Run 54 (the memory scenario on an H200, out of
+// sample) raised stream-triad's (req/s 9.2% -> 13.0%, p99 19.0% -> 23.4%): at 30% of the SMs beside three dlrm
+// it ran twice the req/s predicted; and bert-base-b4's req/s (28.5% -> 31.7%), half as fast as predicted beside
+// three dlrm that kept the SMs 0.96 busy. Run 55 (the inference scenario on an H200 whose baselines spread
+// 30-50%, out of sample) raised bert-base-b4's req/s to 34.0% and resnet50-b32's from 11.2% to 17.3%: every
+// workload ran 11-35% under its predicted req/s.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
-    {"bert-base-b4", {0.33, 0.27}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.14, 0.18}}, {"resnet50-b32", {0.16, 0.19}},    {"stream-triad", {0.10, 0.20}},
+    {"bert-base-b4", {0.36, 0.27}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
+    {"mobilenet-v3-b8", {0.14, 0.18}}, {"resnet50-b32", {0.19, 0.19}},    {"stream-triad", {0.14, 0.24}},
     {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.26, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -294,9 +299,9 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 361);  // runs 33-53 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200,
-                             // run46, run48, run49, run51, run53 on H200s)
-  EXPECT_GE(within_both, 184);
+  EXPECT_EQ(replicas, 408);  // runs 33-56 (run39, run41-h200, run42 but its last call, run43-h200, run44, run45-h200,
+                             // run46, run48, run49, run51, run53-56 on H200s)
+  EXPECT_GE(within_both, 201);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +
