@@ -1,5 +1,6 @@
 #include "io/observed_json.hpp"
 
+#include <cmath>
 #include <map>
 
 #include "core/errors.hpp"
@@ -30,10 +31,13 @@ std::string observed_string(const json& obj, const std::string& file, const std:
   return it->get<std::string>();
 }
 
-// measured / predicted, where both are positive.
+// measured / predicted, where both are positive and the ratio is a finite positive number (not one that
+// overflowed or underflowed: the plan multiplies it into its predictions).
 std::optional<double> ratio(std::optional<double> measured, std::optional<double> predicted) {
   if (!measured || !predicted || *measured <= 0 || *predicted <= 0) return std::nullopt;
-  return *measured / *predicted;
+  const double r = *measured / *predicted;
+  if (!std::isfinite(r) || r <= 0) return std::nullopt;
+  return r;
 }
 
 struct SliceInfo {
