@@ -29,6 +29,7 @@ void add_grid(ProfileFacts& f, const measure::ColocationGrid& grid) {
       if (const measure::GridCell* cell = measure::find_cell(grid, mode, pt.k)) {
         g.median_p99_ms = measure::median_p99_ms(*cell);
         if (cell->gpu_sm_active || cell->gpu_dram_bw) g.gpu_busy = std::max(cell->gpu_sm_active.value_or(0), cell->gpu_dram_bw.value_or(0));
+        g.gpu_dram = cell->gpu_dram_bw;
       }
       if (pt.k > 0) f.grid.push_back(g);
     }

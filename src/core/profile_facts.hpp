@@ -30,6 +30,8 @@ struct ProfileGridPoint {
   std::optional<double> median_p99_ms = std::nullopt;  // the median copy's p99 (model/host_cpu_grid.hpp)
   // How busy the whole GPU was over the cell: GPM's SM or DRAM share, the larger; none without GPM.
   std::optional<double> gpu_busy = std::nullopt;
+  // GPM's DRAM share alone over the cell; none without GPM (model/host_cpu_grid.hpp, grid_gpu_demand).
+  std::optional<double> gpu_dram = std::nullopt;
 };
 
 // The program beside a neighbour under MPS (`gpupack profile --neighbour-cmd`, one cell per neighbour cap):

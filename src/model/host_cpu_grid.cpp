@@ -115,6 +115,12 @@ std::optional<GridGpuDemand> grid_gpu_demand(const ProfileFacts& p) {
   // Where GPM measured the cell, the GPU must have been full there too (at the share the cores count as full):
   // a flat step of copies that left the GPU idle is noise or another bound, not the GPU's capacity.
   if (flat->at->gpu_busy && *flat->at->gpu_busy < knee_rule(p).second) return std::nullopt;
+  // Copies that filled the DRAM's bandwidth there (a bandwidth-bound program: STREAM's triad, 0.92 of an
+  // H200's at 4 copies) found the bandwidth's limit, not the SMs': beside programs that leave the DRAM free
+  // it keeps what its SM-share curve says (model/kernel_share_stretch.hpp), as it did in runs 34-39. Read as
+  // the SMs' limit, the triad capped at 30% beside three dlrm was predicted 185 req/s where it ran 376
+  // (results/run54-memory-default-h200, round 2).
+  if (flat->at->gpu_dram && *flat->at->gpu_dram >= knee_rule(p).second) return std::nullopt;
   double plateau = 0;
   for (const auto* g : pts) {
     if (g->k >= flat->before->k) plateau = std::max(plateau, g->aggregate_req_per_s);

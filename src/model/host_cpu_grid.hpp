@@ -45,7 +45,8 @@ std::optional<HostCpuKnee> host_cpu_knee(const ProfileFacts& p);
 // H200, and 4 and 8 copies served 478 and 470 req/s together from 230 alone, a demand of 0.48 (4 of 16
 // cores busy, the SMs 0.93 active; results/run46-inference-grid). None where no step stopped growing, where
 // the cores were full (host_cpu_knee), where GPM says the GPU was less busy there than the share at which the
-// cores count as full (host_cpu_knee_full_cores), or where the demand is no more than the SM activity alone.
+// cores count as full (host_cpu_knee_full_cores), where the copies filled the DRAM's bandwidth there (at that
+// share: the bandwidth bound them, not the SMs), or where the demand is no more than the SM activity alone.
 struct GridGpuDemand {
   double demand = 0;             // share of the GPU one copy at its baseline needs
   double plateau_req_per_s = 0;  // the most the copies served together from grew_to_k on

@@ -273,6 +273,26 @@ TEST(HostCpuGrid, NoGpuDemandWhereTheCoresBoundTheCopiesOrTheyKeptGrowingOrGpmSa
   EXPECT_TRUE(grid_gpu_demand(noisy));
 }
 
+// stream-triad on an H200 (results/run54-memory-default-h200): 612 req/s alone, 0.93 SM-active and 0.86 of the
+// DRAM's bandwidth; one and 4 copies under MPS served 611 and 632 req/s together, the DRAM 0.89 and 0.92 busy.
+// The copies found the bandwidth's limit, not the SMs': no GPU demand from them, and its kernels keep what
+// its SM-share curve says beside programs that leave the DRAM free.
+TEST(HostCpuGrid, CopiesThatFilledTheDramGiveNoGpuDemand) {
+  ProfileFacts p = grid_profile({{1, 611.4, 1.66, 1.0}, {4, 631.8, 6.39, 4.0}});
+  p.grid[0].gpu_busy = 0.968;
+  p.grid[0].gpu_dram = 0.885;
+  p.grid[1].gpu_busy = 1.0;
+  p.grid[1].gpu_dram = 0.915;
+  p.sm_active = 0.931;
+  p.req_per_s = 612;
+  EXPECT_FALSE(grid_gpu_demand(p));
+  EXPECT_DOUBLE_EQ(effective_sm_activity(p), 0.931);
+  // The same copies with the DRAM half busy (the SMs full): the SMs' limit, read as its demand.
+  p.grid[1].gpu_dram = 0.5;
+  ASSERT_TRUE(grid_gpu_demand(p));
+  EXPECT_NEAR(grid_gpu_demand(p)->demand, 612 / 631.8, 1e-12);
+}
+
 TEST(HostCpuGrid, PredictCountsTheGridsDemandBesideLightNeighboursAndNoLaunchPath) {
   Workload cnn = test::workload("resnet50", 2, 0.5);
   cnn.profile = std::make_shared<ProfileFacts>(resnet50_grid());
