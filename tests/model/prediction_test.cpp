@@ -65,6 +65,46 @@ TEST(Prediction, AnMpsSliceOfProfiledClientsIsJudgedByTheirProfiles) {
   EXPECT_DOUBLE_EQ(alone.clients[0].inflation, 1.0);
 }
 
+// plan --observed: a correction that makes the client faster holds only beside the workloads it was measured
+// beside (run54); one that makes it slower holds everywhere; a client of no known workload is not one it
+// was measured beside.
+TEST(Prediction, AFasterCorrectionByObservationHoldsOnlyBesideWhatItWasMeasuredBeside) {
+  Workload cnn = profiled("cnn", 0.1, 500, 4, 12);
+  const Workload mlp = profiled("mlp", 0.4, 6000, 0.4, 1.5);
+  const Workload gemm = profiled("gemm", 0.5, 100, 10, 100);
+  SliceCapacity h100 = kH100;
+  h100.gpu_model = "H100-SXM5-80GB";
+  cnn.observed = {{"H100-SXM5-80GB", Sharing::mps, 0.8, 1.2, 3, {"v.json"}, {"mlp"}}};
+  const ModelParameters m;
+  const auto cnn_beside = [&](const Workload* other) {
+    return predict({Sharing::mps, h100}, {{&cnn, 1, 0.1, 20}, {other, 1, 0.4, 40}}, m).clients[0];
+  };
+  const ClientOutcome seen = cnn_beside(&mlp);
+  EXPECT_EQ(seen.observed_p99, 0.8);
+  EXPECT_EQ(seen.observed_req, 1.2);
+  EXPECT_TRUE(seen.observed_unseen.empty());
+  const ClientOutcome unseen = cnn_beside(&gemm);
+  EXPECT_FALSE(unseen.observed_p99);
+  EXPECT_FALSE(unseen.observed_req);
+  EXPECT_EQ(unseen.observed_unseen, std::vector<std::string>{"gemm"});
+  EXPECT_NE(explain_outcome(unseen, cnn, Sharing::mps, m).back().find(
+                "not its faster p99 x0.80, req/s x1.20: measured without gemm beside it"),
+            std::string::npos)
+      << explain_outcome(unseen, cnn, Sharing::mps, m).back();
+  Workload plain = cnn;  // the model's own figures, nothing corrected
+  plain.observed.clear();
+  const ClientOutcome own = predict({Sharing::mps, h100}, {{&plain, 1, 0.1, 20}, {&gemm, 1, 0.4, 40}}, m).clients[0];
+  EXPECT_DOUBLE_EQ(*unseen.p99_ms, *own.p99_ms);
+  EXPECT_DOUBLE_EQ(*unseen.req_per_s, *own.req_per_s);
+  EXPECT_FALSE(cnn_beside(nullptr).observed_p99);
+  // Slower: taken beside the GEMM too.
+  cnn.observed[0].p99 = 1.5;
+  cnn.observed[0].req_per_s = 0.7;
+  const ClientOutcome slower = cnn_beside(&gemm);
+  EXPECT_EQ(slower.observed_p99, 1.5);
+  EXPECT_EQ(slower.observed_req, 0.7);
+}
+
 TEST(Prediction, ThePlanKeepsThePackersOutcome) {
   Scenario s;
   s.fleet = {test::fleet("H100-SXM5-80GB", 1)};
