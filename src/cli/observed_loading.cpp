@@ -102,10 +102,8 @@ void attach_observed(const Filesystem& fs, Scenario& scenario, const std::vector
     for (auto& [key, g] : groups) {
       const auto& [workload, model, sharing] = key;
       if (workload != w.name) continue;
-      std::vector<std::string> beside;
-      if (g.beside) beside.assign(g.beside->begin(), g.beside->end());
-      w.observed.push_back(
-          {model, sharing, measure::median_of(g.p99), measure::median_of(g.req), g.replicas, g.files, beside});
+      w.observed.push_back({model, sharing, measure::median_of(g.p99), measure::median_of(g.req), g.replicas, g.files,
+                            g.beside.value_or(std::set<std::string>{})});
     }
   }
 }

@@ -5,6 +5,7 @@
 // predictions on that GPU model under that sharing by it (model/prediction.hpp), so the next plan packs
 // from what was measured. Plain values; the cli reads the files (cli/observed_loading.hpp).
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,10 @@ struct ObservedCorrection {
   std::optional<double> req_per_s;  // measured / predicted req/s, the same
   int replicas = 0;                 // verified replicas it comes from (over every file)
   std::vector<std::string> files;   // the verify JSON files, as given
-  // The other workloads that were on the slice of every replica it comes from, sorted. A factor that makes
+  // The other workloads that were on the slice of every replica it comes from. A factor that makes
   // the workload faster holds only beside these: a new kind of neighbour (a DRAM-heavy batch job beside
   // what ran beside compute-bound ones) can slow it where the verified mix did not (run54).
-  std::vector<std::string> beside;
+  std::set<std::string> beside;
 };
 
 }  // namespace gpupack

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "model/prediction_notes.hpp"
 #include "model/profile_alone.hpp"
@@ -46,24 +47,21 @@ const ObservedCorrection* observed_for(const ModelClient& c, const ModelSlice& s
   return nullptr;
 }
 
-// The other workloads of the slice that were not beside the client when its correction was measured; a
-// client whose workload the model is not given counts as one (nothing says it was there).
+// The other workloads of the slice that were not beside the client when its correction was measured, in
+// name order; a client whose workload the model is not given counts as one (nothing says it was there).
 std::vector<std::string> unseen_neighbours(const ObservedCorrection& obs, const std::vector<ModelClient>& clients,
                                            size_t i) {
-  std::vector<std::string> out;
+  std::set<std::string> out;
   for (size_t j = 0; j < clients.size(); ++j) {
     const Workload* w = clients[j].workload;
     if (j == i) continue;
     if (!w) {
-      const std::string unknown = "a client of no known workload";
-      if (std::find(out.begin(), out.end(), unknown) == out.end()) out.push_back(unknown);
-      continue;
+      out.insert("a client of no known workload");
+    } else if (w->name != clients[i].workload->name && !obs.beside.count(w->name)) {
+      out.insert(w->name);
     }
-    if (w->name == clients[i].workload->name) continue;
-    if (std::find(obs.beside.begin(), obs.beside.end(), w->name) != obs.beside.end()) continue;
-    if (std::find(out.begin(), out.end(), w->name) == out.end()) out.push_back(w->name);
   }
-  return out;
+  return {out.begin(), out.end()};
 }
 
 // Multiplies what verify measured over what was predicted into the outcome of client i (issue 36, item 5):
