@@ -27,7 +27,7 @@ struct ProfileArgs {
   bool no_grid_timeslicing = false;       // --no-grid-timeslicing: the short grid under MPS only
   std::string neighbour_cmd;              // --neighbour-cmd (through /bin/sh -c)
   bool no_neighbour = false;              // --no-neighbour: no standard neighbour with --sweep
-  std::string neighbour_caps = "25,50";   // --neighbour-caps: the neighbour's MPS thread percentages
+  std::string neighbour_caps = "25,50,100";  // --neighbour-caps: the neighbour's MPS thread percentages
   bool neighbour_caps_given = false;      // stated on the command line (it needs a neighbour)
   std::string name, output, sweep, colocation, mps_control = "nvidia-cuda-mps-control";
   OutputFormat format = OutputFormat::yaml;

@@ -49,9 +49,17 @@ std::pair<std::optional<double>, std::optional<double>> mps_alone(const ProfileF
 
 // The cells of one copy beside the neighbour whose GPU DRAM share was measured (model/dram_sensitivity.hpp):
 // the others' draw is what the GPU drew less the program's own draw alone at the rate it kept.
+// A neighbour that can hold every SM also carries its SM activity alone (its uncapped cell, K=0).
 void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
   const auto [alone_req, alone_p99] = mps_alone(f, grid);
   if (!alone_req || *alone_req <= 0) return;
+  std::optional<double> neighbour_sm;
+  for (const measure::GridCell& cell : grid.cells) {
+    if (cell.with_neighbour && cell.k == 0 && cell.mode == "mps" && (!cell.neighbour_cap || *cell.neighbour_cap >= 100) &&
+        cell.error.empty()) {
+      neighbour_sm = cell.gpu_sm_active;
+    }
+  }
   for (const measure::GridCell& cell : grid.cells) {
     if (!cell.with_neighbour || cell.k != 1 || cell.mode != "mps" || !cell.gpu_dram_bw) continue;
     const auto req = measure::aggregate_req_per_s(cell);
@@ -62,6 +70,7 @@ void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
     if (others <= 0) continue;  // nothing drawn beside it that it did not draw itself: no point
     ProfileDramPoint d{cell.neighbour_cap, others, req_ratio, std::nullopt};
     if (const auto p99 = measure::worst_p99_ms(cell); p99 && alone_p99 && *alone_p99 > 0) d.p99_ratio = *p99 / *alone_p99;
+    if (d.fills()) d.neighbour_sm = neighbour_sm;
     f.dram_neighbour.push_back(d);
   }
   std::sort(f.dram_neighbour.begin(), f.dram_neighbour.end(),

@@ -42,6 +42,12 @@ struct ProfileDramPoint {
   double others_dram = 0;           // 0..1 of the GPU's DRAM bandwidth
   double req_ratio = 1;             // its req/s beside the neighbour / alone
   std::optional<double> p99_ratio;  // its p99 beside the neighbour / alone
+  // The neighbour's SM activity alone (0..1 of the GPU, its uncapped cell), where the cell's neighbour can
+  // hold every SM (fills()): what model/saturation_wait.hpp counts the cell's wait per.
+  std::optional<double> neighbour_sm{};
+
+  // Its neighbour could hold all the SMs: uncapped, or capped at 100% of the threads.
+  bool fills() const { return !neighbour_cap || *neighbour_cap >= 100; }
 };
 
 // The program alone over several fresh runs (`gpupack profile --baseline-runs`, docs/profile.md): the

@@ -43,6 +43,9 @@ struct ModelNote {
                          // n: the last K that grew, the K where it did not
     dram_measured,       // x: others' DRAM draw, the req/s and p99 residuals there, the largest draw measured
                          // beside; flag: the draw is beyond it (the last residual carried flat)
+    saturation_wait,     // x: others' SM activity (their caps able to hold every SM), the wait in ms a request, the
+                         // wait per unit of it (share of a request alone), the neighbour SM activity measured;
+                         // flag: more SM activity beside it than measured (carried in proportion)
   };
   Kind kind = Kind::curve_at_cap;
   std::array<double, 7> x{};

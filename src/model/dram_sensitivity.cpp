@@ -41,6 +41,8 @@ std::optional<DramResidual> measured_dram_residual(const ProfileFacts& p, double
   ResidualPoint previous{0, 1, 1};
   std::optional<ResidualPoint> last;
   for (const ProfileDramPoint& d : p.dram_neighbour) {
+    // A neighbour that could hold every SM measured the wait for them as well (model/saturation_wait.hpp).
+    if (d.fills()) continue;
     if (d.others_dram <= previous.others) continue;  // increasing draws only (the reader sorts them)
     const ResidualPoint here = residual_point(d, modelled(d));
     if (others_dram <= here.others) {

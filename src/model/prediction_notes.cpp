@@ -167,6 +167,12 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
              note_number(s.x[3]) + " drawn) it measured req/s /" + note_number(s.x[1]) + ", p99 x" +
              note_number(s.x[2]) + " beyond the rest of the model" +
              (s.flag ? " (at the largest draw measured; the model's own DRAM terms carry the rest)" : "");
+    case Kind::saturation_wait:
+      return "neighbours whose caps can hold every SM keep " + note_number(s.x[0]) +
+             " of the SMs busy: its kernels wait for them, +" + note_number(s.x[1]) +
+             " ms a request (beside its profile's neighbour at " + note_number(s.x[3]) + " SM activity it measured " +
+             note_number(s.x[2]) + " of its request alone a unit of it, beyond the rest of the model)" +
+             (s.flag ? " (extrapolated: more than it was measured beside, carried in proportion)" : "");
   }
   return "";
 }

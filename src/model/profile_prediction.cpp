@@ -7,6 +7,7 @@
 #include "model/host_cpu_grid.hpp"
 #include "model/kernel_share_stretch.hpp"
 #include "model/profile_alone.hpp"
+#include "model/saturation_wait.hpp"
 #include "model/slice_contention.hpp"
 
 namespace gpupack {
@@ -83,6 +84,32 @@ DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, co
     out.p99_factor = std::min(*p.p99_ms * factor, capped) / *p.p99_ms;
   }
   return out;
+}
+
+// The model of a neighbour cell with the DRAM residual the profile's other cells measured at its draw: what
+// a cell beside a neighbour that can hold every SM measured beyond it is the wait for the SMs.
+DramCellModel modelled_cell_with_dram(const ProfileFacts& p, const ProfileDramPoint& d, const ModelParameters& m) {
+  DramCellModel out = modelled_cell(p, d, m);
+  if (const auto r = measured_dram_residual(p, d.others_dram, [&](const ProfileDramPoint& e) { return modelled_cell(p, e, m); })) {
+    out.req_factor *= r->req_factor;
+    out.p99_factor *= r->p99_factor;
+  }
+  return out;
+}
+
+void add_saturation_wait(const ProfileFacts& p, double others_sm, Figures& f, ClientOutcome& pred,
+                         const ModelParameters& m) {
+  if (others_sm <= 0 || f.req <= 0 || !p.req_per_s || *p.req_per_s <= 0) return;
+  const auto wait = measured_saturation_wait(p, [&](const ProfileDramPoint& d) { return modelled_cell_with_dram(p, d, m); });
+  if (!wait || wait->per_sm <= 0) return;
+  const double wait_ms = wait->per_sm * others_sm * 1000.0 / *p.req_per_s;
+  f.req = 1000.0 / (1000.0 / f.req + wait_ms);
+  if (f.p99) *f.p99 += wait_ms;
+  // More SM activity beside it than its cell measured: the wait carried in proportion (runs 54 and 58 found it
+  // so for 1-3 dlrm-b4096), but not measured.
+  const bool beyond = others_sm > wait->measured_sm + 0.05;
+  pred.extrapolated = pred.extrapolated || beyond;
+  pred.notes.push_back({ModelNote::Kind::saturation_wait, {others_sm, wait_ms, wait->per_sm, wait->measured_sm}, {}, beyond});
 }
 
 bool copies_of_one(const std::vector<PredictionInput>& clients) {
@@ -238,6 +265,10 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
                                 {},
                                 r->beyond});
         }
+        // Beside neighbours that can hold every SM its kernels wait for them: what its profile's cell beside
+        // such a neighbour measured beyond the rest of the model, per unit of their SM activity (additive: the
+        // wait is per kernel, whatever the rest of its request does; model/saturation_wait.hpp).
+        add_saturation_wait(*p, contention::others_filling_sm(acts, i), *f, pred, m);
         // Every client process of the node competes for the node's cores, whatever GPU or MIG instance it
         // runs on (issue 37): the node's figures where the plan knows them, else the slice's.
         const double cores = slice.node_cores > 0 ? slice.node_cores : slice.host_cores;

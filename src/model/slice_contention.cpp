@@ -64,6 +64,18 @@ double copy_equivalents(const std::vector<Activity>& acts, size_t i) {
   return others_as_copies(acts, i, [](const Activity& a) { return a.sm / std::max(1, a.processes); }, 1.0);
 }
 
+double others_filling_sm(const std::vector<Activity>& acts, size_t i) {
+  double caps = 0, sm = 0;
+  for (size_t j = 0; j < acts.size(); ++j) {
+    const int others = j == i ? acts[j].processes - 1 : acts[j].processes;
+    if (others <= 0) continue;
+    caps += others * acts[j].cap;
+    sm += acts[j].sm * others / std::max(1, acts[j].processes);
+  }
+  // A little short of 1 still holds them all: caps are whole percentages of the threads.
+  return caps >= 0.995 ? sm : 0.0;
+}
+
 double busy_copies(const std::vector<Activity>& acts, size_t i) {
   return others_as_copies(acts, i, [](const Activity& a) { return a.exposed; }, std::numeric_limits<double>::infinity());
 }

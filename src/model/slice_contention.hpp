@@ -42,6 +42,12 @@ double pressure(const std::vector<Activity>& acts, size_t i);
 // of its activity it ran 20-25% faster than 0.14 a process predicted; results/README.md).
 double copy_equivalents(const std::vector<Activity>& acts, size_t i);
 
+// The SM activity of the other processes on client `i`'s slice (each at most its cap) where their caps
+// together can hold every SM of the slice, else 0: the neighbours whose kernels can leave client i's waiting
+// for SMs (model/saturation_wait.hpp). The triad at 50% of the threads leaves half the SMs free, and
+// bert-base-b4 lost nothing beside it (run57).
+double others_filling_sm(const std::vector<Activity>& acts, size_t i);
+
 // The other processes on client `i`'s slice under time-slicing as copies of it: each counts its busy time (the
 // share of its time its kernels run alone, `exposed`) over the client's, more than one copy where it is
 // busier. Time-slicing gives every context with work its turn: a training job that always has work takes

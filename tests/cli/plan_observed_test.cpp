@@ -188,7 +188,9 @@ TEST(PlanObserved, AFasterCorrectionHoldsOnlyBesideTheWorkloadsItWasMeasuredBesi
   attach_observed(PosixFilesystem{}, slower, {write_temp("slow.json", synthetic_verify("H100-SXM5-80GB", 1.5, false))},
                   warnings);
   for (const Placed& c : placed(slower, plan_with_predictions(slower))) {
-    if (c.workload == "resnet18-b1") EXPECT_DOUBLE_EQ(*c.prediction.observed->p99, 1.5);
+    if (c.workload == "resnet18-b1") {
+      EXPECT_DOUBLE_EQ(*c.prediction.observed->p99, 1.5);
+    }
   }
 }
 

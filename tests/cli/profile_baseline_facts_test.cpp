@@ -103,12 +103,26 @@ TEST(ProfileBaselineFacts, TheNeighbourCellsGiveItsMeasuredDramSlowdown) {
   grid.cells.push_back(beside(60, 150, 9, 0.45));
   grid.cells.push_back(beside(30, 90, 20, 0.9));
   grid.cells.push_back(beside(10, 170, 8, std::nullopt));
+  // The neighbour alone (uncapped) and the program beside it at 100% of the threads: that cell carries the
+  // neighbour's SM activity alone (model/saturation_wait.hpp); the capped ones do not.
+  measure::GridCell alone = beside(std::nullopt, 0, 0, 0.8);
+  alone.k = 0;
+  alone.copies.clear();
+  alone.gpu_sm_active = 0.96;
+  grid.cells.push_back(alone);
+  grid.cells.push_back(beside(100, 60, 30, 0.95));
   p.colocation = nlohmann::json(measure::to_json(grid));
   const testing::TempDir dir;
   std::ofstream(dir.path() + "/cnn.json") << measure::profile_to_json(p).dump(2);
   const Scenario s = test::from_text("workloads: [{name: cnn, replicas: 2}]\n", dir.path());
   const ProfileFacts& f = *s.workloads.at(0).profile;
-  ASSERT_EQ(f.dram_neighbour.size(), 2u);
+  ASSERT_EQ(f.dram_neighbour.size(), 3u);
+  EXPECT_EQ(f.dram_neighbour[2].neighbour_cap, 100);
+  EXPECT_TRUE(f.dram_neighbour[2].fills());
+  EXPECT_NEAR(*f.dram_neighbour[2].neighbour_sm, 0.96, 1e-12);
+  EXPECT_NEAR(f.dram_neighbour[2].req_ratio, 60.0 / 180, 1e-12);
+  EXPECT_FALSE(f.dram_neighbour[0].neighbour_sm);
+  EXPECT_FALSE(f.dram_neighbour[1].neighbour_sm);
   // Against the grid's one copy alone under MPS (180 req/s, p99 8 ms), in increasing draw.
   EXPECT_EQ(f.dram_neighbour[0].neighbour_cap, 60);
   EXPECT_NEAR(f.dram_neighbour[0].others_dram, 0.45 - 0.05 * 150 / 180, 1e-12);

@@ -34,9 +34,10 @@ run profile --name mobilenet-v3-b8 --duration 4 --baseline-runs 1 --sweep 100 --
 echo "$ERR" >"$R/profile.txt"
 expect_rc 0
 expect_err "co-location, mps K=1 \+ neighbour at 50%"
+expect_err "co-location, mps K=1 \+ neighbour at 100%"
 p="$R/profile.json"
-jq -e '[.colocation.cells[] | [.k, .with_neighbour, .neighbour_cap]] == [[0, true, null], [1, true, 25], [1, true, 50]]' "$p" >/dev/null ||
-  fail "not the neighbour alone and the client beside it at 25% and 50%: $(jq -c '[.colocation.cells[] | [.k, .neighbour_cap]]' "$p")"
+jq -e '[.colocation.cells[] | [.k, .with_neighbour, .neighbour_cap]] == [[0, true, null], [1, true, 25], [1, true, 50], [1, true, 100]]' "$p" >/dev/null ||
+  fail "not the neighbour alone and the client beside it at 25%, 50% and 100%: $(jq -c '[.colocation.cells[] | [.k, .neighbour_cap]]' "$p")"
 jq -e '([.colocation.cells[] | .error] | unique) == [""] and (.colocation.neighbour_command | test(" neighbour$"))' "$p" >/dev/null ||
   fail "a cell failed or the neighbour is not gpupack's: $(jq -c '[.colocation.neighbour_command, [.colocation.cells[] | .error]]' "$p")"
 jq -e '.colocation.cells[0].neighbour.req_per_s > 0 and ([.colocation.cells[1:][] | .copies[0].req_per_s > 0] | all)' "$p" >/dev/null ||

@@ -1,0 +1,32 @@
+#pragma once
+// The wait of a program's kernels for SMs that its neighbours' kernels hold, from its own profile: the cell
+// beside a neighbour that can hold every SM (the standard neighbour at 100% of the threads, which
+// `gpupack profile --sweep` runs; ProfileDramPoint::fills).
+//
+// Launch-bound programs (many short kernels, little of their request on the GPU) lose most here, and the SM
+// contention of the rest of the model misses it: on an H200 bert-base-b4 (kernels 0.2 of its request) ran
+// 92-104 req/s beside three dlrm-b4096 at 100% of the threads, 0.31-0.33 of its rate alone, where the
+// model predicted 188 (run54, run58). A request's kernels each wait for blocks of the neighbours to leave
+// SMs; beside 1, 2 and 3 dlrm (SM activity 0.83 each alone) its requests grew 2.1, 4.0 and 6.4 ms, and
+// beside the triad at 50% of the threads (which leaves half the SMs free) not at all (run57, run58). So the
+// wait is carried per unit of the SM activity of neighbours whose caps together can hold every SM, in
+// proportion to it, and not beside neighbours that leave SMs free.
+#include <optional>
+
+#include "core/profile_facts.hpp"
+#include "model/dram_sensitivity.hpp"
+
+namespace gpupack {
+
+struct SaturationWait {
+  double per_sm = 0;       // the wait per unit of the others' SM activity, a share of its request time alone
+  double measured_sm = 0;  // the largest neighbour SM activity it was measured beside
+};
+
+// From the profile's cells beside a neighbour that can hold every SM and whose SM activity alone was
+// measured: the request's growth beyond what `modelled` (the model with its measured DRAM residual) predicts
+// for that cell, per unit of the neighbour's SM activity (the mean over such cells; none can be negative).
+// None without such a cell.
+std::optional<SaturationWait> measured_saturation_wait(const ProfileFacts& p, const ModelledCell& modelled);
+
+}  // namespace gpupack

@@ -1,0 +1,116 @@
+// The wait of a launch-bound program's kernels for SMs its neighbours hold (model/saturation_wait.hpp): read
+// from its profile's cell beside a neighbour that can hold every SM, carried in proportion to the SM activity
+// of neighbours whose caps together can hold them all, and not beside neighbours that leave SMs free.
+#include "model/saturation_wait.hpp"
+
+#include <gtest/gtest.h>
+
+#include "model/prediction.hpp"
+#include "model/prediction_notes.hpp"
+#include "model/slice_contention.hpp"
+#include "planner/scenario_builder.hpp"
+
+namespace gpupack {
+namespace {
+
+const SliceCapacity kWholeH100Slice{132, 3350};
+
+ModelledCell cell_modelled_as(double factor) {
+  return [factor](const ProfileDramPoint&) { return DramCellModel{factor, factor}; };
+}
+
+// bert-base-b4 on an H200 (run58): its kernels 0.2 of its request, beside the standard neighbour at 100% of
+// the threads (SM activity 0.96 alone) it kept half its req/s.
+std::shared_ptr<ProfileFacts> launch_bound(bool with_full_cell) {
+  auto p = test::h100_profile(0.12, 400, 4);
+  p->kernel_time = 0.2;
+  p->dram_bw = 0.01;
+  p->dram_neighbour.push_back({25, 0.55, 1.0, 1.0});
+  if (with_full_cell) p->dram_neighbour.push_back({100, 0.79, 0.5, 2.5, 0.96});
+  return p;
+}
+
+TEST(SaturationWait, IsWhatTheFullCellMeasuredBeyondTheModelPerUnitOfTheNeighboursSmActivity) {
+  EXPECT_FALSE(measured_saturation_wait(*launch_bound(false), cell_modelled_as(1.1)));
+  const auto w = measured_saturation_wait(*launch_bound(true), cell_modelled_as(1.1));
+  ASSERT_TRUE(w);
+  EXPECT_DOUBLE_EQ(w->per_sm, (2.0 - 1.1) / 0.96);
+  EXPECT_DOUBLE_EQ(w->measured_sm, 0.96);
+  // A cell the model predicts as slow as measured leaves no wait; never a negative one.
+  EXPECT_DOUBLE_EQ(measured_saturation_wait(*launch_bound(true), cell_modelled_as(2.5))->per_sm, 0.0);
+  // The DRAM residual leaves that cell out: beside a capped neighbour drawing the same DRAM the wait does not come.
+  auto only_full = launch_bound(true);
+  only_full->dram_neighbour.erase(only_full->dram_neighbour.begin());
+  EXPECT_FALSE(measured_dram_residual(*only_full, 0.79, cell_modelled_as(1.1)));
+  // Without the neighbour's SM activity alone (an old profile) nothing is read.
+  auto old = launch_bound(true);
+  old->dram_neighbour.back().neighbour_sm.reset();
+  EXPECT_FALSE(measured_saturation_wait(*old, cell_modelled_as(1.1)));
+}
+
+TEST(SaturationWait, CountsOnlyNeighboursWhoseCapsCanHoldEverySm) {
+  using contention::Activity;
+  const Activity client{0.12, 0.01, 0.2, 0.6, 1.0, 1};
+  const Activity dlrm_full{0.83, 0.15, 0.9, 0.92, 1.0, 1};
+  const Activity triad_half{0.5, 0.7, 1.0, 0.5, 0.5, 1};
+  EXPECT_DOUBLE_EQ(contention::others_filling_sm({client, dlrm_full}, 0), 0.83);
+  EXPECT_DOUBLE_EQ(contention::others_filling_sm({client, dlrm_full, dlrm_full, dlrm_full}, 0), 3 * 0.83);
+  EXPECT_DOUBLE_EQ(contention::others_filling_sm({client, triad_half}, 0), 0.0);
+  // Two at 50% hold every SM between them; the client's own other replicas count as neighbours.
+  EXPECT_DOUBLE_EQ(contention::others_filling_sm({client, triad_half, triad_half}, 0), 1.0);
+  const Activity three{0.36, 0.03, 0.2, 0.6, 0.5, 3};
+  EXPECT_DOUBLE_EQ(contention::others_filling_sm({three}, 0), 0.24);
+}
+
+TEST(SaturationWait, PredictAddsTheWaitBesideNeighboursThatFillTheSmsAndNotBesideCappedOnes) {
+  Workload encoder = test::workload("encoder", 1, 0.12);
+  Workload dlrm = test::workload("dlrm", 2, 0.83);
+  auto dlrm_facts = test::h100_profile(0.83, 400, 3);
+  dlrm_facts->kernel_time = 0.9;
+  dlrm_facts->dram_bw = 0.15;
+  dlrm.profile = dlrm_facts;
+  const ModelParameters m;
+  const auto run = [&](bool full_cell, std::optional<int> dlrm_cap) {
+    encoder.profile = launch_bound(full_cell);
+    const double compute = dlrm_cap ? *dlrm_cap / 100.0 : 1.0;
+    const std::vector<ModelClient> clients{{&encoder, 1, 0.12, std::nullopt},
+                                           {&dlrm, 1, compute, dlrm_cap},
+                                           {&dlrm, 1, compute, dlrm_cap},
+                                           {&dlrm, 1, compute, dlrm_cap}};
+    return predict({Sharing::mps, kWholeH100Slice}, clients, m).clients[0];
+  };
+  // Beside three dlrm at 100% of the threads: the model's figures, then the wait added to each request.
+  const ClientOutcome without = run(false, std::nullopt);
+  const ClientOutcome with = run(true, std::nullopt);
+  ASSERT_TRUE(without.req_per_s && with.req_per_s && without.p99_ms && with.p99_ms);
+  const ModelNote* note = nullptr;
+  for (const ModelNote& n : with.notes) {
+    if (n.kind == ModelNote::Kind::saturation_wait) note = &n;
+  }
+  ASSERT_NE(note, nullptr);
+  EXPECT_NEAR(note->x[0], 3 * 0.83, 1e-9);
+  // The model's own factor for the full cell lies between 1 and 1.5 for a program whose kernels are a fifth
+  // of its request; the rest of the halved rate is the wait.
+  EXPECT_GT(note->x[2], (2.0 - 1.5) / 0.96);
+  EXPECT_LT(note->x[2], (2.0 - 1.0) / 0.96);
+  EXPECT_NEAR(note->x[1], note->x[2] * 3 * 0.83 * 1000 / 400, 1e-9);
+  EXPECT_TRUE(note->flag);  // 2.49 of the SMs beside it, measured beside 0.96
+  EXPECT_TRUE(with.extrapolated);
+  EXPECT_NEAR(*with.req_per_s, 1000 / (1000 / *without.req_per_s + note->x[1]), 1e-6);
+  EXPECT_LT(*with.req_per_s, 0.6 * *without.req_per_s);
+  EXPECT_GT(*with.p99_ms, *without.p99_ms);
+  bool explained = false;
+  for (const std::string& s : explain_outcome(with, encoder, Sharing::mps, m)) {
+    explained = explained || s.find("neighbours whose caps can hold every SM keep 2.49 of the SMs busy: its kernels wait "
+                                    "for them") != std::string::npos;
+  }
+  EXPECT_TRUE(explained) << ::testing::PrintToString(explain_outcome(with, encoder, Sharing::mps, m));
+  // The same three capped at 30% leave a tenth of the SMs free: no wait.
+  const ClientOutcome capped_without = run(false, 30);
+  const ClientOutcome capped_with = run(true, 30);
+  EXPECT_DOUBLE_EQ(*capped_with.req_per_s, *capped_without.req_per_s);
+  EXPECT_DOUBLE_EQ(*capped_with.p99_ms, *capped_without.p99_ms);
+}
+
+}  // namespace
+}  // namespace gpupack
