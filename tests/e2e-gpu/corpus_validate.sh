@@ -24,7 +24,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 # shellcheck source=tests/example_clients.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../example_clients.sh"
 NAME=${CORPUS_SCENARIO:-inference}
-SOURCE="$CLIENTS/../corpus/$NAME-h100.yaml"
+SOURCE=${CORPUS_SOURCE:-"$CLIENTS/../corpus/$NAME-h100.yaml"}  # CORPUS_SOURCE: a scenario file of its own
 [ -f "$SOURCE" ] || { echo "no corpus scenario $NAME (examples/corpus/$NAME-h100.yaml)" >&2; exit 2; }
 R=${RESULTS_ROOT:-$WORK}/corpus-$NAME${TAG:+-$TAG}
 mkdir -p "$R/profiles"
