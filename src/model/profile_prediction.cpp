@@ -267,8 +267,13 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         }
         // Beside neighbours that can hold every SM its kernels wait for them: what its profile's cell beside
         // such a neighbour measured beyond the rest of the model, per unit of their SM activity (additive: the
-        // wait is per kernel, whatever the rest of its request does; model/saturation_wait.hpp).
-        add_saturation_wait(*p, contention::others_filling_sm(acts, i), *f, pred, m);
+        // wait is per kernel, whatever the rest of its request does; model/saturation_wait.hpp). Not for a
+        // program whose kernels fill the GPU while they run (at the share at which the GPU counts as full):
+        // it is of the saturating kind, and beside its like it shares the SMs as the contention above counts
+        // (dlrm-b4096, width 0.96, ran x2.3 slower beside two copies in its grid, the contention says x2.24);
+        // what its cell measured beyond the model beside the triad at 100% is the DRAM near saturation
+        // (run61: read as a wait it predicted dlrm beside two copies and bert 9 ms, over its SLO less margin).
+        if (own.width < m.host_cpu_knee_full_cores) add_saturation_wait(*p, contention::others_filling_sm(acts, i), *f, pred, m);
         // Every client process of the node competes for the node's cores, whatever GPU or MIG instance it
         // runs on (issue 37): the node's figures where the plan knows them, else the slice's.
         const double cores = slice.node_cores > 0 ? slice.node_cores : slice.host_cores;

@@ -105,6 +105,18 @@ TEST(SaturationWait, PredictAddsTheWaitBesideNeighboursThatFillTheSmsAndNotBesid
                                     "for them") != std::string::npos;
   }
   EXPECT_TRUE(explained) << ::testing::PrintToString(explain_outcome(with, encoder, Sharing::mps, m));
+  // A program whose kernels fill the GPU while they run (width 0.96, dlrm-like) gets no wait: its loss beside
+  // its like is the SM contention the model counts.
+  auto wide = launch_bound(true);
+  wide->sm_active = 0.82;
+  wide->kernel_time = 0.85;
+  encoder.profile = wide;
+  const std::vector<ModelClient> beside_dlrm{{&encoder, 1, 0.82, std::nullopt},
+                                             {&dlrm, 1, 1.0, std::nullopt},
+                                             {&dlrm, 1, 1.0, std::nullopt}};
+  for (const ModelNote& n : predict({Sharing::mps, kWholeH100Slice}, beside_dlrm, m).clients[0].notes) {
+    EXPECT_NE(n.kind, ModelNote::Kind::saturation_wait);
+  }
   // The same three capped at 30% leave a tenth of the SMs free: no wait.
   const ClientOutcome capped_without = run(false, 30);
   const ClientOutcome capped_with = run(true, 30);
