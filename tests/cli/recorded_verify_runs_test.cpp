@@ -300,9 +300,9 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 434);  // runs 33-56 and 59-61 (run39, run41-h200, run42 but its last call, run43-h200, run44,
-                             // run45-h200, run46, run48, run49, run51, run53-56 and run59-61 on H200s)
-  EXPECT_GE(within_both, 219);
+  EXPECT_EQ(replicas, 444);  // runs 33-56 and 59-62 (run39, run41-h200, run42 but its last call, run43-h200, run44,
+                             // run45-h200, run46, run48, run49, run51, run53-56 and run59-62 on H200s)
+  EXPECT_GE(within_both, 226);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +
