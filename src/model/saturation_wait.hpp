@@ -10,7 +10,8 @@
 // SMs; beside 1, 2 and 3 dlrm (SM activity 0.83 each alone) its requests grew 2.1, 4.0 and 6.4 ms, and
 // beside the triad at 50% of the threads (which leaves half the SMs free) not at all (run57, run58). So the
 // wait is carried per unit of the SM activity of neighbours whose caps together can hold every SM, in
-// proportion to it, and not beside neighbours that leave SMs free.
+// proportion to it, and not beside neighbours that leave SMs free. Nor for a program whose own kernels fill
+// the GPU while they run (profile_prediction.cpp): there the cell's loss is the DRAM (run61's dlrm-b4096).
 #include <optional>
 
 #include "core/profile_facts.hpp"
