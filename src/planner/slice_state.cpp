@@ -311,6 +311,27 @@ Fit SliceState::check(const WorkloadDemand& d) const {
   return Fit::ok;
 }
 
+std::vector<int> SliceState::slo_breakers_if_joined(const WorkloadDemand& d) const {
+  const int join = joinable_client(d);
+  const double compute = d.compute * spec_.compute_scale;
+  std::vector<ClientLoad> next(clients_.begin(), clients_.end());
+  std::vector<int> workload_of;  // each client's workload (a group's replicas are of one)
+  for (const auto& m : members_) workload_of.push_back(m.front().workload);
+  if (join >= 0) {
+    merge_into(next[static_cast<size_t>(join)], d, compute);
+  } else {
+    next.push_back(new_client(d, compute));
+    workload_of.push_back(d.workload);
+  }
+  const SliceEvaluation e = evaluate_sharing(Sharing::mps, spec_, next, *parameters_, PredictionDetail::inflation);
+  std::vector<int> out;
+  for (size_t i = 0; i < next.size(); ++i) {
+    const auto& bound = next[i].max_p99_inflation;
+    if (bound && e.clients[i].inflation > *bound + 1e-9) out.push_back(workload_of[i]);
+  }
+  return out;
+}
+
 void SliceState::add(const WorkloadDemand& d, int replica) {
   const int join = joinable_client(d);
   const double compute = d.compute * spec_.compute_scale;

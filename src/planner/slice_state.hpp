@@ -81,6 +81,9 @@ class SliceState {
       : spec_(spec), policy_(policy), parameters_(parameters) {}
 
   Fit check(const WorkloadDemand& d) const;
+  // Where check said slo: the workloads (indexes) whose SLO the slice's MPS predictions break with the replica
+  // joined, so that the unplaced reason names them (the replica's own, or a neighbour's it would push past).
+  std::vector<int> slo_breakers_if_joined(const WorkloadDemand& d) const;
   // Adds one replica (check must have said ok).
   void add(const WorkloadDemand& d, int replica);
 

@@ -1,6 +1,7 @@
 #include "planner/unplaced_reason.hpp"
 
 #include <cstdio>
+#include <set>
 
 #include "core/units.hpp"
 #include "model/host_cpu_grid.hpp"
@@ -76,6 +77,8 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
   // It would fit somewhere empty: the fleet is used up. Say whether its SLO or the node's host cores kept
   // it off a shared slice.
   bool slo_blocked = false;
+  bool own_slo_breaks = false;           // its own predicted p99 past its SLO on some slice
+  std::set<int> neighbours_broken;       // the workloads whose SLO it would push past
   const SliceState* cores_blocked = nullptr;
   const FleetEntry* cores_entry = nullptr;
   for (const GpuBuild& b : builds) {
@@ -83,6 +86,18 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
       if (s.empty()) continue;
       const Fit fit = s.check(d);
       slo_blocked = slo_blocked || fit == Fit::slo;
+      if (fit == Fit::slo) {
+        const std::vector<int> breakers = s.slo_breakers_if_joined(d);
+        // None named (no MPS prediction breaks one: another sharing's rule refused it): its own, as before.
+        own_slo_breaks = own_slo_breaks || breakers.empty();
+        for (int i : breakers) {
+          if (i == replica.workload) {
+            own_slo_breaks = true;
+          } else {
+            neighbours_broken.insert(i);
+          }
+        }
+      }
       if (fit == Fit::host_cpu && !cores_blocked) {
         cores_blocked = &s;
         cores_entry = &ctx.scenario().fleet[static_cast<size_t>(ctx.gpus()[static_cast<size_t>(b.gpu)].entry)];
@@ -90,11 +105,27 @@ Unplaced explain_unplaced(const PlanContext& ctx, const std::vector<GpuBuild>& b
     }
   }
   const std::string gpus = std::to_string(ctx.gpus().size());
-  if (slo_blocked && !d.max_p99_inflation) {
-    // A batch job without an SLO of its own: what it would break is a neighbour's.
+  if (slo_blocked && (!d.max_p99_inflation || !own_slo_breaks)) {
+    // A batch job without an SLO of its own, or a client whose own p99 would hold: what it would break is a
+    // neighbour's (run61: bert was said to break its own SLO where it was the three dlrm's).
+    std::string names;
+    bool margins = false;
+    for (int i : neighbours_broken) {
+      const Workload& n = ctx.scenario().workloads[static_cast<size_t>(i)];
+      names += (names.empty() ? "" : ", ") + n.name;
+      margins = margins || n.slo_margin.value_or(0) > 0;
+    }
+    std::string whom = "one of them past its SLO";
+    if (neighbours_broken.size() == 1) {
+      const Workload& n = ctx.scenario().workloads[static_cast<size_t>(*neighbours_broken.begin())];
+      const std::string margin = margin_note(n);  // ", less its 12% margin"
+      whom = names + " past its SLO" + (margin.empty() ? "" : " (" + margin.substr(2) + ")");
+    } else if (neighbours_broken.size() > 1) {
+      whom = names + " past their SLOs" + (margins ? " (less their margins)" : "");
+    }
     return {replica, "slo_not_reachable",
-            "SLO not reachable: placed beside the clients of the used slices it would push one of them past its SLO, "
-            "and none of the " + gpus + " GPUs is left for it"};
+            "SLO not reachable: placed beside the clients of the used slices it would push " + whom +
+                ", and none of the " + gpus + " GPUs is left for it"};
   }
   if (slo_blocked) {
     return {replica, "slo_not_reachable",

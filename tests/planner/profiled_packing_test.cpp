@@ -170,10 +170,27 @@ TEST(ProfiledPacking, ABatchJobKeptOffForItsNeighboursSlosSaysSo) {
     if (u.replica.workload != 1) continue;
     batch_unplaced = true;
     EXPECT_EQ(u.code, "slo_not_reachable");
-    EXPECT_EQ(u.reason, "SLO not reachable: placed beside the clients of the used slices it would push one of them past "
-                        "its SLO, and none of the 1 GPUs is left for it");
+    EXPECT_EQ(u.reason, "SLO not reachable: placed beside the clients of the used slices it would push cnn past its "
+                        "SLO, and none of the 1 GPUs is left for it");
   }
   EXPECT_TRUE(batch_unplaced) << placed(p);
+}
+
+// A client whose own SLO would hold, left off for its neighbours': the reason names them, not its own SLO
+// (run61: bert "exceeds 30.71x alone" with an SLO of 200 ms, where the three dlrm's SLO was what broke).
+TEST(ProfiledPacking, AClientKeptOffForItsNeighboursSlosNamesThem) {
+  Workload loose = profiled(1, 1000.0);
+  loose.name = "loose";
+  const Plan p = plan_checked(one_h100({profiled(20, 6.0), loose}));
+  bool unplaced = false;
+  for (const auto& u : p.unplaced) {
+    if (u.replica.workload != 1) continue;
+    unplaced = true;
+    EXPECT_EQ(u.code, "slo_not_reachable");
+    EXPECT_EQ(u.reason, "SLO not reachable: placed beside the clients of the used slices it would push cnn past its "
+                        "SLO, and none of the 1 GPUs is left for it");
+  }
+  EXPECT_TRUE(unplaced) << placed(p);
 }
 
 }  // namespace gpupack
