@@ -114,7 +114,8 @@ TEST(SaturationWait, PredictAddsTheWaitBesideNeighboursThatFillTheSmsAndNotBesid
   const std::vector<ModelClient> beside_dlrm{{&encoder, 1, 0.82, std::nullopt},
                                              {&dlrm, 1, 1.0, std::nullopt},
                                              {&dlrm, 1, 1.0, std::nullopt}};
-  for (const ModelNote& n : predict({Sharing::mps, kWholeH100Slice}, beside_dlrm, m).clients[0].notes) {
+  const SliceOutcome wide_outcome = predict({Sharing::mps, kWholeH100Slice}, beside_dlrm, m);
+  for (const ModelNote& n : wide_outcome.clients[0].notes) {
     EXPECT_NE(n.kind, ModelNote::Kind::saturation_wait);
   }
   // The same three capped at 30% leave a tenth of the SMs free: no wait.
