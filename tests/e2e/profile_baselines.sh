@@ -109,12 +109,13 @@ printf 'workloads:\n  - name: gridded\n    replicas: 4\n    profile: "grid.json"
 run plan "$WORK/grid.yaml" --gpu H100-80GB --format json
 expect_rc 0
 
-# --neighbour-cmd: the program at 100% beside the neighbour alone, then capped at each --neighbour-caps.
-run profile "${FAST[@]}" --baseline-runs 1 --neighbour-cmd "$NEIGHBOUR" --neighbour-caps 25,50 --mps-control "$FAKE_MPS" \
+# --neighbour-cmd: the program at 100% beside the neighbour alone, then capped at each --neighbour-caps (by
+# default 25, 50 and 100: the cell at 100% is where a neighbour can hold every SM, model/saturation_wait.hpp).
+run profile "${FAST[@]}" --baseline-runs 1 --neighbour-cmd "$NEIGHBOUR" --mps-control "$FAKE_MPS" \
   --format json -- "$CLIENT" --latency-us 4000
 expect_rc 0
-expect_json '[.colocation.cells[] | [.k, .with_neighbour, .neighbour_cap]] == [[0, true, null], [1, true, 25], [1, true, 50]]'
-expect_json '[.colocation.cells[1:][] | .copies[0].p50_ms] == [5, 6] and .colocation.neighbour_command != null'
+expect_json '[.colocation.cells[] | [.k, .with_neighbour, .neighbour_cap]] == [[0, true, null], [1, true, 25], [1, true, 50], [1, true, 100]]'
+expect_json '[.colocation.cells[1:3][] | .copies[0].p50_ms] == [5, 6] and .colocation.neighbour_command != null'
 expect_json '.colocation.cells[0].neighbour.req_per_s > 60 and .colocation.cells[1].neighbour_fraction < 0.4
              and .colocation.cells[2].neighbour_fraction > 0.35 and .colocation.cells[2].neighbour_fraction < 0.65'
 # The GPU's GPM shares over each cell (what the plan reads the others' DRAM draw from): this fake machine's
