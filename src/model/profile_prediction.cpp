@@ -90,7 +90,8 @@ DramCellModel modelled_cell(const ProfileFacts& p, const ProfileDramPoint& d, co
 // a cell beside a neighbour that can hold every SM measured beyond it is the wait for the SMs.
 DramCellModel modelled_cell_with_dram(const ProfileFacts& p, const ProfileDramPoint& d, const ModelParameters& m) {
   DramCellModel out = modelled_cell(p, d, m);
-  if (const auto r = measured_dram_residual(p, d.others_dram, [&](const ProfileDramPoint& e) { return modelled_cell(p, e, m); })) {
+  const ModelledCell base = [&](const ProfileDramPoint& e) { return modelled_cell(p, e, m); };
+  if (const auto r = measured_dram_residual(p, d.others_dram, base)) {
     out.req_factor *= r->req_factor;
     out.p99_factor *= r->p99_factor;
   }
@@ -100,7 +101,8 @@ DramCellModel modelled_cell_with_dram(const ProfileFacts& p, const ProfileDramPo
 void add_saturation_wait(const ProfileFacts& p, double others_sm, Figures& f, ClientOutcome& pred,
                          const ModelParameters& m) {
   if (others_sm <= 0 || f.req <= 0 || !p.req_per_s || *p.req_per_s <= 0) return;
-  const auto wait = measured_saturation_wait(p, [&](const ProfileDramPoint& d) { return modelled_cell_with_dram(p, d, m); });
+  const auto wait =
+      measured_saturation_wait(p, [&](const ProfileDramPoint& d) { return modelled_cell_with_dram(p, d, m); });
   if (!wait || wait->per_sm <= 0) return;
   const double wait_ms = wait->per_sm * others_sm * 1000.0 / *p.req_per_s;
   f.req = 1000.0 / (1000.0 / f.req + wait_ms);
@@ -109,7 +111,8 @@ void add_saturation_wait(const ProfileFacts& p, double others_sm, Figures& f, Cl
   // so for 1-3 dlrm-b4096), but not measured.
   const bool beyond = others_sm > wait->measured_sm + 0.05;
   pred.extrapolated = pred.extrapolated || beyond;
-  pred.notes.push_back({ModelNote::Kind::saturation_wait, {others_sm, wait_ms, wait->per_sm, wait->measured_sm}, {}, beyond});
+  pred.notes.push_back(
+      {ModelNote::Kind::saturation_wait, {others_sm, wait_ms, wait->per_sm, wait->measured_sm}, {}, beyond});
 }
 
 bool copies_of_one(const std::vector<PredictionInput>& clients) {
@@ -273,7 +276,9 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         // (dlrm-b4096, width 0.96, ran x2.3 slower beside two copies in its grid, the contention says x2.24);
         // what its cell measured beyond the model beside the triad at 100% is the DRAM near saturation
         // (run61: read as a wait it predicted dlrm beside two copies and bert 9 ms, over its SLO less margin).
-        if (own.width < m.host_cpu_knee_full_cores) add_saturation_wait(*p, contention::others_filling_sm(acts, i), *f, pred, m);
+        if (own.width < m.host_cpu_knee_full_cores) {
+          add_saturation_wait(*p, contention::others_filling_sm(acts, i), *f, pred, m);
+        }
         // Every client process of the node competes for the node's cores, whatever GPU or MIG instance it
         // runs on (issue 37): the node's figures where the plan knows them, else the slice's.
         const double cores = slice.node_cores > 0 ? slice.node_cores : slice.host_cores;

@@ -38,7 +38,8 @@ TEST(SaturationWait, IsWhatTheFullCellMeasuredBeyondTheModelPerUnitOfTheNeighbou
   EXPECT_DOUBLE_EQ(w->measured_sm, 0.96);
   // A cell the model predicts as slow as measured leaves no wait; never a negative one.
   EXPECT_DOUBLE_EQ(measured_saturation_wait(*launch_bound(true), cell_modelled_as(2.5))->per_sm, 0.0);
-  // The DRAM residual leaves that cell out: beside a capped neighbour drawing the same DRAM the wait does not come.
+  // The DRAM residual leaves that cell out: beside a capped neighbour drawing the same DRAM the wait does not
+  // come.
   auto only_full = launch_bound(true);
   only_full->dram_neighbour.erase(only_full->dram_neighbour.begin());
   EXPECT_FALSE(measured_dram_residual(*only_full, 0.79, cell_modelled_as(1.1)));
@@ -101,8 +102,10 @@ TEST(SaturationWait, PredictAddsTheWaitBesideNeighboursThatFillTheSmsAndNotBesid
   EXPECT_GT(*with.p99_ms, *without.p99_ms);
   bool explained = false;
   for (const std::string& s : explain_outcome(with, encoder, Sharing::mps, m)) {
-    explained = explained || s.find("neighbours whose caps can hold every SM keep 2.49 of the SMs busy: its kernels wait "
-                                    "for them") != std::string::npos;
+    explained = explained ||
+                s.find(
+                    "neighbours whose caps can hold every SM keep 2.49 of the SMs busy: its kernels wait "
+                    "for them") != std::string::npos;
   }
   EXPECT_TRUE(explained) << ::testing::PrintToString(explain_outcome(with, encoder, Sharing::mps, m));
   // A program whose kernels fill the GPU while they run (width 0.96, dlrm-like) gets no wait: its loss beside
@@ -111,9 +114,8 @@ TEST(SaturationWait, PredictAddsTheWaitBesideNeighboursThatFillTheSmsAndNotBesid
   wide->sm_active = 0.82;
   wide->kernel_time = 0.85;
   encoder.profile = wide;
-  const std::vector<ModelClient> beside_dlrm{{&encoder, 1, 0.82, std::nullopt},
-                                             {&dlrm, 1, 1.0, std::nullopt},
-                                             {&dlrm, 1, 1.0, std::nullopt}};
+  const std::vector<ModelClient> beside_dlrm{
+      {&encoder, 1, 0.82, std::nullopt}, {&dlrm, 1, 1.0, std::nullopt}, {&dlrm, 1, 1.0, std::nullopt}};
   const SliceOutcome wide_outcome = predict({Sharing::mps, kWholeH100Slice}, beside_dlrm, m);
   for (const ModelNote& n : wide_outcome.clients[0].notes) {
     EXPECT_NE(n.kind, ModelNote::Kind::saturation_wait);
