@@ -55,7 +55,7 @@ void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
   if (!alone_req || *alone_req <= 0) return;
   std::optional<double> neighbour_sm;
   for (const measure::GridCell& cell : grid.cells) {
-    if (cell.with_neighbour && cell.k == 0 && cell.mode == "mps" && (!cell.neighbour_cap || *cell.neighbour_cap >= 100) &&
+    if (cell.with_neighbour && cell.k == 0 && cell.mode == "mps" && neighbour_fills(cell.neighbour_cap) &&
         cell.error.empty()) {
       neighbour_sm = cell.gpu_sm_active;
     }

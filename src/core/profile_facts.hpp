@@ -37,6 +37,9 @@ struct ProfileGridPoint {
 // The program beside a neighbour under MPS (`gpupack profile --neighbour-cmd`, one cell per neighbour cap):
 // what the others on the GPU drew of its DRAM bandwidth there (the GPU's GPM DRAM share over the window
 // less the program's own draw alone at the rate it kept) and what it kept of its figures alone.
+// A neighbour at this MPS cap (none: uncapped) could hold every SM of the GPU.
+inline bool neighbour_fills(std::optional<int> cap) { return !cap || *cap >= 100; }
+
 struct ProfileDramPoint {
   std::optional<int> neighbour_cap;
   double others_dram = 0;           // 0..1 of the GPU's DRAM bandwidth
@@ -47,7 +50,7 @@ struct ProfileDramPoint {
   std::optional<double> neighbour_sm{};
 
   // Its neighbour could hold all the SMs: uncapped, or capped at 100% of the threads.
-  bool fills() const { return !neighbour_cap || *neighbour_cap >= 100; }
+  bool fills() const { return neighbour_fills(neighbour_cap); }
 };
 
 // The program alone over several fresh runs (`gpupack profile --baseline-runs`, docs/profile.md): the

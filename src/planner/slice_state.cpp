@@ -51,10 +51,13 @@ void set_caps(std::vector<ModelClient>& clients, const std::vector<int>& caps) {
   for (size_t i = 0; i < clients.size(); ++i) clients[i].cap_pct = caps[i];
 }
 
+bool breaks_slo(const ClientLoad& client, const ClientOutcome& outcome) {
+  return client.max_p99_inflation && outcome.inflation > *client.max_p99_inflation + 1e-9;
+}
+
 bool keeps_slos(const std::vector<ClientLoad>& clients, const SliceOutcome& outcome) {
   for (size_t i = 0; i < clients.size(); ++i) {
-    const double inflation = outcome.clients[i].inflation;
-    if (clients[i].max_p99_inflation && inflation > *clients[i].max_p99_inflation + 1e-9) return false;
+    if (breaks_slo(clients[i], outcome.clients[i])) return false;
   }
   return true;
 }
@@ -300,34 +303,31 @@ Fit SliceState::check(const WorkloadDemand& d) const {
   // The clients with the replica joined, in a buffer kept between calls: the packers check hundreds of
   // thousands of times per plan, and a fresh vector each time was a large part of planning time.
   thread_local std::vector<ClientLoad> next;
+  joined_clients(d, next);
+  Fit why = Fit::ok;
+  if (!choose_sharing(spec_, next, *policy_, *parameters_, &why, false, PredictionDetail::inflation)) return why;
+  return Fit::ok;
+}
+
+void SliceState::joined_clients(const WorkloadDemand& d, std::vector<ClientLoad>& next) const {
+  const int join = joinable_client(d);
+  const double compute = d.compute * spec_.compute_scale;
   next.assign(clients_.begin(), clients_.end());
   if (join >= 0) {
     merge_into(next[static_cast<size_t>(join)], d, compute);
   } else {
     next.push_back(new_client(d, compute));
   }
-  Fit why = Fit::ok;
-  if (!choose_sharing(spec_, next, *policy_, *parameters_, &why, false, PredictionDetail::inflation)) return why;
-  return Fit::ok;
 }
 
 std::vector<int> SliceState::slo_breakers_if_joined(const WorkloadDemand& d) const {
-  const int join = joinable_client(d);
-  const double compute = d.compute * spec_.compute_scale;
-  std::vector<ClientLoad> next(clients_.begin(), clients_.end());
-  std::vector<int> workload_of;  // each client's workload (a group's replicas are of one)
-  for (const auto& m : members_) workload_of.push_back(m.front().workload);
-  if (join >= 0) {
-    merge_into(next[static_cast<size_t>(join)], d, compute);
-  } else {
-    next.push_back(new_client(d, compute));
-    workload_of.push_back(d.workload);
-  }
+  std::vector<ClientLoad> next;
+  joined_clients(d, next);
   const SliceEvaluation e = evaluate_sharing(Sharing::mps, spec_, next, *parameters_, PredictionDetail::inflation);
   std::vector<int> out;
   for (size_t i = 0; i < next.size(); ++i) {
-    const auto& bound = next[i].max_p99_inflation;
-    if (bound && e.clients[i].inflation > *bound + 1e-9) out.push_back(workload_of[i]);
+    // A client beyond the slice's members is the replica joined as a process of its own.
+    if (breaks_slo(next[i], e.clients[i])) out.push_back(i < members_.size() ? members_[i].front().workload : d.workload);
   }
   return out;
 }

@@ -124,6 +124,8 @@ class SliceState {
 
  private:
   int joinable_client(const WorkloadDemand& d) const;
+  // The slice's clients with the replica joined (into its group's process, or as one of its own), into `next`.
+  void joined_clients(const WorkloadDemand& d, std::vector<ClientLoad>& next) const;
 
   SliceSpec spec_;
   const ModePolicy* policy_;
