@@ -17,7 +17,12 @@ int run_worker(const WorkerRequest& request, std::istream& in, std::ostream& out
 // `gpupack neighbour` (docs/profile.md, "The standard neighbour"): STREAM's triad over three vectors of 128M
 // floats (1.5 GiB), four passes a request, until duration_s; it writes the client report
 // (docs/client-report.md) to report_path and waits for go_path after its ready line, as a measured client.
+// `--kind compute`: the compute-bound one instead, FMA chains on every SM (eight kernels of 2048 threads an SM
+// a request) and no DRAM traffic, so that a profile measures the wait for SMs a neighbour holds apart from
+// the DRAM a triad also draws (model/saturation_wait.hpp).
+enum class NeighbourKind { dram, compute };
 struct StandardNeighbourOptions {
+  NeighbourKind kind = NeighbourKind::dram;
   double duration_s = 3600;
   int warmup_requests = 10;
   std::string report_path;  // GPUPACK_REPORT; "" reports nothing

@@ -1,7 +1,9 @@
-// `gpupack neighbour [--duration S]`: the standard neighbour, a DRAM-bandwidth-bound STREAM triad that
+// `gpupack neighbour [--kind dram|compute] [--duration S]`: the standard neighbour, a DRAM-bandwidth-bound STREAM triad (or FMA chains on every SM) that
 // speaks the client report. `gpupack profile --sweep` runs each program beside it (docs/profile.md, "The
 // standard neighbour"); users can run it by hand beside their own programs, or give it to --neighbour-cmd.
 #include <iostream>
+#include <memory>
+#include <string>
 
 #include "bench/worker.hpp"
 #include "cli/command.hpp"
@@ -11,15 +13,20 @@ namespace gpupack {
 
 void register_neighbour_command(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand(
-      "neighbour", "Run the standard neighbour: a DRAM-bound STREAM triad (1.5 GiB) that writes the client report; profile --sweep measures each program beside it");
+      "neighbour", "Run the standard neighbour: a DRAM-bound STREAM triad (1.5 GiB), or with --kind compute FMA chains on every SM, that writes the client report; profile --sweep measures each program beside both");
   auto options = std::make_shared<bench::StandardNeighbourOptions>();
   cmd->add_option("--duration", options->duration_s, "Seconds of requests after its ready line (then it exits)")
       ->check(CLI::Range(0.1, 864000.0))
       ->capture_default_str();
+  auto kind = std::make_shared<std::string>("dram");
+  cmd->add_option("--kind", *kind, "dram: STREAM's triad, bound by the DRAM bandwidth; compute: FMA chains on every SM, no DRAM traffic")
+      ->check(CLI::IsMember({"dram", "compute"}))
+      ->capture_default_str();
   cmd->add_option("--warmup", options->warmup_requests, "Requests before its ready line")->check(CLI::Range(0, 10000))->capture_default_str();
-  cmd->callback([&ctx, options] {
-    ctx.action = [&ctx, options] {
+  cmd->callback([&ctx, options, kind] {
+    ctx.action = [&ctx, options, kind] {
       bench::StandardNeighbourOptions o = *options;
+      o.kind = *kind == "compute" ? bench::NeighbourKind::compute : bench::NeighbourKind::dram;
       o.report_path = ctx.env.vars.get(measure::kReportEnv).value_or("");
       o.go_path = ctx.env.vars.get(measure::kGoEnv).value_or("");
       return bench::run_standard_neighbour(o, ctx.out, std::cerr);

@@ -213,6 +213,8 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
                                            free, why_not);
     if (neighbour.empty()) std::cerr << "gpupack profile: no standard neighbour: " << why_not << " (--neighbour-cmd runs one of yours)\n";
   }
+  std::string compute_neighbour = a.compute_neighbour_cmd;
+  if (compute_neighbour.empty() && a.standard_neighbour() && !neighbour.empty()) compute_neighbour = neighbour + " --kind compute";
   // The short grid's copies (with --sweep and no --grid), from the host's cores and the free memory.
   int short_k = 0;
   if (a.short_grid()) {
@@ -270,6 +272,14 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
       const auto capped = bench::mps_environment(session->client_environment(), {{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(cap)}});
       grid.cell({"mps", 1, mps, capped, cap});
     }
+  }
+  // Beside the compute-bound neighbour, uncapped: the wait for SMs a neighbour holds, with next to no DRAM drawn
+  // (model/saturation_wait.hpp), after that neighbour alone (its SM activity).
+  if (!compute_neighbour.empty()) {
+    ProfileGrid compute(a, compute_neighbour, gpu, env, os.proc);
+    compute.cell({"mps", 0, mps, mps, std::nullopt});
+    compute.cell({"mps", 1, mps, mps, std::nullopt});
+    if (auto j = compute.json()) p.compute_neighbour = std::move(*j);
   }
   if (!session->quit()) std::cerr << "gpupack profile: warning: the private MPS daemon did not quit in time\n";
   if (auto j = grid.json()) p.colocation = std::move(*j);

@@ -47,34 +47,63 @@ std::pair<std::optional<double>, std::optional<double>> mps_alone(const ProfileF
   return {f.req_per_s, f.p99_ms};
 }
 
-// The cells of one copy beside the neighbour whose GPU DRAM share was measured (model/dram_sensitivity.hpp):
-// the others' draw is what the GPU drew less the program's own draw alone at the rate it kept.
-// A neighbour that can hold every SM also carries its SM activity alone (its uncapped cell, K=0).
-void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
-  const auto [alone_req, alone_p99] = mps_alone(f, grid);
-  if (!alone_req || *alone_req <= 0) return;
-  std::optional<double> neighbour_sm;
+// The program's one copy beside a neighbour (a `mps K=1 + neighbour` cell): the others' draw is what the GPU
+// drew less the program's own draw alone at the rate it kept. None without the cell's req/s or DRAM share.
+std::optional<ProfileDramPoint> neighbour_point(const ProfileFacts& f, const measure::GridCell& cell, double alone_req,
+                                                std::optional<double> alone_p99) {
+  if (!cell.with_neighbour || cell.k != 1 || cell.mode != "mps" || !cell.gpu_dram_bw || !cell.error.empty()) {
+    return std::nullopt;
+  }
+  const auto req = measure::aggregate_req_per_s(cell);
+  if (!req) return std::nullopt;
+  const double req_ratio = *req / alone_req;
+  const double own = f.dram_bw.value_or(0) * std::min(1.0, req_ratio);
+  ProfileDramPoint d{cell.neighbour_cap, *cell.gpu_dram_bw - own, req_ratio, std::nullopt};
+  if (const auto p99 = measure::worst_p99_ms(cell); p99 && alone_p99 && *alone_p99 > 0) d.p99_ratio = *p99 / *alone_p99;
+  return d;
+}
+
+// The neighbour's SM activity alone: its uncapped cell (K=0), where it could hold every SM.
+std::optional<double> neighbour_alone_sm(const measure::ColocationGrid& grid) {
+  std::optional<double> sm;
   for (const measure::GridCell& cell : grid.cells) {
     if (cell.with_neighbour && cell.k == 0 && cell.mode == "mps" && neighbour_fills(cell.neighbour_cap) &&
         cell.error.empty()) {
-      neighbour_sm = cell.gpu_sm_active;
+      sm = cell.gpu_sm_active;
     }
   }
+  return sm;
+}
+
+// The cells of one copy beside the neighbour whose GPU DRAM share was measured (model/dram_sensitivity.hpp).
+// A neighbour that can hold every SM also carries its SM activity alone.
+void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
+  const auto [alone_req, alone_p99] = mps_alone(f, grid);
+  if (!alone_req || *alone_req <= 0) return;
+  const std::optional<double> neighbour_sm = neighbour_alone_sm(grid);
   for (const measure::GridCell& cell : grid.cells) {
-    if (!cell.with_neighbour || cell.k != 1 || cell.mode != "mps" || !cell.gpu_dram_bw) continue;
-    const auto req = measure::aggregate_req_per_s(cell);
-    if (!req) continue;
-    const double req_ratio = *req / *alone_req;
-    const double own = f.dram_bw.value_or(0) * std::min(1.0, req_ratio);
-    const double others = *cell.gpu_dram_bw - own;
-    if (others <= 0) continue;  // nothing drawn beside it that it did not draw itself: no point
-    ProfileDramPoint d{cell.neighbour_cap, others, req_ratio, std::nullopt};
-    if (const auto p99 = measure::worst_p99_ms(cell); p99 && alone_p99 && *alone_p99 > 0) d.p99_ratio = *p99 / *alone_p99;
-    if (d.fills()) d.neighbour_sm = neighbour_sm;
-    f.dram_neighbour.push_back(d);
+    auto d = neighbour_point(f, cell, *alone_req, alone_p99);
+    if (!d || d->others_dram <= 0) continue;  // nothing drawn beside it that it did not draw itself: no point
+    if (d->fills()) d->neighbour_sm = neighbour_sm;
+    f.dram_neighbour.push_back(*d);
   }
   std::sort(f.dram_neighbour.begin(), f.dram_neighbour.end(),
             [](const auto& a, const auto& b) { return a.others_dram < b.others_dram; });
+}
+
+// The cell beside the compute-bound neighbour (`profile`'s compute_neighbour grid), its alone figures those
+// of the co-location grid's K=1 (mps_alone); its DRAM draw may be none.
+void add_compute_neighbour(ProfileFacts& f, const measure::ColocationGrid& colocation,
+                           const measure::ColocationGrid& compute) {
+  const auto [alone_req, alone_p99] = mps_alone(f, colocation);
+  if (!alone_req || *alone_req <= 0) return;
+  for (const measure::GridCell& cell : compute.cells) {
+    if (auto d = neighbour_point(f, cell, *alone_req, alone_p99)) {
+      d->others_dram = std::max(0.0, d->others_dram);
+      d->neighbour_sm = neighbour_alone_sm(compute);
+      f.compute_neighbour = d;
+    }
+  }
 }
 
 ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& source, const GpuCatalog& catalog) {
@@ -105,6 +134,9 @@ ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& sour
     const measure::ColocationGrid grid = measure::colocation_grid_from_json(*p.colocation);  // read once
     add_grid(f, grid);
     add_dram_neighbour(f, grid);
+    if (p.compute_neighbour && !p.compute_neighbour->is_null()) {
+      add_compute_neighbour(f, grid, measure::colocation_grid_from_json(*p.compute_neighbour));
+    }
   }
   return f;
 }

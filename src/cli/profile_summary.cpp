@@ -53,19 +53,20 @@ void print_baselines(std::ostream& out, const WorkloadProfile& p) {
   }
 }
 
-// The co-location grid: per cell the copies' aggregate, their p50 and p99 (median / worst over the
-// copies), the host cores they used together, and the neighbour's req/s.
-void print_grid(std::ostream& out, const WorkloadProfile& p) {
-  if (!p.colocation) return;
+// A co-location grid (the profile's, or its cells beside the compute-bound neighbour): per cell the copies'
+// aggregate, their p50 and p99 (median / worst over the copies), the host cores they used together, and the
+// neighbour's req/s.
+void print_grid(std::ostream& out, const std::optional<nlohmann::json>& json, const std::string& title) {
+  if (!json) return;
   ColocationGrid grid;
   try {
-    grid = colocation_grid_from_json(*p.colocation);
+    grid = colocation_grid_from_json(*json);
   } catch (const std::exception&) {
     return;  // checked where it was read
   }
   if (grid.cells.empty()) return;
   const std::string cores = grid.node_cores ? " of " + std::to_string(*grid.node_cores) : "";
-  Table t({"  co-location", "req/s (all copies)", "p50 ms median/worst", "p99 ms median/worst", "host cores" + cores,
+  Table t({"  " + title, "req/s (all copies)", "p50 ms median/worst", "p99 ms median/worst", "host cores" + cores,
            "neighbour req/s", "GPU SM/DRAM"});
   for (const auto& c : grid.cells) {
     if (!c.error.empty()) {
@@ -137,7 +138,8 @@ void print_profile_summary(std::ostream& out, const WorkloadProfile& p) {
   print_baselines(out, p);
   if (p.host_cpu_cores) out << "  host CPU: " << num(*p.host_cpu_cores) << " cores\n";
   print_sweep(out, p);
-  print_grid(out, p);
+  print_grid(out, p.colocation, "co-location");
+  print_grid(out, p.compute_neighbour, "compute neighbour");
   const auto& d = p.compute_demand;
   out << "  compute demand: " << num(d.share) << " (" << d.method;
   if (d.tolerance) out << ", req/s and p50 within " << num(*d.tolerance * 100) << "%";

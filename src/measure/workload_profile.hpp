@@ -107,6 +107,9 @@ struct WorkloadProfile {
   std::vector<SmSharePoint> sm_share_curve;  // empty without --sweep
   ComputeDemand compute_demand;
   std::optional<nlohmann::json> colocation;  // the co-location grid (`profile --grid` or `bench --client-cmd`)
+  // The program beside the compute-bound neighbour (`profile --sweep`, --compute-neighbour-cmd): a co-location
+  // grid of its own, the neighbour alone (K=0) and one copy beside it uncapped (K=1).
+  std::optional<nlohmann::json> compute_neighbour;
   // The alone baseline over several fresh runs (--baseline-runs): without MPS, and with --sweep under the
   // private MPS daemon at 100% (the sweep's reference runs). None in profiles written before it existed:
   // their `requests` is one window.

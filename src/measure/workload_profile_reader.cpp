@@ -6,11 +6,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "core/errors.hpp"
 #include "core/text.hpp"
 #include "io/json_document.hpp"
+#include "measure/colocation_grid.hpp"
 #include "measure/workload_profile.hpp"
 
 namespace gpupack::measure {
@@ -218,6 +221,15 @@ WorkloadProfile profile_from_json(const json& j) {
       optional_number(c, "p99_tolerance", "compute_demand", 0, kUnbounded, kNonNegative);
   p.compute_demand.p99_limit = optional_number(c, "p99_limit", "compute_demand", 0, kUnbounded, kNonNegative);
   if (const json& col = member(j, "colocation", "profile"); !col.is_null()) p.colocation = col;
+  if (present(j, "compute_neighbour")) {  // added to schema 1: absent in older files
+    const json& cn = j.at("compute_neighbour");
+    try {
+      (void)colocation_grid_from_json(cn);  // its errors name the field now, not when the planner reads it
+    } catch (const std::runtime_error& e) {
+      throw InputError(std::string("workload profile: compute_neighbour: ") + e.what());
+    }
+    p.compute_neighbour = cn;
+  }
   if (present(j, "baseline")) {  // added to schema 1: absent in older files
     const json& b = j.at("baseline");
     p.baseline = baseline_from_json(b, "baseline");

@@ -53,6 +53,44 @@ LaunchCost launch_cost_per_client(const ProfileFacts& p, double exposed, double 
   return {std::clamp((1 / (kept * slowed) - 1) / ((most->k - 1) * idle), 0.0, m.launch_cost_from_grid_max), true};
 }
 
+// What slows a client under MPS beside the other clients of its slice: its kernels' contention for the SMs
+// (or the DRAM bandwidth) and the memory queueing, and the shared launch path.
+struct MpsSlowdown {
+  double sm_pressure = 0, burst = 0, contention = 1, memory = 1, slowed = 1;
+  std::optional<KernelStretch> stretch;
+  double launch = 1, launch_per_client = 0, launch_others = 0;
+  bool launch_from_grid = false;
+  double total() const { return slowed * std::max(1.0, launch); }
+};
+MpsSlowdown mps_slowdown(const ProfileFacts& p, const std::vector<contention::Activity>& acts, size_t i,
+                         double dram_sum, int slice_clients, const ModelParameters& m) {
+  // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the pressure on the client's SMs (its
+  // own footprint and its neighbours', by kernel width) or the summed DRAM shares pass 1, and the part of a
+  // request during which its kernels run waits that much longer; the rest does not.
+  const contention::Activity& own = acts[i];
+  const double own_dram = own.processes > 0 ? own.dram / own.processes : own.dram;
+  MpsSlowdown s;
+  s.sm_pressure = contention::pressure(acts, i);
+  s.burst = contention::burst_wait(acts, i, m);
+  s.contention = std::max({1.0, s.sm_pressure, dram_sum}) + s.burst;
+  s.memory = memory_queueing(own_dram, dram_sum - own_dram, m);
+  // Where its SM-share curve measured its kernels, they run as long as the curve says at the share of the SMs
+  // the contention leaves them, not `contention` times as long (model/kernel_share_stretch.hpp).
+  s.stretch = curve_kernel_stretch(p, own.cap, s.contention, m.steady_kernel_share);
+  s.slowed = kernel_slowdown(own.exposed, s.stretch ? s.stretch->stretch : s.contention, s.memory);
+  // Every launch also waits in the shared launch path. The clients are closed loops (the next request when the
+  // last one is answered), so what slows their req/s lengthens their requests: p99 grows by the same factor
+  // (measured on two of three H100 machines; docs/decisions.md). A cost from its own grid counts the
+  // neighbours as copies of it by their SM activity; the fitted default was fitted per process
+  // (contention::copy_equivalents).
+  const LaunchCost cost = launch_cost_per_client(p, own.exposed, own_dram, m);
+  s.launch_per_client = cost.per_client;
+  s.launch_from_grid = cost.from_grid;
+  s.launch_others = cost.from_grid ? contention::copy_equivalents(acts, i) : slice_clients - 1;
+  s.launch = 1 + cost.per_client * s.launch_others * (1 - own.exposed);
+  return s;
+}
+
 // A closed loop's mean request time is 1 / req/s: beside neighbours its tail beyond that mean is capped
 // (colocated_tail_ratio, colocated_tail_excess x its own request time alone under its cap).
 double colocated_tail_cap(double req, double own_request_ms, const ModelParameters& m) {
@@ -170,6 +208,16 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
   const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
   int slice_clients = 0;  // processes on the slice: every replica is one
   for (const auto& c : clients) slice_clients += c.replicas;
+  // Each profiled client's slowdown under MPS first: what the others draw of the DRAM depends on the rates
+  // they keep.
+  std::vector<std::optional<MpsSlowdown>> slowdowns(clients.size());
+  if (sharing == Sharing::mps && slice_clients > 1 && !grid_case) {
+    for (size_t i = 0; i < clients.size(); ++i) {
+      if (const ProfileFacts* p = clients[i].workload->profile.get()) {
+        slowdowns[i] = mps_slowdown(*p, acts, i, dram_sum, slice_clients, m);
+      }
+    }
+  }
   std::vector<ClientOutcome> out;
   for (const auto& c : clients) {
     const ProfileFacts* p = c.workload->profile.get();
@@ -198,48 +246,29 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
       if (sharing == Sharing::mps && slice_clients > 1) {
         const double own_request_ms =
             f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
-        // Contention: the SMs (or the DRAM bandwidth) are oversubscribed when the pressure on the client's
-        // SMs (its own footprint and its neighbours', by kernel width) or the summed DRAM shares pass 1, and
-        // the part of a request during which its kernels run waits that much longer; the rest does not.
         const size_t i = static_cast<size_t>(&c - clients.data());
         const contention::Activity& own = acts[i];
-        const double sm_pressure = contention::pressure(acts, i);
-        const double burst = contention::burst_wait(acts, i, m);
-        const double contention = std::max({1.0, sm_pressure, dram_sum}) + burst;
-        const double own_dram = c.replicas > 0 ? own.dram / c.replicas : own.dram;
-        const double memory = memory_queueing(own_dram, dram_sum - own_dram, m);
-        // Where its SM-share curve measured its kernels, they run as long as the curve says at the share of the
-        // SMs the contention leaves them, not `contention` times as long (model/kernel_share_stretch.hpp).
-        const auto stretch = curve_kernel_stretch(*p, own.cap, contention, m.steady_kernel_share);
-        const double slowed = kernel_slowdown(own.exposed, stretch ? stretch->stretch : contention, memory);
-        if (stretch) {
-          pred.extrapolated = pred.extrapolated || stretch->below_curve;
+        const MpsSlowdown s = slowdowns[i] ? *slowdowns[i] : mps_slowdown(*p, acts, i, dram_sum, slice_clients, m);
+        if (s.stretch) {
+          pred.extrapolated = pred.extrapolated || s.stretch->below_curve;
           pred.notes.push_back({ModelNote::Kind::curve_kernel_stretch,
-                                {100 * stretch->share, stretch->stretch, contention},
-                                {stretch->from_pct, stretch->to_pct},
-                                stretch->below_curve});
+                                {100 * s.stretch->share, s.stretch->stretch, s.contention},
+                                {s.stretch->from_pct, s.stretch->to_pct},
+                                s.stretch->below_curve});
         }
         if (const auto demand = grid_gpu_demand(*p)) {
           pred.notes.push_back({ModelNote::Kind::grid_gpu_demand,
                                 {demand->demand, p->sm_active.value_or(0.0), demand->plateau_req_per_s},
                                 {demand->grew_to_k, demand->flat_at_k}});
         }
-        pred.notes.push_back(
-            {ModelNote::Kind::contention, {sm_pressure, dram_sum, burst, contention, own.exposed, memory, slowed}});
-        scale_figures(*f, 1.0 / slowed);
+        pred.notes.push_back({ModelNote::Kind::contention,
+                              {s.sm_pressure, dram_sum, s.burst, s.contention, own.exposed, s.memory, s.slowed}});
+        scale_figures(*f, 1.0 / s.slowed);
         cpu_req = f->req;
-        // Every launch also waits in the shared launch path. The clients are closed loops (the next request
-        // when the last one is answered), so what slows their req/s lengthens their requests: p99 grows by
-        // the same factor (measured on two of three H100 machines; docs/decisions.md).
-        // A cost from its own grid counts the neighbours as copies of it by their SM activity; the fitted
-        // default was fitted per process (contention::copy_equivalents).
-        const LaunchCost cost = launch_cost_per_client(*p, own.exposed, own_dram, m);
-        const double others = cost.from_grid ? contention::copy_equivalents(acts, i) : slice_clients - 1;
-        const double launch = 1 + cost.per_client * others * (1 - own.exposed);
-        if (launch > 1) {
-          scale_figures(*f, 1.0 / launch);
+        if (s.launch > 1) {
+          scale_figures(*f, 1.0 / s.launch);
           pred.notes.push_back(
-              {ModelNote::Kind::launch_path, {launch, cost.per_client, others}, {slice_clients}, cost.from_grid});
+              {ModelNote::Kind::launch_path, {s.launch, s.launch_per_client, s.launch_others}, {slice_clients}, s.launch_from_grid});
         }
         // The tail beside neighbours, capped (colocated_tail_cap).
         const bool cores_stated = slice.host_cores > 0;
@@ -256,7 +285,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
         // Beside others drawing DRAM bandwidth it also loses what its profile measured beside its neighbour at
         // that draw over what the model predicts there (model/dram_sensitivity.hpp): a latency-bound gather
         // (dlrm-b4096) loses to the triad's bandwidth on top of the SMs it shares with the rest of the mix.
-        const double others_dram = dram_sum - own_dram;
+        const double others_dram = dram_sum - acts[i].dram / std::max(1, acts[i].processes);
         if (const auto r = measured_dram_residual(*p, others_dram, [&](const ProfileDramPoint& d) {
               return modelled_cell(*p, d, m);
             })) {

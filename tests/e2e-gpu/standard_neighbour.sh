@@ -3,6 +3,7 @@
 # writes the client report; `gpupack profile --sweep` runs a real client beside it by itself (no
 # --neighbour-cmd): the neighbour alone, then the client beside it capped at 25% and 50% of the threads, with
 # the GPU's DRAM share of each cell (GPM), which is what the plan reads the client's DRAM sensitivity from.
+# `--kind compute` (FMA chains on every SM) is checked too, alone and as the profile's compute neighbour.
 # Needs python3 with torch and torchvision (examples/clients) and a GPU with GPM (H100, H200). About 2
 # minutes. Outputs go to $OUT/standard-neighbour when OUT is set.
 RESULTS_ROOT=${OUT:-}
@@ -28,7 +29,17 @@ gbs=$(sed -nE 's/.* ([0-9]+) GB\/s.*/\1/p' <<<"$OUT")
 [ "$(grep -c '"event":"ready"' "$R/neighbour.jsonl")" -eq 1 ] || fail "not one ready line"
 [ "$(grep -c '"event":"request"' "$R/neighbour.jsonl")" -ge 100 ] || fail "fewer than 100 requests in 3 s"
 
-# 2. profile --sweep runs a client beside it by itself.
+# The compute-bound kind: FMA chains on every SM. Every GPU gpupack knows from the A100 on does at least
+# 19.5 TFLOP/s of FP32 FMA; below 15 the kernel is not the SM-bound work it is meant to be.
+GPUPACK_REPORT="$R/compute.jsonl" run neighbour --kind compute --duration 3
+expect_rc 0
+expect_out "^[0-9]+ requests in [0-9.]+ s: [0-9.]+ req/s, [0-9.]+ TFLOP/s of FMA$"
+echo "$OUT" >"$R/neighbour-compute.txt"
+tflops=$(sed -nE 's/.* ([0-9]+)\.[0-9] TFLOP\/s.*/\1/p' <<<"$OUT")
+[ "${tflops:-0}" -ge 15 ] || fail "the FMA chains ran ${tflops:-?} TFLOP/s"
+[ "$(grep -c '"event":"request"' "$R/compute.jsonl")" -ge 50 ] || fail "fewer than 50 compute requests in 3 s"
+
+# 2. profile --sweep runs a client beside it by itself, and beside the compute-bound kind uncapped.
 run profile --name mobilenet-v3-b8 --duration 4 --baseline-runs 1 --sweep 100 --no-grid -o "$R/profile.json" \
   -- python3 "$CLIENTS/mobilenet_v3_b8.py" --duration 3600
 echo "$ERR" >"$R/profile.txt"
@@ -44,5 +55,11 @@ jq -e '.colocation.cells[0].neighbour.req_per_s > 0 and ([.colocation.cells[1:][
   fail "no req/s from the neighbour or the client"
 jq -e '[.colocation.cells[] | .gpu_dram_bw != null and .gpu_dram_bw > 0.3] | all' "$p" >/dev/null ||
   fail "a cell without the GPU's DRAM share (GPM) above 0.3: $(jq -c '[.colocation.cells[] | .gpu_dram_bw]' "$p")"
+jq -e '[.compute_neighbour.cells[] | [.k, .with_neighbour, .neighbour_cap, .error]] == [[0, true, null, ""], [1, true, null, ""]]
+       and (.compute_neighbour.neighbour_command | test(" neighbour --kind compute$"))' "$p" >/dev/null ||
+  fail "not the compute neighbour alone and the client beside it: $(jq -c '.compute_neighbour' "$p" | head -c 600)"
+# It holds the SMs and draws next to no DRAM (what separates the wait for SMs from the triad's DRAM).
+jq -e '.compute_neighbour.cells[0].gpu_sm_active > 0.9 and .compute_neighbour.cells[0].gpu_dram_bw < 0.1' "$p" >/dev/null ||
+  fail "the compute neighbour alone is not SM-bound: $(jq -c '[.compute_neighbour.cells[0] | .gpu_sm_active, .gpu_dram_bw]' "$p")"
 jq -r '.colocation.cells[] | "k=\(.k) cap=\(.neighbour_cap) client req/s=\(.copies[0].req_per_s // "-") neighbour req/s=\(.neighbour.req_per_s) dram=\(.gpu_dram_bw)"' "$p" | tee "$R/table.txt"
 finish

@@ -124,6 +124,23 @@ expect_json '[.colocation.cells[] | has("gpu_dram_bw") and .gpu_dram_bw == null 
 expect_err "GPU SM/DRAM"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "scratch directory left behind: $(ls "$TMPDIR")"
 
+# --compute-neighbour-cmd: the program beside the compute-bound neighbour, uncapped, after that neighbour alone,
+# in a grid of its own (the wait for SMs a neighbour holds apart from the DRAM; model/saturation_wait.hpp). With
+# the standard neighbours (--sweep on NVML) it is `gpupack neighbour --kind compute`.
+run profile "${FAST[@]}" --baseline-runs 1 --compute-neighbour-cmd "$NEIGHBOUR" --mps-control "$FAKE_MPS" \
+  --format json -- "$CLIENT" --latency-us 4000
+expect_rc 0
+expect_json '.colocation == null and [.compute_neighbour.cells[] | [.mode, .k, .with_neighbour, .neighbour_cap]] == [["mps", 0, true, null], ["mps", 1, true, null]]'
+expect_json '.compute_neighbour.neighbour_command != null and .compute_neighbour.cells[0].neighbour.req_per_s > 0
+             and .compute_neighbour.cells[1].copies[0].p50_ms >= 4 and ([.compute_neighbour.cells[] | .error] | unique) == [""]'
+expect_err "co-location, mps neighbour alone"
+expect_err "^  compute neighbour +req/s"
+# The plan reads it back (the profile reader checks the grid).
+jq '.compute_neighbour.cells[1].k = "one"' <<<"$OUT" >"$WORK/bad-compute.json"
+printf 'workloads:\n  - name: bad\n    profile: "bad-compute.json"\n' >"$WORK/bad-compute.yaml"
+run plan "$WORK/bad-compute.yaml" --gpu H100-80GB
+expect_usage_error "compute_neighbour"
+
 # A program without a client report cannot be gridded.
 run profile "${FAST[@]}" --grid 2 --mps-control "$FAKE_MPS" -- "$CLIENT" --mode silent --run-ms 5000
 expect_rc 1

@@ -2,7 +2,8 @@
 // `gpupack profile --sweep` measures every program beside the same neighbour on every machine, without
 // PyTorch or the repository's example clients. The request is examples/clients/stream_triad.py's (the triad
 // the corpus runs as its DRAM-bound batch job): four triad passes over 128M-float vectors, then a
-// synchronise, so the two are one program in two languages.
+// synchronise, so the two are one program in two languages. The compute-bound kind (`--kind compute`) runs
+// FMA chains that fill every SM and touch no DRAM: what a neighbour that holds the SMs costs, alone.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -24,6 +25,11 @@ using Clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC on Linux: the repor
 
 constexpr size_t kElements = size_t{128} << 20;
 constexpr int kPasses = 4;
+// The compute kind's request: kPasses kernels of 8 blocks of 256 threads an SM (2048 threads, every SM's
+// most on H100 and H200), each thread kComputeIters x 8 FMAs: about 2 ms a kernel on an H200.
+constexpr int kComputeBlocksPerSm = 8;
+constexpr int kComputeThreads = 256;
+constexpr long kComputeIters = 40000;
 
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
 
@@ -56,13 +62,27 @@ int run_standard_neighbour(const StandardNeighbourOptions& o, std::ostream& out,
   using namespace gpu;
   try {
     open_device();
-    DeviceBuffer<float> a(kElements), b(kElements), c(kElements);
-    cuda_check(cudaMemset(b.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
-    cuda_check(cudaMemset(c.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
+    const bool compute = o.kind == NeighbourKind::compute;
+    int sms = 0, device = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");  // under a cap: the capped count
+    const int blocks = sms * kComputeBlocksPerSm;
+    const size_t elements = compute ? static_cast<size_t>(blocks) * kComputeThreads : kElements;
+    DeviceBuffer<float> a(elements), b(compute ? 4 : kElements), c(compute ? 4 : kElements);
+    if (!compute) {
+      cuda_check(cudaMemset(b.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
+      cuda_check(cudaMemset(c.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
+    }
     auto request = [&] {
-      for (int p = 0; p < kPasses; ++p) launch_triad(a.get(), b.get(), c.get(), kElements, 3.0f, nullptr);
-      check_launch("triad");
-      cuda_check(cudaStreamSynchronize(nullptr), "triad");
+      for (int p = 0; p < kPasses; ++p) {
+        if (compute) {
+          launch_fma(a.get(), blocks, kComputeThreads, kComputeIters, nullptr);
+        } else {
+          launch_triad(a.get(), b.get(), c.get(), kElements, 3.0f, nullptr);
+        }
+      }
+      check_launch(compute ? "fma" : "triad");
+      cuda_check(cudaStreamSynchronize(nullptr), compute ? "fma" : "triad");
     };
     for (int i = 0; i < o.warmup_requests; ++i) request();
     ReportWriter report(o.report_path);
@@ -79,10 +99,17 @@ int run_standard_neighbour(const StandardNeighbourOptions& o, std::ostream& out,
       ++done;
       seconds = std::chrono::duration<double>(t1 - begin).count();
     }
-    const double bytes = 3.0 * kPasses * static_cast<double>(kElements) * sizeof(float) * static_cast<double>(done);
     char line[160];
-    std::snprintf(line, sizeof line, "%ld requests in %.1f s: %.1f req/s, %.0f GB/s of DRAM traffic", done, seconds,
-                  static_cast<double>(done) / seconds, bytes / seconds / 1e9);
+    const double rate = static_cast<double>(done) / seconds;
+    if (compute) {
+      const double flops = 2.0 * 8 * kComputeIters * static_cast<double>(elements) * kPasses * static_cast<double>(done);
+      std::snprintf(line, sizeof line, "%ld requests in %.1f s: %.1f req/s, %.1f TFLOP/s of FMA", done, seconds, rate,
+                    flops / seconds / 1e12);
+    } else {
+      const double bytes = 3.0 * kPasses * static_cast<double>(kElements) * sizeof(float) * static_cast<double>(done);
+      std::snprintf(line, sizeof line, "%ld requests in %.1f s: %.1f req/s, %.0f GB/s of DRAM traffic", done, seconds,
+                    rate, bytes / seconds / 1e9);
+    }
     out << line << std::endl;
     return exit_code::ok;
   } catch (const CudaUnavailable& e) {
