@@ -17,9 +17,9 @@ int run_worker(const WorkerRequest& request, std::istream& in, std::ostream& out
 // `gpupack neighbour` (docs/profile.md, "The standard neighbour"): STREAM's triad over three vectors of 128M
 // floats (1.5 GiB), four passes a request, until duration_s; it writes the client report
 // (docs/client-report.md) to report_path and waits for go_path after its ready line, as a measured client.
-// `--kind compute`: the compute-bound one instead, FMA chains on every SM (eight kernels of 2048 threads an SM
-// a request) and no DRAM traffic, so that a profile measures the wait for SMs a neighbour holds apart from
-// the DRAM a triad also draws (model/saturation_wait.hpp).
+// `--kind compute`: FMA chains on every SM instead (four kernels of 2048 threads an SM a request, each block
+// holding its SM for the whole kernel) and no DRAM traffic: a neighbour that holds the SMs and not the DRAM,
+// for `profile --compute-neighbour-cmd` and by hand.
 enum class NeighbourKind { dram, compute };
 struct StandardNeighbourOptions {
   NeighbourKind kind = NeighbourKind::dram;

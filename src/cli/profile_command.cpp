@@ -109,8 +109,8 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--no-grid-timeslicing", a->no_grid_timeslicing, "Sweep: run the short co-location grid under MPS only (it runs K=1 and its copies without MPS too)");
   cmd->add_option("--neighbour-cmd", a->neighbour_cmd, "Also run the program beside this neighbour (through /bin/sh -c) under MPS, the neighbour capped at --neighbour-caps");
   cmd->add_option("--compute-neighbour-cmd", a->compute_neighbour_cmd,
-                  "Also run the program beside this compute-bound neighbour (through /bin/sh -c) under MPS, uncapped: its wait for SMs a neighbour holds (default with --sweep: gpupack neighbour --kind compute)");
-  cmd->add_flag("--no-neighbour", a->no_neighbour, "Sweep: leave out the standard neighbours (gpupack neighbour, a DRAM-bound triad, and --kind compute) it runs without --neighbour-cmd");
+                  "Also run the program beside this compute-bound neighbour (through /bin/sh -c) under MPS, uncapped, e.g. \"gpupack neighbour --kind compute\" (recorded, not read by the planner)");
+  cmd->add_flag("--no-neighbour", a->no_neighbour, "Sweep: leave out the standard neighbour (gpupack neighbour, a DRAM-bound triad) it runs without --neighbour-cmd");
   cmd->add_option("--neighbour-caps", a->neighbour_caps, "The neighbour's MPS thread percentages")->capture_default_str();
   cmd->add_option("--colocation", a->colocation, "Put this `gpupack bench --client-cmd --json` file's co-location grid into the profile");
   add_format_option(*cmd, a->format, {"yaml", "json"});

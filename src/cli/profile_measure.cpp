@@ -213,8 +213,6 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
                                            free, why_not);
     if (neighbour.empty()) std::cerr << "gpupack profile: no standard neighbour: " << why_not << " (--neighbour-cmd runs one of yours)\n";
   }
-  std::string compute_neighbour = a.compute_neighbour_cmd;
-  if (compute_neighbour.empty() && a.standard_neighbour() && !neighbour.empty()) compute_neighbour = neighbour + " --kind compute";
   // The short grid's copies (with --sweep and no --grid), from the host's cores and the free memory.
   int short_k = 0;
   if (a.short_grid()) {
@@ -273,10 +271,13 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
       grid.cell({"mps", 1, mps, capped, cap});
     }
   }
-  // Beside the compute-bound neighbour, uncapped: the wait for SMs a neighbour holds, with next to no DRAM drawn
-  // (model/saturation_wait.hpp), after that neighbour alone (its SM activity).
-  if (!compute_neighbour.empty()) {
-    ProfileGrid compute(a, compute_neighbour, gpu, env, os.proc);
+  // Beside a compute-bound neighbour of the user's, uncapped, after that neighbour alone (its SM activity): a
+  // diagnostic the planner does not read. Beside `gpupack neighbour --kind compute` (FMA blocks that hold their
+  // SMs about 3 ms each) mobilenet-v3-b8 kept 8 of its 205 req/s, beside the triad at 100% 104, beside three
+  // dlrm-b4096 about a third (results/run63-compute-neighbour-h200): how long a neighbour's blocks hold their
+  // SMs sets the wait of a launch-bound program's kernels, and SM activity does not measure it.
+  if (!a.compute_neighbour_cmd.empty()) {
+    ProfileGrid compute(a, a.compute_neighbour_cmd, gpu, env, os.proc);
     compute.cell({"mps", 0, mps, mps, std::nullopt});
     compute.cell({"mps", 1, mps, mps, std::nullopt});
     if (auto j = compute.json()) p.compute_neighbour = std::move(*j);

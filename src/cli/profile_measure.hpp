@@ -26,7 +26,7 @@ struct ProfileArgs {
   bool no_grid = false;                   // --no-grid: no short grid with --sweep
   bool no_grid_timeslicing = false;       // --no-grid-timeslicing: the short grid under MPS only
   std::string neighbour_cmd;              // --neighbour-cmd (through /bin/sh -c)
-  std::string compute_neighbour_cmd;      // --compute-neighbour-cmd: the compute-bound neighbour (through /bin/sh -c)
+  std::string compute_neighbour_cmd;      // --compute-neighbour-cmd: a compute-bound neighbour (through /bin/sh -c)
   bool no_neighbour = false;              // --no-neighbour: no standard neighbour with --sweep
   std::string neighbour_caps = "25,50,100";  // --neighbour-caps: the neighbour's MPS thread percentages
   bool neighbour_caps_given = false;      // stated on the command line (it needs a neighbour)
@@ -69,8 +69,6 @@ std::vector<GridCellKey> short_grid_cells(const ProfileArgs& a, int k);
 // user's: "exec SELF neighbour". "" with why_not set where it cannot run here: a GPU backend other than
 // NVML (the fake one of tests has no CUDA device), a gpupack built without CUDA, or less free GPU memory than
 // the program's peak and the neighbour's 2 GiB (its vectors and its context) together.
-// The compute-bound kind (`gpupack neighbour --kind compute`) runs where the triad can: "exec SELF neighbour
-// --kind compute" from the same check.
 inline constexpr std::uint64_t kStandardNeighbourBytes = std::uint64_t{2} << 30;
 std::string standard_neighbour_command(const std::string& self_exe, const std::string& backend, bool built_with_cuda,
                                        std::uint64_t peak_bytes, std::optional<std::uint64_t> free_bytes,

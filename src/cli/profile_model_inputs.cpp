@@ -91,21 +91,6 @@ void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
             [](const auto& a, const auto& b) { return a.others_dram < b.others_dram; });
 }
 
-// The cell beside the compute-bound neighbour (`profile`'s compute_neighbour grid), its alone figures those
-// of the co-location grid's K=1 (mps_alone); its DRAM draw may be none.
-void add_compute_neighbour(ProfileFacts& f, const measure::ColocationGrid& colocation,
-                           const measure::ColocationGrid& compute) {
-  const auto [alone_req, alone_p99] = mps_alone(f, colocation);
-  if (!alone_req || *alone_req <= 0) return;
-  for (const measure::GridCell& cell : compute.cells) {
-    if (auto d = neighbour_point(f, cell, *alone_req, alone_p99)) {
-      d->others_dram = std::max(0.0, d->others_dram);
-      d->neighbour_sm = neighbour_alone_sm(compute);
-      f.compute_neighbour = d;
-    }
-  }
-}
-
 ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& source, const GpuCatalog& catalog) {
   ProfileFacts f;
   f.source = source;
@@ -134,9 +119,6 @@ ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& sour
     const measure::ColocationGrid grid = measure::colocation_grid_from_json(*p.colocation);  // read once
     add_grid(f, grid);
     add_dram_neighbour(f, grid);
-    if (p.compute_neighbour && !p.compute_neighbour->is_null()) {
-      add_compute_neighbour(f, grid, measure::colocation_grid_from_json(*p.compute_neighbour));
-    }
   }
   return f;
 }

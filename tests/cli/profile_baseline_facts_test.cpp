@@ -134,49 +134,6 @@ TEST(ProfileBaselineFacts, TheNeighbourCellsGiveItsMeasuredDramSlowdown) {
   EXPECT_NEAR(*f.dram_neighbour[1].p99_ratio, 2.5, 1e-12);
 }
 
-TEST(ProfileBaselineFacts, TheComputeNeighboursCellGivesItsSlowdownBesideTheNeighboursSmActivity) {
-  measure::WorkloadProfile p = cnn_profile();
-  const testing::TempDir before;
-  std::ofstream(before.path() + "/cnn.json") << measure::profile_to_json(p).dump(2);
-  EXPECT_FALSE(test::from_text("workloads: [{name: cnn}]\n", before.path()).workloads.at(0).profile->compute_neighbour);
-  // Its own grid: the compute-bound neighbour alone (SM activity 0.99, next to no DRAM), then the program
-  // beside it uncapped, against the co-location grid's one copy alone (180 req/s, p99 8 ms, DRAM 0.05).
-  measure::ColocationGrid compute;
-  compute.command = "exec ./cnn";
-  compute.neighbour_command = "exec gpupack neighbour --kind compute";
-  compute.window_s = 10;
-  measure::CopyResult copy;
-  copy.reported = true;
-  copy.req_per_s = 120;
-  copy.p50_ms = 7;
-  copy.p99_ms = 12;
-  measure::GridCell alone;
-  alone.mode = "mps";
-  alone.window_s = 10;
-  alone.with_neighbour = true;
-  alone.neighbour = copy;
-  alone.gpu_sm_active = 0.99;
-  alone.gpu_dram_bw = 0.01;
-  measure::GridCell beside = alone;
-  beside.k = 1;
-  beside.copies.push_back(copy);
-  beside.gpu_sm_active = 1.0;
-  beside.gpu_dram_bw = 0.02;  // less than its own draw alone at the rate it kept: none from the neighbour
-  compute.cells = {alone, beside};
-  p.compute_neighbour = nlohmann::json(measure::to_json(compute));
-  const testing::TempDir dir;
-  std::ofstream(dir.path() + "/cnn.json") << measure::profile_to_json(p).dump(2);
-  const ProfileFacts& f = *test::from_text("workloads: [{name: cnn}]\n", dir.path()).workloads.at(0).profile;
-  ASSERT_TRUE(f.compute_neighbour);
-  EXPECT_FALSE(f.compute_neighbour->neighbour_cap);
-  EXPECT_TRUE(f.compute_neighbour->fills());
-  EXPECT_NEAR(*f.compute_neighbour->neighbour_sm, 0.99, 1e-12);
-  EXPECT_NEAR(f.compute_neighbour->req_ratio, 120.0 / 180, 1e-12);
-  EXPECT_NEAR(*f.compute_neighbour->p99_ratio, 12.0 / 8, 1e-12);
-  EXPECT_DOUBLE_EQ(f.compute_neighbour->others_dram, 0.0);
-  EXPECT_TRUE(f.dram_neighbour.empty());  // not a DRAM point
-}
-
 TEST(ProfileBaselineFacts, ProfilesWrittenBeforeHaveNone) {
   const Scenario s = test::from_text("workloads: [{name: resnet18-b1, replicas: 1}]\n", test::kData + "/profiles-h100-2026-11-23");
   const ProfileFacts& f = *s.workloads.at(0).profile;

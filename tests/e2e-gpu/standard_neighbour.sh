@@ -3,7 +3,7 @@
 # writes the client report; `gpupack profile --sweep` runs a real client beside it by itself (no
 # --neighbour-cmd): the neighbour alone, then the client beside it capped at 25% and 50% of the threads, with
 # the GPU's DRAM share of each cell (GPM), which is what the plan reads the client's DRAM sensitivity from.
-# `--kind compute` (FMA chains on every SM) is checked too, alone and as the profile's compute neighbour.
+# `--kind compute` (FMA chains on every SM) is checked too, alone and given to --compute-neighbour-cmd.
 # Needs python3 with torch and torchvision (examples/clients) and a GPU with GPM (H100, H200). About 2
 # minutes. Outputs go to $OUT/standard-neighbour when OUT is set.
 RESULTS_ROOT=${OUT:-}
@@ -39,8 +39,9 @@ tflops=$(sed -nE 's/.* ([0-9]+)\.[0-9] TFLOP\/s.*/\1/p' <<<"$OUT")
 [ "${tflops:-0}" -ge 15 ] || fail "the FMA chains ran ${tflops:-?} TFLOP/s"
 [ "$(grep -c '"event":"request"' "$R/compute.jsonl")" -ge 50 ] || fail "fewer than 50 compute requests in 3 s"
 
-# 2. profile --sweep runs a client beside it by itself, and beside the compute-bound kind uncapped.
+# 2. profile --sweep runs a client beside it by itself; --compute-neighbour-cmd beside the compute-bound kind too.
 run profile --name mobilenet-v3-b8 --duration 4 --baseline-runs 1 --sweep 100 --no-grid -o "$R/profile.json" \
+  --compute-neighbour-cmd "exec $GPUPACK neighbour --kind compute" \
   -- python3 "$CLIENTS/mobilenet_v3_b8.py" --duration 3600
 echo "$ERR" >"$R/profile.txt"
 expect_rc 0

@@ -49,21 +49,6 @@ TEST(SaturationWait, IsWhatTheFullCellMeasuredBeyondTheModelPerUnitOfTheNeighbou
   EXPECT_FALSE(measured_saturation_wait(*old, cell_modelled_as(1.1)));
 }
 
-TEST(SaturationWait, ComesFromTheComputeBoundNeighboursCellWhereTheProfileHasOne) {
-  // Beside the triad at 100% the wait is mixed with the DRAM near saturation; beside the compute-bound
-  // neighbour (FMA chains, no DRAM) it is the wait alone, and that cell is read instead.
-  auto p = launch_bound(true);
-  p->compute_neighbour = ProfileDramPoint{std::nullopt, 0.02, 0.8, 1.4, 0.98};
-  const auto w = measured_saturation_wait(*p, cell_modelled_as(1.1));
-  ASSERT_TRUE(w);
-  EXPECT_DOUBLE_EQ(w->per_sm, (1.0 / 0.8 - 1.1) / 0.98);
-  EXPECT_DOUBLE_EQ(w->measured_sm, 0.98);
-  // Without its neighbour's SM activity alone the compute cell gives nothing, and the triad's cell is not
-  // read in its place.
-  p->compute_neighbour->neighbour_sm.reset();
-  EXPECT_FALSE(measured_saturation_wait(*p, cell_modelled_as(1.1)));
-}
-
 TEST(SaturationWait, CountsOnlyNeighboursWhoseCapsCanHoldEverySm) {
   using contention::Activity;
   const Activity client{0.12, 0.01, 0.2, 0.6, 1.0, 1};
