@@ -22,6 +22,10 @@ void register_neighbour_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--kind", *kind, "dram: STREAM's triad, bound by the DRAM bandwidth; compute: FMA chains on every SM, no DRAM traffic")
       ->check(CLI::IsMember({"dram", "compute"}))
       ->capture_default_str();
+  cmd->add_option("--iters", options->compute_iters,
+                  "--kind compute: FMA iterations a thread a kernel; a kernel's blocks hold their SMs until it ends, so more iterations hold them longer")
+      ->check(CLI::Range(1L, 100000000L))
+      ->capture_default_str();
   cmd->add_option("--warmup", options->warmup_requests, "Requests before its ready line")->check(CLI::Range(0, 10000))->capture_default_str();
   cmd->callback([&ctx, options, kind] {
     ctx.action = [&ctx, options, kind] {

@@ -26,10 +26,9 @@ using Clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC on Linux: the repor
 constexpr size_t kElements = size_t{128} << 20;
 constexpr int kPasses = 4;
 // The compute kind's request: kPasses kernels of 8 blocks of 256 threads an SM (2048 threads, every SM's
-// most on H100 and H200), each thread kComputeIters x 8 FMAs: 3.3 ms a kernel on an H200 (run63).
+// most on H100 and H200), each thread --iters x 8 FMAs (40000 by default: 3.3 ms a kernel on an H200, run63).
 constexpr int kComputeBlocksPerSm = 8;
 constexpr int kComputeThreads = 256;
-constexpr long kComputeIters = 40000;
 
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
 
@@ -76,7 +75,7 @@ int run_standard_neighbour(const StandardNeighbourOptions& o, std::ostream& out,
     auto request = [&] {
       for (int p = 0; p < kPasses; ++p) {
         if (compute) {
-          launch_fma(a.get(), blocks, kComputeThreads, kComputeIters, nullptr);
+          launch_fma(a.get(), blocks, kComputeThreads, o.compute_iters, nullptr);
         } else {
           launch_triad(a.get(), b.get(), c.get(), kElements, 3.0f, nullptr);
         }
@@ -102,7 +101,7 @@ int run_standard_neighbour(const StandardNeighbourOptions& o, std::ostream& out,
     char line[160];
     const double rate = static_cast<double>(done) / seconds;
     if (compute) {
-      const double flops = 2.0 * 8 * kComputeIters * static_cast<double>(elements) * kPasses * static_cast<double>(done);
+      const double flops = 2.0 * 8 * static_cast<double>(o.compute_iters) * static_cast<double>(elements) * kPasses * static_cast<double>(done);
       std::snprintf(line, sizeof line, "%ld requests in %.1f s: %.1f req/s, %.1f TFLOP/s of FMA", done, seconds, rate,
                     flops / seconds / 1e12);
     } else {
