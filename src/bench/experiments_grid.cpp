@@ -99,7 +99,8 @@ class CellRun {
       spec.env["GPUPACK_BENCH_CLIENT"] = neighbour ? "neighbour" : std::to_string(i);
       spec.env["GPUPACK_BENCH_CLIENTS"] = std::to_string(request_.k);
       specs.push_back(std::move(spec));
-      members_.push_back({neighbour ? "the neighbour (--neighbour-cmd)"
+      // The neighbour by its command: a profile runs two (--neighbour-cmd, --compute-neighbour-cmd).
+      members_.push_back({neighbour ? fmt::format("the neighbour ({})", *options_.neighbour_cmd)
                                     : fmt::format("copy {} of {} (GPUPACK_BENCH_CLIENT={})", i + 1, request_.k, i),
                           ReportTail(env_.fs, report), std::nullopt, {}});
     }
