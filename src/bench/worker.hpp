@@ -23,7 +23,7 @@ int run_worker(const WorkerRequest& request, std::istream& in, std::ostream& out
 enum class NeighbourKind { dram, compute };
 struct StandardNeighbourOptions {
   NeighbourKind kind = NeighbourKind::dram;
-  long compute_iters = 40000;  // --iters: FMA iterations a thread a kernel (how long its blocks hold their SMs)
+  long compute_iters = 4500;  // --iters: FMA iterations a thread a kernel (how long its blocks hold their SMs)
   double duration_s = 3600;
   int warmup_requests = 10;
   std::string report_path;  // GPUPACK_REPORT; "" reports nothing

@@ -64,6 +64,13 @@ std::vector<RecordedClient> recorded_slice_clients(std::string_view plan_text, s
   if (!gpus.is_array() || gpus.empty()) throw InputError(source + ": the plan has no GPU");
   const json& slices = recorded_field(gpus.at(0), {"slices"}, source, "gpus[0]");
   if (!slices.is_array() || slices.empty()) throw InputError(source + ": gpus[0] has no slice");
+  // The replay predicts a slice of clients under MPS (each with its thread cap); a plan that put the run's
+  // replicas on another sharing (one replica alone on an exclusive GPU) is not one it can replay.
+  if (const auto sharing = slices.at(0).find("sharing"); sharing != slices.at(0).end() && sharing->is_string() &&
+                                                          sharing->get<std::string>() != "mps") {
+    throw InputError(source + ": gpus[0].slices[0] is " + sharing->get<std::string>() +
+                     "; the replay predicts slices shared under MPS (leave this run out of the manifest)");
+  }
   const json& clients = recorded_field(slices.at(0), {"clients"}, source, "gpus[0].slices[0]");
   if (!clients.is_array() || clients.empty()) throw InputError(source + ": gpus[0].slices[0] has no client");
   std::vector<RecordedClient> out;

@@ -44,6 +44,17 @@ TEST(RecordedRun, ReadsTheSlicesClients) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "p.json: gpus[0].slices[0].clients[0] has no \"mps_active_thread_percentage\"");
   }
+  // A run whose plan put its replica alone on an exclusive GPU (run66's second round of the inference scenario).
+  try {
+    recorded_slice_clients(R"({"gpus": [{"slices": [{"sharing": "exclusive", "clients": [{"replicas": [{"workload": "r"}],
+        "compute": 0.4, "mps_active_thread_percentage": null}]}]}]})",
+                           "p.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "p.json: gpus[0].slices[0] is exclusive; the replay predicts slices shared under MPS (leave this run out "
+                 "of the manifest)");
+  }
 }
 
 TEST(ModelReplay, SumsPerSetAndWorkloadAgainstIssueFifteensTargets) {

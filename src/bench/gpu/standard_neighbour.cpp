@@ -26,7 +26,9 @@ using Clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC on Linux: the repor
 constexpr size_t kElements = size_t{128} << 20;
 constexpr int kPasses = 4;
 // The compute kind's request: kPasses kernels of 8 blocks of 256 threads an SM (2048 threads, every SM's
-// most on H100 and H200), each thread --iters x 8 FMAs (40000 by default: 3.3 ms a kernel on an H200, run63).
+// most on H100 and H200), each thread --iters x 8 FMAs (4500 by default: 0.38 ms a kernel on an H200, as long
+// as the triad's; at 40000, 3.3 ms, it failed to start beside a running program under MPS 3 times in 4,
+// `cudaSetDevice: ... busy or unavailable`, runs 63-66, at 4500 in none of 3).
 constexpr int kComputeBlocksPerSm = 8;
 constexpr int kComputeThreads = 256;
 
