@@ -60,7 +60,6 @@ struct MpsSlowdown {
   std::optional<KernelStretch> stretch;
   double launch = 1, launch_per_client = 0, launch_others = 0;
   bool launch_from_grid = false;
-  double total() const { return slowed * std::max(1.0, launch); }
 };
 MpsSlowdown mps_slowdown(const ProfileFacts& p, const std::vector<contention::Activity>& acts, size_t i,
                          double dram_sum, int slice_clients, const ModelParameters& m) {
@@ -208,16 +207,6 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
   const bool grid_case = copies_of_one(clients) && clients.front().workload->profile;
   int slice_clients = 0;  // processes on the slice: every replica is one
   for (const auto& c : clients) slice_clients += c.replicas;
-  // Each profiled client's slowdown under MPS first: what the others draw of the DRAM depends on the rates
-  // they keep.
-  std::vector<std::optional<MpsSlowdown>> slowdowns(clients.size());
-  if (sharing == Sharing::mps && slice_clients > 1 && !grid_case) {
-    for (size_t i = 0; i < clients.size(); ++i) {
-      if (const ProfileFacts* p = clients[i].workload->profile.get()) {
-        slowdowns[i] = mps_slowdown(*p, acts, i, dram_sum, slice_clients, m);
-      }
-    }
-  }
   std::vector<ClientOutcome> out;
   for (const auto& c : clients) {
     const ProfileFacts* p = c.workload->profile.get();
@@ -248,7 +237,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
             f->req > 0 ? 1000.0 / f->req : 0;  // under its cap, before the neighbours' waits
         const size_t i = static_cast<size_t>(&c - clients.data());
         const contention::Activity& own = acts[i];
-        const MpsSlowdown s = slowdowns[i] ? *slowdowns[i] : mps_slowdown(*p, acts, i, dram_sum, slice_clients, m);
+        const MpsSlowdown s = mps_slowdown(*p, acts, i, dram_sum, slice_clients, m);
         if (s.stretch) {
           pred.extrapolated = pred.extrapolated || s.stretch->below_curve;
           pred.notes.push_back({ModelNote::Kind::curve_kernel_stretch,
