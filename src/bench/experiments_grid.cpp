@@ -78,6 +78,7 @@ class CellRun {
     if (gpu_use_) {
       cell.gpu_sm_active = gpu_use_->window_sm_active();
       cell.gpu_dram_bw = gpu_use_->window_dram_bw();
+      cell.gpu_sm_occupancy = gpu_use_->window_sm_occupancy();
     }
   }
 

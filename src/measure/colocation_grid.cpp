@@ -305,6 +305,7 @@ nlohmann::ordered_json to_json(const ColocationGrid& grid) {
                          {"mean_gpu_s", optional_json(mean_gpu_s(c))},
                          {"neighbour_fraction", optional_json(neighbour_fraction(grid, c))},
                          {"gpu_sm_active", optional_json(c.gpu_sm_active)},
+                         {"gpu_sm_occupancy", optional_json(c.gpu_sm_occupancy)},
                          {"gpu_dram_bw", optional_json(c.gpu_dram_bw)},
                          {"copies", copies},
                          {"neighbour", c.neighbour ? copy_json(*c.neighbour) : Json(nullptr)}});
@@ -353,6 +354,7 @@ ColocationGrid colocation_grid_from_json(const nlohmann::json& j) {
     c.window_s = field<double>(cj, "window_s", at);
     c.error = field<std::string>(cj, "error", at);
     c.gpu_sm_active = optional_share(cj, "gpu_sm_active", at);  // added later: absent in older files
+    c.gpu_sm_occupancy = optional_share(cj, "gpu_sm_occupancy", at);
     c.gpu_dram_bw = optional_share(cj, "gpu_dram_bw", at);
     const auto copies = cj.find("copies");
     if (copies == cj.end() || !copies->is_array()) throw std::runtime_error(at + ": 'copies' must be an array");

@@ -44,6 +44,7 @@ struct GridCell {
   // The GPU's activity over the window (GPM means of the device the copies ran on, every process on it
   // counted: beside a neighbour, what both drew together); none without GPM or in grids written before.
   std::optional<double> gpu_sm_active = std::nullopt, gpu_dram_bw = std::nullopt;
+  std::optional<double> gpu_sm_occupancy = std::nullopt;  // GPM's, the same window (added 2026-11-28)
 };
 
 struct ColocationGrid {

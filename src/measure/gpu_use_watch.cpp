@@ -40,7 +40,7 @@ void GpuUseWatch::reset(std::size_t programs) {
   last_s_.reset();
   device_.reset();
   in_window_ = false;
-  window_sm_n_ = window_dram_n_ = 0;
+  window_sm_n_ = window_dram_n_ = window_occupancy_n_ = 0;
 }
 
 void GpuUseWatch::begin_window(double now_s, const std::vector<int>& roots) {
@@ -48,8 +48,8 @@ void GpuUseWatch::begin_window(double now_s, const std::vector<int>& roots) {
   in_window_ = false;
   sample(now_s, roots);  // the snapshot that starts the window's GPM interval
   in_window_ = true;
-  window_sm_n_ = window_dram_n_ = 0;
-  window_sm_ = window_dram_ = 0;
+  window_sm_n_ = window_dram_n_ = window_occupancy_n_ = 0;
+  window_sm_ = window_dram_ = window_occupancy_ = 0;
 }
 
 std::optional<double> GpuUseWatch::window_sm_active() const {
@@ -58,6 +58,10 @@ std::optional<double> GpuUseWatch::window_sm_active() const {
 
 std::optional<double> GpuUseWatch::window_dram_bw() const {
   return window_dram_n_ > 0 ? std::optional(window_dram_ / window_dram_n_) : std::nullopt;
+}
+
+std::optional<double> GpuUseWatch::window_sm_occupancy() const {
+  return window_occupancy_n_ > 0 ? std::optional(window_occupancy_ / window_occupancy_n_) : std::nullopt;
 }
 
 void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
@@ -86,6 +90,7 @@ void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
     const GpmActivity& g = *devices[*device].gpm;
     if (g.sm_active) window_sm_ += *g.sm_active, ++window_sm_n_;
     if (g.dram_bw) window_dram_ += *g.dram_bw, ++window_dram_n_;
+    if (g.sm_occupancy) window_occupancy_ += *g.sm_occupancy, ++window_occupancy_n_;
   }
 }
 

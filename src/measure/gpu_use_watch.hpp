@@ -57,6 +57,9 @@ class GpuUseWatch {
   void begin_window(double now_s, const std::vector<int>& roots);
   std::optional<double> window_sm_active() const;
   std::optional<double> window_dram_bw() const;
+  // GPM's SM occupancy (resident warps over the most an SM holds, of the whole GPU): how much of each SM the
+  // programs' blocks take, which sets how long another program's kernels wait for room (runs 63-65).
+  std::optional<double> window_sm_occupancy() const;
 
  private:
   struct Program {
@@ -71,8 +74,8 @@ class GpuUseWatch {
   std::optional<std::string> error_;
   std::optional<std::size_t> device_;  // the first device on which any of the programs held memory
   bool in_window_ = false;
-  double window_sm_ = 0, window_dram_ = 0;
-  int window_sm_n_ = 0, window_dram_n_ = 0;
+  double window_sm_ = 0, window_dram_ = 0, window_occupancy_ = 0;
+  int window_sm_n_ = 0, window_dram_n_ = 0, window_occupancy_n_ = 0;
 };
 
 }  // namespace gpupack::measure

@@ -120,7 +120,8 @@ expect_json '.colocation.cells[0].neighbour.req_per_s > 60 and .colocation.cells
              and .colocation.cells[2].neighbour_fraction > 0.35 and .colocation.cells[2].neighbour_fraction < 0.65'
 # The GPU's GPM shares over each cell (what the plan reads the others' DRAM draw from): this fake machine's
 # GPU has no GPM, so none, and the table says so.
-expect_json '[.colocation.cells[] | has("gpu_dram_bw") and .gpu_dram_bw == null and .gpu_sm_active == null] | all'
+expect_json '[.colocation.cells[] | has("gpu_dram_bw") and .gpu_dram_bw == null and .gpu_sm_active == null
+             and has("gpu_sm_occupancy") and .gpu_sm_occupancy == null] | all'
 expect_err "GPU SM/DRAM"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "scratch directory left behind: $(ls "$TMPDIR")"
 

@@ -108,14 +108,16 @@ TEST_F(GpuUseWatchTest, AWindowAveragesTheActivityOfTheProgramsGpuFromItsStart) 
   watch.begin_window(0.2, {100});  // snapshots at once: its counts since 0.0 are not the window's
   EXPECT_EQ(gpu.snapshots, 2);
   EXPECT_FALSE(watch.window_dram_bw());
-  gpu.gpm = GpmActivity{0.4, 0.5, 0.0, 0.8, 0.5};
+  gpu.gpm = GpmActivity{0.4, 0.3, 0.0, 0.8, 0.5};
   watch.sample(0.8, {100});
   gpu.gpm = GpmActivity{0.6, 0.5, 0.0, 0.6, 0.5};
   watch.sample(1.4, {100});
   EXPECT_DOUBLE_EQ(*watch.window_sm_active(), 0.5);
+  EXPECT_DOUBLE_EQ(*watch.window_sm_occupancy(), 0.4);
   EXPECT_DOUBLE_EQ(*watch.window_dram_bw(), 0.7);
   watch.reset(1);  // a new cell
   EXPECT_FALSE(watch.window_dram_bw());
+  EXPECT_FALSE(watch.window_sm_occupancy());
 }
 
 TEST_F(GpuUseWatchTest, WithoutGpmTheWindowHasNoActivity) {
@@ -125,6 +127,7 @@ TEST_F(GpuUseWatchTest, WithoutGpmTheWindowHasNoActivity) {
   watch.sample(0.6, {100});
   EXPECT_FALSE(watch.window_sm_active());
   EXPECT_FALSE(watch.window_dram_bw());
+  EXPECT_FALSE(watch.window_sm_occupancy());
 }
 
 TEST(TreeGpuUse, SumsTheTreesMemoryAndNamesItsDevice) {
