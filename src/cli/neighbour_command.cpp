@@ -1,6 +1,7 @@
-// `gpupack neighbour [--kind dram|compute] [--duration S]`: the standard neighbour, a DRAM-bandwidth-bound STREAM triad (or FMA chains on every SM) that
-// speaks the client report. `gpupack profile --sweep` runs each program beside it (docs/profile.md, "The
-// standard neighbour"); users can run it by hand beside their own programs, or give it to --neighbour-cmd.
+// `gpupack neighbour [--kind dram|compute] [--duration S]`: the standard neighbour, a DRAM-bandwidth-bound
+// STREAM triad (or FMA chains on every SM, for `profile --compute-neighbour-cmd`) that speaks the client report.
+// `gpupack profile --sweep` runs each program beside the triad (docs/profile.md, "The standard neighbour");
+// users can run it by hand beside their own programs, or give it to --neighbour-cmd.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,7 +14,7 @@ namespace gpupack {
 
 void register_neighbour_command(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand(
-      "neighbour", "Run the standard neighbour: a DRAM-bound STREAM triad (1.5 GiB), or with --kind compute FMA chains on every SM, that writes the client report; profile --sweep measures each program beside both");
+      "neighbour", "Run the standard neighbour: a DRAM-bound STREAM triad (1.5 GiB), or with --kind compute FMA chains on every SM, that writes the client report; profile --sweep measures each program beside the triad");
   auto options = std::make_shared<bench::StandardNeighbourOptions>();
   cmd->add_option("--duration", options->duration_s, "Seconds of requests after its ready line (then it exits)")
       ->check(CLI::Range(0.1, 864000.0))

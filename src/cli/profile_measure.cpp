@@ -272,10 +272,11 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
     }
   }
   // Beside a compute-bound neighbour of the user's, uncapped, after that neighbour alone (its SM activity): a
-  // diagnostic the planner does not read. Beside `gpupack neighbour --kind compute` (FMA blocks that hold their
-  // SMs about 3 ms each) mobilenet-v3-b8 kept 8 of its 205 req/s, beside the triad at 100% 104, beside three
-  // dlrm-b4096 about a third (results/run63-compute-neighbour-h200): how long a neighbour's blocks hold their
-  // SMs sets the wait of a launch-bound program's kernels, and SM activity does not measure it.
+  // diagnostic the planner does not read. Beside `gpupack neighbour --kind compute --iters 40000` (FMA blocks
+  // that hold every SM's threads 3.3 ms) mobilenet-v3-b8 kept 8 of its 205 req/s, beside the triad at 100% 104
+  // (results/run63-compute-neighbour-h200); at 0.38 ms kernels bert-base-b4 kept 46 of 245, beside the triad
+  // 217 (run65): how long a neighbour's blocks hold SMs and how much of each they take set the wait of a
+  // launch-bound program's kernels, and SM activity does not measure either.
   if (!a.compute_neighbour_cmd.empty()) {
     ProfileGrid compute(a, a.compute_neighbour_cmd, gpu, env, os.proc);
     compute.cell({"mps", 0, mps, mps, std::nullopt});

@@ -40,7 +40,7 @@ void GpuUseWatch::reset(std::size_t programs) {
   last_s_.reset();
   device_.reset();
   in_window_ = false;
-  window_sm_n_ = window_dram_n_ = window_occupancy_n_ = 0;
+  window_sm_ = window_dram_ = window_occupancy_ = {};
 }
 
 void GpuUseWatch::begin_window(double now_s, const std::vector<int>& roots) {
@@ -48,21 +48,14 @@ void GpuUseWatch::begin_window(double now_s, const std::vector<int>& roots) {
   in_window_ = false;
   sample(now_s, roots);  // the snapshot that starts the window's GPM interval
   in_window_ = true;
-  window_sm_n_ = window_dram_n_ = window_occupancy_n_ = 0;
-  window_sm_ = window_dram_ = window_occupancy_ = 0;
+  window_sm_ = window_dram_ = window_occupancy_ = {};
 }
 
-std::optional<double> GpuUseWatch::window_sm_active() const {
-  return window_sm_n_ > 0 ? std::optional(window_sm_ / window_sm_n_) : std::nullopt;
-}
+std::optional<double> GpuUseWatch::window_sm_active() const { return window_sm_.value(); }
 
-std::optional<double> GpuUseWatch::window_dram_bw() const {
-  return window_dram_n_ > 0 ? std::optional(window_dram_ / window_dram_n_) : std::nullopt;
-}
+std::optional<double> GpuUseWatch::window_dram_bw() const { return window_dram_.value(); }
 
-std::optional<double> GpuUseWatch::window_sm_occupancy() const {
-  return window_occupancy_n_ > 0 ? std::optional(window_occupancy_ / window_occupancy_n_) : std::nullopt;
-}
+std::optional<double> GpuUseWatch::window_sm_occupancy() const { return window_occupancy_.value(); }
 
 void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
   if (error_ || (last_s_ && now_s - *last_s_ < interval_s_)) return;
@@ -88,9 +81,9 @@ void GpuUseWatch::sample(double now_s, const std::vector<int>& roots) {
   const std::optional<std::size_t> device = device_ ? device_ : devices.size() == 1 ? std::optional<std::size_t>(0) : std::nullopt;
   if (in_window_ && device && *device < devices.size() && devices[*device].gpm) {
     const GpmActivity& g = *devices[*device].gpm;
-    if (g.sm_active) window_sm_ += *g.sm_active, ++window_sm_n_;
-    if (g.dram_bw) window_dram_ += *g.dram_bw, ++window_dram_n_;
-    if (g.sm_occupancy) window_occupancy_ += *g.sm_occupancy, ++window_occupancy_n_;
+    window_sm_.add(g.sm_active);
+    window_dram_.add(g.dram_bw);
+    window_occupancy_.add(g.sm_occupancy);
   }
 }
 

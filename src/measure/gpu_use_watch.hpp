@@ -74,8 +74,16 @@ class GpuUseWatch {
   std::optional<std::string> error_;
   std::optional<std::size_t> device_;  // the first device on which any of the programs held memory
   bool in_window_ = false;
-  double window_sm_ = 0, window_dram_ = 0, window_occupancy_ = 0;
-  int window_sm_n_ = 0, window_dram_n_ = 0, window_occupancy_n_ = 0;
+  // A GPM share's mean over the window's snapshots: none before the first.
+  struct WindowMean {
+    double sum = 0;
+    int n = 0;
+    void add(const std::optional<double>& v) {
+      if (v) sum += *v, ++n;
+    }
+    std::optional<double> value() const { return n > 0 ? std::optional(sum / n) : std::nullopt; }
+  };
+  WindowMean window_sm_, window_dram_, window_occupancy_;
 };
 
 }  // namespace gpupack::measure
