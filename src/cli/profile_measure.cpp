@@ -17,6 +17,7 @@
 #include "measure/colocation_grid.hpp"
 #include "measure/gpu_use_watch.hpp"
 #include "measure/sm_share_sweep.hpp"
+#include "os/cpu_work_probe.hpp"
 #include "os/host_cpus.hpp"
 #include "os/self_executable.hpp"
 #include "render/quoting.hpp"
@@ -195,8 +196,10 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
   auto baseline_progress = [](int run, int of) {
     if (of > 1) std::cerr << "gpupack profile: baseline, alone, run " << run << " of " << of << "\n";
   };
-  WorkloadProfile p =
-      measure_baseline(o, a.baseline_runs, a.baseline_spread_limit, {os.runner, gpu, os.proc, os.clock, catalog, open, baseline_progress});
+  // The host's cores timed beside each run alone: what tells a host whose cores change speed (a VM's) apart.
+  PinnedCpuWorkProbe cpu_probe;
+  WorkloadProfile p = measure_baseline(o, a.baseline_runs, a.baseline_spread_limit,
+                                       {{os.runner, gpu, os.proc, os.clock, catalog, open}, baseline_progress, &cpu_probe});
   if (!a.needs_mps()) return p;
   if (!p.requests || !p.requests->p99_ms) {
     throw ProfileError(std::string(first_mps_option(a)) + " compares the program's own p99 and req/s, but it reported no request "

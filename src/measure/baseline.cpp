@@ -69,6 +69,35 @@ std::string within_run_note(const std::vector<BaselineRun>& runs) {
   return std::string("; within one run its median latency second by second moved ") + range;
 }
 
+// The host's cores' speed over the runs, where the CPU probe ran (os/cpu_work_probe.hpp): judged by each run's
+// median (one slow sample is a preemption, not a slower core). A run's median a quarter or more above
+// another's says the cores changed speed beneath the program; steady medians say the cores' own speed does
+// not explain the spread (runs 69-70: bert's req/s spread 23-62% with the medians within 13%).
+std::string core_work_note(const std::vector<BaselineRun>& runs) {
+  std::optional<double> low, high, fastest, slowest;
+  std::string medians;
+  for (const auto& r : runs) {
+    if (!r.host_core_work) continue;
+    const HostCoreWork& w = *r.host_core_work;
+    low = std::min(low.value_or(w.low_ms), w.low_ms);
+    high = std::max(high.value_or(w.high_ms), w.high_ms);
+    fastest = std::min(fastest.value_or(w.median_ms), w.median_ms);
+    slowest = std::max(slowest.value_or(w.median_ms), w.median_ms);
+    char m[32];
+    std::snprintf(m, sizeof m, "%s%.3g", medians.empty() ? "" : ", ", w.median_ms);
+    medians += m;
+  }
+  if (!fastest || *fastest <= 0) return "";
+  char text[200];
+  if (*slowest < 1.25 * *fastest) {
+    std::snprintf(text, sizeof text,
+                  "; the host's cores kept their speed: a fixed piece of CPU work took a median of %.3g-%.3g ms a run (samples %.3g-%.3g ms)",
+                  *fastest, *slowest, *low, *high);
+    return text;
+  }
+  return "; the host's cores changed speed between runs: a fixed piece of CPU work took a median of " + medians + " ms by run";
+}
+
 }  // namespace
 
 std::optional<double> median_of(std::vector<double> values) {
@@ -76,6 +105,12 @@ std::optional<double> median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::optional<HostCoreWork> summarize_core_work(const std::vector<double>& ms) {
+  if (ms.empty()) return std::nullopt;
+  const auto [lo, hi] = std::minmax_element(ms.begin(), ms.end());
+  return HostCoreWork{*lo, *median_of(ms), *hi, static_cast<int>(ms.size())};
 }
 
 std::string Baseline::source() const {
@@ -105,7 +140,7 @@ Baseline summarize_baseline(std::string setting, std::vector<BaselineRun> runs, 
     if (spread && *spread > spread_limit + kSpreadSlack) over += std::string(over.empty() ? "" : ", ") + name + " spread " + whole_percent(*spread);
   }
   b.repeatable = over.empty();
-  if (!over.empty()) b.flag = over + runs_text + host_note(b.runs) + within_run_note(b.runs);
+  if (!over.empty()) b.flag = over + runs_text + host_note(b.runs) + core_work_note(b.runs) + within_run_note(b.runs);
   return b;
 }
 

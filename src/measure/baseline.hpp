@@ -12,6 +12,14 @@
 
 namespace gpupack::measure {
 
+// A fixed piece of CPU work timed on the host's cores over a window, one core a sample in turn
+// (os/cpu_work_probe.hpp): its fastest, median and slowest time. A host whose cores change speed moves a
+// launch-bound program's req/s with them.
+struct HostCoreWork {
+  double low_ms = 0, median_ms = 0, high_ms = 0;
+  int samples = 0;
+};
+
 // One run's figures over its steady window.
 struct BaselineRun {
   double req_per_s = 0;
@@ -21,6 +29,7 @@ struct BaselineRun {
   std::optional<double> host_busy_cores = std::nullopt, host_steal_share = std::nullopt;
   // Its per-second median latency's lowest and highest over the window (ProfileRequests).
   std::optional<double> p50_second_low_ms = std::nullopt, p50_second_high_ms = std::nullopt;
+  std::optional<HostCoreWork> host_core_work = std::nullopt;
 };
 
 // (max - min) / median of each figure over the runs; none with fewer than two runs reporting it.
@@ -47,6 +56,9 @@ struct Baseline {
 // and p50; p99 is recorded, not judged: a few-ms p99 varies 20-40% between runs of the same program).
 // Throws std::invalid_argument on no runs.
 Baseline summarize_baseline(std::string setting, std::vector<BaselineRun> runs, double spread_limit);
+
+// The CPU probe's samples of one window summarised; none without samples.
+std::optional<HostCoreWork> summarize_core_work(const std::vector<double>& ms);
 
 // The median of values (the mean of the middle two for an even count); none when empty.
 std::optional<double> median_of(std::vector<double> values);

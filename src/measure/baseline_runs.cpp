@@ -14,7 +14,7 @@ WorkloadProfile measure_baseline(const SteadyOptions& base, int runs, double spr
     auto source = deps.open_report(o.report_path);
     SteadyRun run;
     try {
-      run = measure_steady(o, {deps.runner, deps.gpu, deps.proc, deps.clock, *source, deps.catalog});
+      run = measure_steady(o, {deps.runner, deps.gpu, deps.proc, deps.clock, *source, deps.catalog, deps.cpu_probe});
     } catch (const ProfileError& e) {
       if (n == 1) throw;  // the first run fails as a single-run profile does
       throw ProfileError("baseline run " + std::to_string(n) + " of " + std::to_string(runs) + ": " + e.what());
@@ -26,7 +26,8 @@ WorkloadProfile measure_baseline(const SteadyOptions& base, int runs, double spr
                          ": the program reported no requests in its window, though run 1 did");
     }
     figures.push_back({r->req_per_s, r->p50_ms, r->p99_ms, run.profile.host_cpu_cores, run.profile.host_busy_cores,
-                       run.profile.host_steal_share, r->p50_second_low_ms, r->p50_second_high_ms});
+                       run.profile.host_steal_share, r->p50_second_low_ms, r->p50_second_high_ms,
+                       run.profile.host_core_work});
     measured.push_back(std::move(run.profile));
   }
   WorkloadProfile p = measured[representative_run(figures)];

@@ -12,6 +12,7 @@ namespace gpupack::measure {
 
 struct BaselineDeps : RunsDeps {
   std::function<void(int run, int of)> on_start;  // progress (run counts from 1), may be empty
+  CpuWorkProbe* cpu_probe = nullptr;              // each run times it (SteadyDeps::cpu_probe), where given
 };
 
 // `runs` fresh starts of base.command (report files base.report_path + ".N"). The profile is the run whose

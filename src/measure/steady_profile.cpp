@@ -118,6 +118,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
   // The host's CPU time at the window's first and last samples (seconds, times); host_samples counts them.
   int host_samples = 0;
   std::pair<double, HostCpuTimes> host_first{}, host_last{};
+  std::vector<double> core_work_ms;  // the CPU probe's samples in the window
   std::optional<int> status;
   bool per_process = false;
 
@@ -167,6 +168,7 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
       means = {};
       cpu_span = {};
       host_samples = 0;
+      core_work_ms.clear();
     }
 
     if (!status && window_start && now >= *window_start) {
@@ -192,6 +194,9 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
       if (const auto h = deps.proc.host_cpu_times()) {
         host_last = {now, *h};
         if (host_samples++ == 0) host_first = host_last;
+      }
+      if (deps.cpu_probe) {
+        if (const auto ms = deps.cpu_probe->time_next_core()) core_work_ms.push_back(*ms);
       }
     }
 
@@ -262,6 +267,8 @@ SteadyRun measure_steady(const SteadyOptions& o, const SteadyDeps& deps) {
     p.host_busy_cores = std::max(0.0, (to.busy - from.busy) / (host_last.first - host_first.first));
     if (total > 0) p.host_steal_share = std::clamp((to.steal - from.steal) / total, 0.0, 1.0);
   }
+
+  p.host_core_work = summarize_core_work(core_work_ms);
 
   const auto& r = report.reader.report();
   p.report = {r.any_line, r.malformed_lines, r.first_error};

@@ -17,6 +17,7 @@
 #include "measure/report_source.hpp"
 #include "measure/workload_profile.hpp"
 #include "os/clock.hpp"
+#include "os/cpu_work_probe.hpp"
 #include "os/proc_reader.hpp"
 #include "os/process_runner.hpp"
 
@@ -59,6 +60,7 @@ struct SteadyDeps {
   Clock& clock;
   ReportSource& report;
   const GpuCatalog& catalog;  // names the GPU's model in the profile
+  CpuWorkProbe* cpu_probe = nullptr;  // timed once a sample in the window where given (host_core_work)
 };
 
 // What a series of fresh runs (the baseline's, the sweep's) needs: SteadyDeps but a report per run.

@@ -38,6 +38,12 @@ Json second_range_json(std::optional<double> low, std::optional<double> high) {
   return Json{{"low_ms", *low}, {"high_ms", *high}};
 }
 
+// The CPU probe's summary of a window, null where it did not run.
+Json core_work_json(const std::optional<HostCoreWork>& w) {
+  if (!w) return nullptr;
+  return Json{{"low_ms", w->low_ms}, {"median_ms", w->median_ms}, {"high_ms", w->high_ms}, {"samples", w->samples}};
+}
+
 Json baseline_json(const Baseline& b) {
   Json runs = Json::array();
   for (const auto& r : b.runs) {
@@ -46,6 +52,7 @@ Json baseline_json(const Baseline& b) {
     run["host_busy_cores"] = or_null(r.host_busy_cores);
     run["host_steal_share"] = or_null(r.host_steal_share);
     run["p50_by_second"] = second_range_json(r.p50_second_low_ms, r.p50_second_high_ms);
+    run["host_core_work"] = core_work_json(r.host_core_work);
     runs.push_back(run);
   }
   // Everything but setting, spread_limit and runs is derived from the runs: written, recomputed on reading.
@@ -105,6 +112,7 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p) {
   j["host_cpu_cores"] = or_null(p.host_cpu_cores);
   j["host_busy_cores"] = or_null(p.host_busy_cores);
   j["host_steal_share"] = or_null(p.host_steal_share);
+  j["host_core_work"] = core_work_json(p.host_core_work);
   j["sm_share_curve"] = Json::array();
   for (const auto& point : p.sm_share_curve) j["sm_share_curve"].push_back(point_json(point));
   j["compute_demand"] = {{"share", p.compute_demand.share},

@@ -104,6 +104,8 @@ struct WorkloadProfile {
   // the share of CPU time the hypervisor gave to other guests; none where /proc/stat was not read. What
   // tells a noisy host from a noisy program when baselines do not repeat.
   std::optional<double> host_busy_cores, host_steal_share;
+  // The fixed CPU work's time on the host's cores over the window (runs alone without MPS; none elsewhere).
+  std::optional<HostCoreWork> host_core_work;
   std::vector<SmSharePoint> sm_share_curve;  // empty without --sweep
   ComputeDemand compute_demand;
   std::optional<nlohmann::json> colocation;  // the co-location grid (`profile --grid` or `bench --client-cmd`)

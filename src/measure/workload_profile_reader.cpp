@@ -110,6 +110,22 @@ std::pair<std::optional<double>, std::optional<double>> second_range(const json&
   return {number(r, "low_ms", at, 0, kUnbounded, kNonNegative), number(r, "high_ms", at, 0, kUnbounded, kNonNegative)};
 }
 
+// The CPU probe's summary of a window ({"low_ms", "median_ms", "high_ms", "samples"}, low <= median <= high),
+// absent or null where it did not run (profiles before it existed, runs under MPS).
+std::optional<HostCoreWork> core_work(const json& j, const std::string& where) {
+  if (!present(j, "host_core_work") || j.at("host_core_work").is_null()) return std::nullopt;
+  const json& w = j.at("host_core_work");
+  const std::string at = where + ".host_core_work";
+  if (!w.is_object()) refuse(at, "an object with low_ms, median_ms, high_ms and samples, or null", w);
+  HostCoreWork out{number(w, "low_ms", at, 0, kUnbounded, kNonNegative), number(w, "median_ms", at, 0, kUnbounded, kNonNegative),
+                   number(w, "high_ms", at, 0, kUnbounded, kNonNegative),
+                   static_cast<int>(whole(w, "samples", at, 1, kMaxCount, "a whole number >= 1"))};
+  if (out.low_ms > out.median_ms || out.median_ms > out.high_ms) {
+    refuse(at, "low_ms <= median_ms <= high_ms", w);
+  }
+  return out;
+}
+
 std::uint64_t memory_bytes(const json& j, const std::string& key) {
   return static_cast<std::uint64_t>(whole(j, key, "memory", 0,
                                           static_cast<std::int64_t>(kMaxProfileMemoryBytes),
@@ -153,7 +169,7 @@ Baseline baseline_from_json(const json& b, const std::string& where) {
     out.push_back({non_negative(r, "req_per_s", at), optional_ms(r, "p50_ms", at), optional_ms(r, "p99_ms", at),
                    optional_number(r, "host_cpu_cores", at, 0, kUnbounded, kNonNegative),
                    optional_number(r, "host_busy_cores", at, 0, kUnbounded, kNonNegative),  // added later: optional
-                   ratio(r, "host_steal_share", at), low, high});
+                   ratio(r, "host_steal_share", at), low, high, core_work(r, at)});
   }
   return summarize_baseline(setting, std::move(out), limit);
 }
@@ -208,6 +224,7 @@ WorkloadProfile profile_from_json(const json& j) {
   p.host_cpu_cores = optional_number(j, "host_cpu_cores", "profile", 0, kUnbounded, kNonNegative);
   p.host_busy_cores = optional_number(j, "host_busy_cores", "profile", 0, kUnbounded, kNonNegative);
   p.host_steal_share = ratio(j, "host_steal_share", "profile");
+  p.host_core_work = core_work(j, "profile");
   const json& curve = member(j, "sm_share_curve", "profile");
   if (!curve.is_array()) throw InputError("workload profile: sm_share_curve is not an array");
   for (const json& point : curve) p.sm_share_curve.push_back(point_from_json(point));

@@ -48,13 +48,16 @@ EOF2
 run profile "${FAST[@]}" -o "$WORK/slow.json" -- sh "$WORK/slow-first.sh"
 expect_rc 0
 # The flag ends with how busy the whole host was over the runs (/proc/stat), which tells a noisy host apart.
+# Then whether the host's cores kept their speed: a fixed piece of CPU work timed on them in each window.
 host_note="; the host over the runs: [0-9.]+-[0-9.]+ cores busy in all(, up to [0-9]+% of its CPU time stolen by the hypervisor)?"
+host_note+="; the host's cores (kept their speed: a fixed piece of CPU work took a median of [0-9.e+-]+-[0-9.e+-]+ ms a run \(samples [0-9.e+-]+-[0-9.e+-]+ ms\)|changed speed between runs: a fixed piece of CPU work took a median of [0-9.e+-]+(, [0-9.e+-]+)+ ms by run)"
 expect_err "warning: baseline not repeatable: .*p50 spread 100% over 3 runs \(limit 10%\)$host_note$"
 expect_out "^# baseline not repeatable: .*p50 spread 100% over 3 runs \(limit 10%\)$host_note$"
 jq -e '.baseline.p50_ms == 5 and .baseline.repeatable == false and (.baseline.flag | test("p50 spread 100%"))
        and ([.baseline.runs[].p50_ms] == [10, 5, 5]) and .requests.p50_ms == 5
        and ([.baseline.runs[] | .host_busy_cores >= 0 and .host_steal_share >= 0] | all)
-       and .host_busy_cores >= 0' "$WORK/slow.json" >/dev/null \
+       and ([.baseline.runs[].host_core_work | .samples >= 1 and .low_ms > 0 and .low_ms <= .median_ms and .median_ms <= .high_ms] | all)
+       and .host_core_work.samples >= 1 and .host_busy_cores >= 0' "$WORK/slow.json" >/dev/null \
   || fail "slow-first profile: $(jq -c .baseline "$WORK/slow.json")"
 # plan reads it (the new fields are optional to the reader).
 printf 'workloads:\n  - name: slow\n    profile: "slow.json"\n' >"$WORK/slow.yaml"

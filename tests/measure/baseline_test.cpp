@@ -61,6 +61,30 @@ TEST(Baseline, AnUnrepeatableFlagSaysWhenTheSpeedMovedWithinARun) {
             "req/s spread 29%, p50 spread 39% over 3 runs (limit 10%); the host over the runs: 1.0-1.0 cores busy in all");
 }
 
+TEST(Baseline, AnUnrepeatableFlagSaysWhetherTheHostsCoresKeptTheirSpeed) {
+  // bert-base-b4 alone on an H200 VM (run68): 258, 228, 428 and 425 req/s, one core busy each time, no steal;
+  // a fixed CPU loop on one of its vCPUs took 25-113 ms within the minute, in two modes about 2x apart.
+  std::vector<BaselineRun> runs{{258, 4.29, 6.3, 1.0, 1.2, 0.0}, {228, 4.42, 6.2, 1.0, 1.1, 0.0},
+                                {428, 2.26, 3.6, 1.0, 1.1, 0.0}, {425, 2.27, 3.7, 1.0, 1.2, 0.0}};
+  runs[0].host_core_work = HostCoreWork{1.45, 2.9, 3.2, 10};
+  runs[1].host_core_work = HostCoreWork{1.5, 2.8, 6.4, 10};
+  runs[2].host_core_work = HostCoreWork{1.45, 1.5, 3.0, 10};
+  runs[3].host_core_work = HostCoreWork{1.44, 1.5, 2.9, 10};
+  EXPECT_EQ(*summarize_baseline("alone", runs, 0.10).flag,
+            "req/s spread 59%, p50 spread 66% over 4 runs (limit 10%); the host over the runs: 1.1-1.2 cores busy in all; the "
+            "host's cores changed speed between runs: a fixed piece of CPU work took a median of 2.9, 2.8, 1.5, 1.5 ms by run");
+  // Each run's median about the same (one slow sample in one run, a preemption): the cores kept their speed, and
+  // the flag says so (run69: bert 178-405 req/s, the medians 1.51-1.70 ms).
+  for (auto& r : runs) r.host_core_work = HostCoreWork{1.44, 1.5, 1.7, 10};
+  runs[1].host_core_work->high_ms = 6.4;
+  EXPECT_EQ(*summarize_baseline("alone", runs, 0.10).flag,
+            "req/s spread 59%, p50 spread 66% over 4 runs (limit 10%); the host over the runs: 1.1-1.2 cores busy in all; the "
+            "host's cores kept their speed: a fixed piece of CPU work took a median of 1.5-1.5 ms a run (samples 1.44-6.4 ms)");
+  EXPECT_EQ(summarize_core_work({3.0, 1.5, 2.0, 9.0})->median_ms, 2.5);
+  EXPECT_EQ(summarize_core_work({3.0, 1.5, 2.0})->high_ms, 3.0);
+  EXPECT_FALSE(summarize_core_work({}));
+}
+
 TEST(Baseline, RunsWithinTheLimitAreRepeatableAndP99IsNotJudged) {
   const Baseline b = summarize_baseline("alone", {run_at(200, 5.0, 6.0), run_at(210, 5.2, 9.0), run_at(190, 4.9, 7.0)}, 0.10);
   EXPECT_DOUBLE_EQ(b.req_per_s, 200);
@@ -117,6 +141,7 @@ struct BaselineHarness {
   FakeGpuBackend gpu{rising_machine()};
   SteadyOptions base;
   std::vector<std::pair<int, int>> started;
+  CpuWorkProbe* probe = nullptr;
   BaselineHarness() {
     base.command = {"infer"};
     base.interval = 100ms;
@@ -131,7 +156,8 @@ struct BaselineHarness {
   }
   WorkloadProfile run(int runs, double limit = 0.10) {
     auto open = [this](const std::string&) { return std::make_unique<FakeProgramWorld::Report>(world); };
-    return measure_baseline(base, runs, limit, {world, gpu, proc, clock, catalog, open, [this](int n, int of) { started.push_back({n, of}); }});
+    return measure_baseline(base, runs, limit,
+                            {{world, gpu, proc, clock, catalog, open}, [this](int n, int of) { started.push_back({n, of}); }, probe});
   }
 };
 
@@ -197,6 +223,38 @@ TEST(BaselineRuns, ALaterRunThatFailsNamesItsRun) {
     return b;
   };
   testing::expect_profile_error([&h] { h.run(3); }, "baseline run 2 of 3: ");
+}
+
+// The host's cores timed once a sample in each run's window (a fake probe: the work takes 3 ms in the first
+// run's window, 1.5 ms after, like a vCPU that ran at half speed for a while): each run carries its own.
+TEST(BaselineRuns, EachRunTimesTheHostsCoresInItsWindow) {
+  struct SlowThenFast : CpuWorkProbe {
+    const FakeClock* clock = nullptr;
+    int calls = 0;
+    std::optional<double> time_next_core() override {
+      ++calls;
+      return clock->seconds() < 3.0 ? 3.0 : 1.5;
+    }
+  };
+  BaselineHarness h;
+  h.world.behaviour = slow_first_start;
+  SlowThenFast probe;
+  probe.clock = &h.clock;
+  h.probe = &probe;
+  const WorkloadProfile p = h.run(3);
+  ASSERT_TRUE(p.baseline);
+  const auto& runs = p.baseline->runs;
+  ASSERT_TRUE(runs[0].host_core_work && runs[1].host_core_work && runs[2].host_core_work);
+  EXPECT_DOUBLE_EQ(runs[0].host_core_work->median_ms, 3.0);
+  EXPECT_DOUBLE_EQ(runs[2].host_core_work->median_ms, 1.5);
+  EXPECT_EQ(runs[0].host_core_work->samples + runs[1].host_core_work->samples + runs[2].host_core_work->samples, probe.calls)
+      << "only samples inside a window count";
+  EXPECT_GE(runs[1].host_core_work->samples, 15);  // a 2 s window sampled every 100 ms
+  ASSERT_TRUE(p.host_core_work);
+  EXPECT_NE(p.baseline->flag->find("the host's cores changed speed between runs"), std::string::npos) << *p.baseline->flag;
+  // Without a probe: none.
+  BaselineHarness plain;
+  EXPECT_FALSE(plain.run(2).baseline->runs[0].host_core_work);
 }
 
 }  // namespace

@@ -203,6 +203,23 @@ TEST(SteadyProfile, TheHostsBusyCoresAndStolenShareOverTheWindow) {
   EXPECT_FALSE(plain.measure().profile.host_busy_cores);
 }
 
+// The host's cores timed once a sample in the window: the fastest, median and slowest of the probe's times.
+TEST(SteadyProfile, TheHostsCoresTimedInTheWindow) {
+  struct Alternating : CpuWorkProbe {
+    int calls = 0;
+    std::optional<double> time_next_core() override { return ++calls % 2 ? 1.5 : 3.0; }
+  };
+  Harness h(machine(1));
+  Alternating probe;
+  const auto run = measure_steady(h.options, {h.world, h.gpu, h.proc, h.clock, h.report, h.catalog, &probe});
+  ASSERT_TRUE(run.profile.host_core_work);
+  EXPECT_DOUBLE_EQ(run.profile.host_core_work->low_ms, 1.5);
+  EXPECT_DOUBLE_EQ(run.profile.host_core_work->high_ms, 3.0);
+  EXPECT_GT(run.profile.host_core_work->samples, 5);
+  Harness plain(machine(1));
+  EXPECT_FALSE(plain.measure().profile.host_core_work);
+}
+
 // A child that had used 100 s of CPU before the window exits halfway through it: its CPU leaves the tree's
 // sum, which went negative (-0.016 cores was measured on a loaded machine); per process, the program's
 // 1 core plus what the child used while it was there.

@@ -116,5 +116,40 @@ TEST(ProfileBaseline, CommittedProfilesStillRead) {
   EXPECT_GT(read, 10);
 }
 
+// The host's cores timed beside each run (os/cpu_work_probe.hpp): written per run and for the profile, read
+// back, absent in older files, and a summary whose order is wrong refused naming the field.
+TEST(ProfileBaseline, TheHostCoreWorkRoundTripsAndIsChecked) {
+  WorkloadProfile p = with_baselines();
+  p.host_core_work = HostCoreWork{1.4, 1.6, 3.1, 20};
+  std::vector<BaselineRun> runs = p.baseline->runs;
+  runs[0].host_core_work = HostCoreWork{1.4, 2.9, 3.1, 20};
+  runs[1].host_core_work = HostCoreWork{1.4, 1.5, 1.6, 20};
+  p.baseline = summarize_baseline("alone", runs, 0.10);
+  auto j = profile_to_json(p);
+  EXPECT_DOUBLE_EQ(j.at("host_core_work").at("median_ms").get<double>(), 1.6);
+  EXPECT_TRUE(j.at("baseline").at("runs")[2].at("host_core_work").is_null());
+  const WorkloadProfile back = profile_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back.host_core_work && back.baseline->runs[0].host_core_work);
+  EXPECT_DOUBLE_EQ(back.baseline->runs[0].host_core_work->median_ms, 2.9);
+  EXPECT_EQ(back.baseline->runs[1].host_core_work->samples, 20);
+  EXPECT_FALSE(back.baseline->runs[2].host_core_work);
+  EXPECT_EQ(*back.baseline->flag, *p.baseline->flag);
+  // Older profiles have no such field: none.
+  nlohmann::json old = nlohmann::json::parse(j.dump());
+  old.erase("host_core_work");
+  EXPECT_FALSE(profile_from_json(old).host_core_work);
+  nlohmann::json bad = nlohmann::json::parse(j.dump());
+  bad["baseline"]["runs"][0]["host_core_work"]["median_ms"] = 9.0;
+  try {
+    profile_from_json(bad);
+    FAIL() << "accepted a median above the slowest sample";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("baseline.runs[].host_core_work must be low_ms <= median_ms <= high_ms"), std::string::npos) << e.what();
+  }
+  bad = nlohmann::json::parse(j.dump());
+  bad["host_core_work"]["samples"] = 0;
+  EXPECT_THROW(profile_from_json(bad), InputError);
+}
+
 }  // namespace
 }  // namespace gpupack::measure
