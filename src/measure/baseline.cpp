@@ -71,8 +71,8 @@ std::string within_run_note(const std::vector<BaselineRun>& runs) {
 
 // The host's cores' speed over the runs, where the CPU probe ran (os/cpu_work_probe.hpp): judged by each run's
 // median (one slow sample is a preemption, not a slower core). A run's median a quarter or more above
-// another's says the cores changed speed beneath the program; steady medians say the cores' own speed does
-// not explain the spread (runs 69-70: bert's req/s spread 23-62% with the medians within 13%).
+// another's says the cores changed speed beneath the program (run74: medians 1.89-2.63 ms while bert's req/s
+// spread 27%); steady medians say the cores' own speed does not explain the spread.
 std::string core_work_note(const std::vector<BaselineRun>& runs) {
   std::optional<double> low, high, fastest, slowest;
   std::string medians;

@@ -1,9 +1,9 @@
 #pragma once
 // A fixed piece of CPU work timed on the host's cores, one core a sample in turn: what tells a host whose
-// cores change speed from a program that does. On the device machines (KVM guests, 16 vCPUs) the same work
+// cores change speed from a program that does. On the device machines (KVM guests, 16 vCPUs) a Python loop
 // took 25-113 ms on one vCPU within a minute, in two modes about 2x apart, with no steal time reported and
 // the GPU's clock fixed, and a launch-bound program's req/s moved between two modes 1.9x apart
-// (results/run67-host-noise-h200): the spread of such a program's baseline is the host's.
+// (results/run67-host-noise-h200). The work is of the kind that notices (many instructions a cycle).
 #include <optional>
 #include <vector>
 
@@ -17,7 +17,7 @@ class CpuWorkProbe {
 };
 
 // The real probe: the calling thread pinned to each core this process may run on, in turn, for one piece
-// of work (about 1.5 ms on a 2 GHz core), then given its own affinity back. Every 0.5 s (profile's
+// of work (about 1.5-2 ms on a 2 GHz core), then given its own affinity back. Every 0.5 s (profile's
 // sampling) that is well under 1% of one core.
 class PinnedCpuWorkProbe : public CpuWorkProbe {
  public:
@@ -29,8 +29,8 @@ class PinnedCpuWorkProbe : public CpuWorkProbe {
   std::size_t next_ = 0;
 };
 
-// The work itself, timed where the caller runs (a serial chain of multiply-adds that no compiler can fold):
-// its milliseconds.
+// The work itself, timed where the caller runs (eight independent chains of multiply-adds and shifts, 2^20
+// steps, about 1.5-2 ms on a 2 GHz core; no compiler can fold them): its milliseconds.
 double time_fixed_cpu_work_ms();
 
 }  // namespace gpupack

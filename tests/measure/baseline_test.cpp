@@ -63,7 +63,8 @@ TEST(Baseline, AnUnrepeatableFlagSaysWhenTheSpeedMovedWithinARun) {
 
 TEST(Baseline, AnUnrepeatableFlagSaysWhetherTheHostsCoresKeptTheirSpeed) {
   // bert-base-b4 alone on an H200 VM (run68): 258, 228, 428 and 425 req/s, one core busy each time, no steal;
-  // a fixed CPU loop on one of its vCPUs took 25-113 ms within the minute, in two modes about 2x apart.
+  // a Python loop on one of its vCPUs took 25-113 ms within the minute, in two modes about 2x apart (the probe
+  // medians below are made up in that shape).
   std::vector<BaselineRun> runs{{258, 4.29, 6.3, 1.0, 1.2, 0.0}, {228, 4.42, 6.2, 1.0, 1.1, 0.0},
                                 {428, 2.26, 3.6, 1.0, 1.1, 0.0}, {425, 2.27, 3.7, 1.0, 1.2, 0.0}};
   runs[0].host_core_work = HostCoreWork{1.45, 2.9, 3.2, 10};
@@ -74,7 +75,7 @@ TEST(Baseline, AnUnrepeatableFlagSaysWhetherTheHostsCoresKeptTheirSpeed) {
             "req/s spread 59%, p50 spread 66% over 4 runs (limit 10%); the host over the runs: 1.1-1.2 cores busy in all; the "
             "host's cores changed speed between runs: a fixed piece of CPU work took a median of 2.9, 2.8, 1.5, 1.5 ms by run");
   // Each run's median about the same (one slow sample in one run, a preemption): the cores kept their speed, and
-  // the flag says so (run69: bert 178-405 req/s, the medians 1.51-1.70 ms).
+  // the flag says so.
   for (auto& r : runs) r.host_core_work = HostCoreWork{1.44, 1.5, 1.7, 10};
   runs[1].host_core_work->high_ms = 6.4;
   EXPECT_EQ(*summarize_baseline("alone", runs, 0.10).flag,
