@@ -46,17 +46,11 @@ void print_baselines(std::ostream& out, const WorkloadProfile& p) {
   }
   t.print(out);
   // The host's cores beside each run alone (os/cpu_work_probe.hpp): whether they kept their speed.
-  std::string by_run;
-  double low = 0, high = 0;
-  for (const auto& r : p.baseline->runs) {
-    if (!r.host_core_work) continue;
-    by_run += (by_run.empty() ? "" : " ") + num(r.host_core_work->median_ms, 3);
-    low = low > 0 ? std::min(low, r.host_core_work->low_ms) : r.host_core_work->low_ms;
-    high = std::max(high, r.host_core_work->high_ms);
-  }
-  if (!by_run.empty()) {
-    out << "  host cores: a fixed piece of CPU work took " << num(low, 3) << "-" << num(high, 3) << " ms (median by run: " << by_run
-        << " ms)\n";
+  if (const auto work = core_work_over_runs(p.baseline->runs)) {
+    std::string by_run;
+    for (const double m : work->medians) by_run += (by_run.empty() ? "" : " ") + num(m, 3);
+    out << "  host cores: a fixed piece of CPU work took " << num(work->low_ms, 3) << "-" << num(work->high_ms, 3)
+        << " ms (median by run: " << by_run << " ms)\n";
   }
   out << "  planning baseline: " << p.baseline->source() << " alone (req/s and p50 spread limit "
       << num(p.baseline->spread_limit * 100) << "%)\n";

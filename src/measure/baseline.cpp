@@ -74,26 +74,22 @@ std::string within_run_note(const std::vector<BaselineRun>& runs) {
 // another's says the cores changed speed beneath the program (run74: medians 1.89-2.63 ms while bert's req/s
 // spread 27%); steady medians say the cores' own speed does not explain the spread.
 std::string core_work_note(const std::vector<BaselineRun>& runs) {
-  std::optional<double> low, high, fastest, slowest;
-  std::string medians;
-  for (const auto& r : runs) {
-    if (!r.host_core_work) continue;
-    const HostCoreWork& w = *r.host_core_work;
-    low = std::min(low.value_or(w.low_ms), w.low_ms);
-    high = std::max(high.value_or(w.high_ms), w.high_ms);
-    fastest = std::min(fastest.value_or(w.median_ms), w.median_ms);
-    slowest = std::max(slowest.value_or(w.median_ms), w.median_ms);
-    char m[32];
-    std::snprintf(m, sizeof m, "%s%.3g", medians.empty() ? "" : ", ", w.median_ms);
-    medians += m;
-  }
-  if (!fastest || *fastest <= 0) return "";
+  const auto work = core_work_over_runs(runs);
+  if (!work) return "";
+  const auto [fastest, slowest] = std::minmax_element(work->medians.begin(), work->medians.end());
+  if (*fastest <= 0) return "";
   char text[200];
   if (*slowest < 1.25 * *fastest) {
     std::snprintf(text, sizeof text,
                   "; the host's cores kept their speed: a fixed piece of CPU work took a median of %.3g-%.3g ms a run (samples %.3g-%.3g ms)",
-                  *fastest, *slowest, *low, *high);
+                  *fastest, *slowest, work->low_ms, work->high_ms);
     return text;
+  }
+  std::string medians;
+  for (const double m : work->medians) {
+    char one[32];
+    std::snprintf(one, sizeof one, "%s%.3g", medians.empty() ? "" : ", ", m);
+    medians += one;
   }
   return "; the host's cores changed speed between runs: a fixed piece of CPU work took a median of " + medians + " ms by run";
 }
@@ -111,6 +107,19 @@ std::optional<HostCoreWork> summarize_core_work(const std::vector<double>& ms) {
   if (ms.empty()) return std::nullopt;
   const auto [lo, hi] = std::minmax_element(ms.begin(), ms.end());
   return HostCoreWork{*lo, *median_of(ms), *hi, static_cast<int>(ms.size())};
+}
+
+std::optional<CoreWorkOverRuns> core_work_over_runs(const std::vector<BaselineRun>& runs) {
+  std::optional<CoreWorkOverRuns> out;
+  for (const auto& r : runs) {
+    if (!r.host_core_work) continue;
+    const HostCoreWork& w = *r.host_core_work;
+    if (!out) out = CoreWorkOverRuns{w.low_ms, w.high_ms, {}};
+    out->low_ms = std::min(out->low_ms, w.low_ms);
+    out->high_ms = std::max(out->high_ms, w.high_ms);
+    out->medians.push_back(w.median_ms);
+  }
+  return out;
 }
 
 std::string Baseline::source() const {

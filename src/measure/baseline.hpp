@@ -60,6 +60,14 @@ Baseline summarize_baseline(std::string setting, std::vector<BaselineRun> runs, 
 // The CPU probe's samples of one window summarised; none without samples.
 std::optional<HostCoreWork> summarize_core_work(const std::vector<double>& ms);
 
+// The CPU probe over a baseline's runs: its fastest and slowest sample, and each run's median in run order
+// (runs without the probe left out); none where no run has it.
+struct CoreWorkOverRuns {
+  double low_ms = 0, high_ms = 0;
+  std::vector<double> medians;
+};
+std::optional<CoreWorkOverRuns> core_work_over_runs(const std::vector<BaselineRun>& runs);
+
 // The median of values (the mean of the middle two for an even count); none when empty.
 std::optional<double> median_of(std::vector<double> values);
 
