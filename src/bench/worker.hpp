@@ -20,7 +20,7 @@ int run_worker(const WorkerRequest& request, std::istream& in, std::ostream& out
 // `--kind compute`: FMA chains on every SM instead (four kernels of 2048 threads an SM a request, each block
 // holding its SM for the whole kernel) and no DRAM traffic: a neighbour that holds the SMs and not the DRAM,
 // for `profile --compute-neighbour-cmd` and by hand.
-enum class NeighbourKind { dram, compute };
+enum class NeighbourKind { dram, compute, reporter };
 struct StandardNeighbourOptions {
   NeighbourKind kind = NeighbourKind::dram;
   long compute_iters = 4500;  // --iters: FMA iterations a thread a kernel (how long its blocks hold their SMs)

@@ -20,8 +20,10 @@ void register_neighbour_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(0.1, 864000.0))
       ->capture_default_str();
   auto kind = std::make_shared<std::string>("dram");
-  cmd->add_option("--kind", *kind, "dram: STREAM's triad, bound by the DRAM bandwidth; compute: FMA chains on every SM, no DRAM traffic")
-      ->check(CLI::IsMember({"dram", "compute"}))
+  cmd->add_option("--kind", *kind,
+                  "dram: STREAM's triad, bound by the DRAM bandwidth; compute: FMA chains on every SM, no DRAM traffic; "
+                  "reporter: 32 short kernels a request, launch-bound, whose time grows with how long other programs' blocks hold the SMs")
+      ->check(CLI::IsMember({"dram", "compute", "reporter"}))
       ->capture_default_str();
   cmd->add_option("--iters", options->compute_iters,
                   "--kind compute: FMA iterations a thread a kernel; a kernel's blocks hold their SMs until it ends, so more iterations hold them longer")
@@ -31,7 +33,9 @@ void register_neighbour_command(CLI::App& app, CommandContext& ctx) {
   cmd->callback([&ctx, options, kind] {
     ctx.action = [&ctx, options, kind] {
       bench::StandardNeighbourOptions o = *options;
-      o.kind = *kind == "compute" ? bench::NeighbourKind::compute : bench::NeighbourKind::dram;
+      o.kind = *kind == "compute"    ? bench::NeighbourKind::compute
+               : *kind == "reporter" ? bench::NeighbourKind::reporter
+                                     : bench::NeighbourKind::dram;
       o.report_path = ctx.env.vars.get(measure::kReportEnv).value_or("");
       o.go_path = ctx.env.vars.get(measure::kGoEnv).value_or("");
       return bench::run_standard_neighbour(o, ctx.out, std::cerr);

@@ -110,6 +110,9 @@ void register_profile_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--neighbour-cmd", a->neighbour_cmd, "Also run the program beside this neighbour (through /bin/sh -c) under MPS, the neighbour capped at --neighbour-caps");
   cmd->add_option("--compute-neighbour-cmd", a->compute_neighbour_cmd,
                   "Also run the program beside this compute-bound neighbour (through /bin/sh -c) under MPS, uncapped, e.g. \"gpupack neighbour --kind compute\" (recorded, not read by the planner)");
+  cmd->add_option("--pressure-cmd", a->pressure_cmd,
+                  "Also run this launch-bound reporter (through /bin/sh -c) under MPS alone, then beside the program: what the program costs launch-bound neighbours (--sweep runs \"gpupack neighbour --kind reporter\")");
+  cmd->add_flag("--no-pressure", a->no_pressure, "Sweep: leave out the launch-bound reporter (gpupack neighbour --kind reporter) it runs beside the program");
   cmd->add_flag("--no-neighbour", a->no_neighbour, "Sweep: leave out the standard neighbour (gpupack neighbour, a DRAM-bound triad) it runs without --neighbour-cmd");
   cmd->add_option("--neighbour-caps", a->neighbour_caps, "The neighbour's MPS thread percentages")->capture_default_str();
   cmd->add_option("--colocation", a->colocation, "Put this `gpupack bench --client-cmd --json` file's co-location grid into the profile");

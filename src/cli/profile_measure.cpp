@@ -179,6 +179,9 @@ void check_profile_args(const ProfileArgs& a) {
   if (a.no_neighbour && !a.neighbour_cmd.empty()) {
     throw InputError("--no-neighbour: leaves out the standard neighbour --sweep runs; it cannot go with --neighbour-cmd (give one)");
   }
+  if (a.no_pressure && !a.pressure_cmd.empty()) {
+    throw InputError("--no-pressure: leaves out the launch-bound reporter --sweep runs; it cannot go with --pressure-cmd (give one)");
+  }
   if (a.neighbour_caps_given && a.neighbour_cmd.empty() && !a.standard_neighbour()) {
     throw InputError("--neighbour-caps: caps the neighbour of --neighbour-cmd \"PROGRAM\" or the standard neighbour --sweep runs; give one of them");
   }
@@ -209,12 +212,16 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
   // The GPU's free memory with the program stopped, read once: what the short grid's copies and the standard
   // neighbour must fit in.
   const auto free = free_gpu_memory(gpu, p.device.uuid);
-  std::string neighbour = a.neighbour_cmd;
-  if (a.standard_neighbour()) {
+  std::string neighbour = a.neighbour_cmd, reporter = a.pressure_cmd;
+  if (a.standard_neighbour() || a.standard_reporter()) {
     std::string why_not;
-    neighbour = standard_neighbour_command(self_executable(), gpu.name(), bench::built_with_cuda(), p.memory.peak_bytes,
-                                           free, why_not);
-    if (neighbour.empty()) std::cerr << "gpupack profile: no standard neighbour: " << why_not << " (--neighbour-cmd runs one of yours)\n";
+    const std::string standard = standard_neighbour_command(self_executable(), gpu.name(), bench::built_with_cuda(),
+                                                            p.memory.peak_bytes, free, why_not);
+    if (a.standard_neighbour()) neighbour = standard;
+    if (a.standard_reporter() && !standard.empty()) reporter = standard + " --kind reporter";
+    if (standard.empty()) {
+      std::cerr << "gpupack profile: no standard neighbour or reporter: " << why_not << " (--neighbour-cmd, --pressure-cmd run yours)\n";
+    }
   }
   // The short grid's copies (with --sweep and no --grid), from the host's cores and the free memory.
   int short_k = 0;
@@ -285,6 +292,14 @@ WorkloadProfile measure_program(const ProfileArgs& a, GpuBackend& gpu, Env env, 
     compute.cell({"mps", 0, mps, mps, std::nullopt});
     compute.cell({"mps", 1, mps, mps, std::nullopt});
     if (auto j = compute.json()) p.compute_neighbour = std::move(*j);
+  }
+  // The launch-bound reporter alone, then beside one copy uncapped: what this program's blocks cost the short
+  // kernels of a launch-bound neighbour (measure/launch_pressure.hpp; results/run76-neighbour-pressure-h200).
+  if (!reporter.empty()) {
+    ProfileGrid pressure(a, reporter, gpu, env, os.proc);
+    pressure.cell({"mps", 0, mps, mps, std::nullopt});
+    pressure.cell({"mps", 1, mps, mps, std::nullopt});
+    if (auto j = pressure.json()) p.launch_pressure = std::move(*j);
   }
   if (!session->quit()) std::cerr << "gpupack profile: warning: the private MPS daemon did not quit in time\n";
   if (auto j = grid.json()) p.colocation = std::move(*j);

@@ -28,6 +28,8 @@ struct ProfileArgs {
   std::string neighbour_cmd;              // --neighbour-cmd (through /bin/sh -c)
   std::string compute_neighbour_cmd;      // --compute-neighbour-cmd: a compute-bound neighbour (through /bin/sh -c)
   bool no_neighbour = false;              // --no-neighbour: no standard neighbour with --sweep
+  std::string pressure_cmd;               // --pressure-cmd: the launch-bound reporter (through /bin/sh -c)
+  bool no_pressure = false;               // --no-pressure: no reporter with --sweep
   std::string neighbour_caps = "25,50,100";  // --neighbour-caps: the neighbour's MPS thread percentages
   bool neighbour_caps_given = false;      // stated on the command line (it needs a neighbour)
   std::string name, output, sweep, colocation, mps_control = "nvidia-cuda-mps-control";
@@ -35,12 +37,15 @@ struct ProfileArgs {
   std::vector<std::string> command;
 
   bool needs_mps() const {
-    return !sweep.empty() || !grid.empty() || !neighbour_cmd.empty() || !compute_neighbour_cmd.empty();
+    return !sweep.empty() || !grid.empty() || !neighbour_cmd.empty() || !compute_neighbour_cmd.empty() || !pressure_cmd.empty();
   }
   // --sweep without --grid, --no-grid or --colocation also runs the short grid (default_grid_k).
   bool short_grid() const { return !sweep.empty() && grid.empty() && !no_grid && colocation.empty(); }
   // --sweep without --neighbour-cmd, --no-neighbour or --colocation also runs beside the standard neighbour.
   bool standard_neighbour() const { return !sweep.empty() && neighbour_cmd.empty() && !no_neighbour && colocation.empty(); }
+  // --sweep without --no-pressure or --colocation also runs the reporter (`gpupack neighbour --kind reporter`)
+  // beside the program where the standard neighbour can run (NVML, built with CUDA, memory free).
+  bool standard_reporter() const { return !sweep.empty() && pressure_cmd.empty() && !no_pressure && colocation.empty(); }
 };
 
 // The copies of the short co-location grid that --sweep runs beside K = 1 when no --grid is given (issue 36,

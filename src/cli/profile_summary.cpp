@@ -1,6 +1,7 @@
 #include "cli/profile_summary.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "core/text.hpp"
 #include "core/units.hpp"
 #include "measure/colocation_grid.hpp"
+#include "measure/launch_pressure.hpp"
 #include "measure/sm_share_sweep.hpp"
 
 namespace gpupack {
@@ -92,6 +94,25 @@ void print_grid(std::ostream& out, const std::optional<nlohmann::json>& json, co
   t.print(out);
 }
 
+// The reporter's request alone and beside the program: what the program's blocks cost a launch-bound neighbour.
+void print_launch_pressure(std::ostream& out, const std::optional<nlohmann::json>& json) {
+  if (!json) return;
+  std::optional<LaunchPressure> lp;
+  try {
+    lp = launch_pressure(colocation_grid_from_json(*json));
+  } catch (const std::exception&) {
+    return;  // checked where it was read
+  }
+  if (!lp) {
+    out << "  launch pressure: not measured (a cell of the reporter failed or it reported no requests)\n";
+    return;
+  }
+  char line[200];  // ms to the microsecond: beside a launch-bound program the growth is tens of them (run76)
+  std::snprintf(line, sizeof line, "  launch pressure: a launch-bound probe's request (32 short kernels) took %.3f ms alone and %.3f ms beside it: %+.3f ms\n",
+                lp->alone_ms, lp->beside_ms, lp->added_ms());
+  out << line;
+}
+
 // The SM-share curve: each share's means over its runs, their spread, and the demand rule's verdict.
 void print_sweep(std::ostream& out, const WorkloadProfile& p) {
   if (p.sm_share_curve.empty()) return;
@@ -147,6 +168,8 @@ void print_profile_summary(std::ostream& out, const WorkloadProfile& p) {
   print_sweep(out, p);
   print_grid(out, p.colocation, "co-location");
   print_grid(out, p.compute_neighbour, "compute neighbour");
+  print_grid(out, p.launch_pressure, "launch pressure");
+  print_launch_pressure(out, p.launch_pressure);
   const auto& d = p.compute_demand;
   out << "  compute demand: " << num(d.share) << " (" << d.method;
   if (d.tolerance) out << ", req/s and p50 within " << num(*d.tolerance * 100) << "%";

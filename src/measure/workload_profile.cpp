@@ -122,6 +122,7 @@ nlohmann::ordered_json profile_to_json(const WorkloadProfile& p) {
                          {"p99_limit", or_null(p.compute_demand.p99_limit)}};
   j["colocation"] = p.colocation ? Json(*p.colocation) : Json(nullptr);
   j["compute_neighbour"] = p.compute_neighbour ? Json(*p.compute_neighbour) : Json(nullptr);
+  j["launch_pressure"] = p.launch_pressure ? Json(*p.launch_pressure) : Json(nullptr);
   if (p.baseline) {
     j["baseline"] = baseline_json(*p.baseline);
     j["baseline"]["mps"] = p.mps_baseline ? baseline_json(*p.mps_baseline) : Json(nullptr);

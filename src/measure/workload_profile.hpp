@@ -112,6 +112,10 @@ struct WorkloadProfile {
   // The program beside the compute-bound neighbour (`profile --sweep`, --compute-neighbour-cmd): a co-location
   // grid of its own, the neighbour alone (K=0) and one copy beside it uncapped (K=1).
   std::optional<nlohmann::json> compute_neighbour;
+  // The reporter (`gpupack neighbour --kind reporter`, a launch-bound probe) alone (K=0) and beside one copy
+  // of the program uncapped (K=1), `profile --sweep` by default: what the program costs launch-bound
+  // neighbours (measure/launch_pressure.hpp). A co-location grid of its own, as compute_neighbour.
+  std::optional<nlohmann::json> launch_pressure;
   // The alone baseline over several fresh runs (--baseline-runs): without MPS, and with --sweep under the
   // private MPS daemon at 100% (the sweep's reference runs). None in profiles written before it existed:
   // their `requests` is one window.

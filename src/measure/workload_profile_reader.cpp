@@ -126,6 +126,19 @@ std::optional<HostCoreWork> core_work(const json& j, const std::string& where) {
   return out;
 }
 
+// A co-location grid of its own (compute_neighbour, launch_pressure): checked now, so that its errors name the
+// field when the profile is read and not when the planner reads it; absent or null where it did not run.
+std::optional<json> optional_grid(const json& j, const std::string& key) {
+  if (!present(j, key)) return std::nullopt;
+  const json& grid = j.at(key);
+  try {
+    (void)colocation_grid_from_json(grid);
+  } catch (const std::runtime_error& e) {
+    throw InputError("workload profile: " + key + ": " + e.what());
+  }
+  return grid;
+}
+
 std::uint64_t memory_bytes(const json& j, const std::string& key) {
   return static_cast<std::uint64_t>(whole(j, key, "memory", 0,
                                           static_cast<std::int64_t>(kMaxProfileMemoryBytes),
@@ -238,15 +251,8 @@ WorkloadProfile profile_from_json(const json& j) {
       optional_number(c, "p99_tolerance", "compute_demand", 0, kUnbounded, kNonNegative);
   p.compute_demand.p99_limit = optional_number(c, "p99_limit", "compute_demand", 0, kUnbounded, kNonNegative);
   if (const json& col = member(j, "colocation", "profile"); !col.is_null()) p.colocation = col;
-  if (present(j, "compute_neighbour")) {  // added to schema 1: absent in older files
-    const json& cn = j.at("compute_neighbour");
-    try {
-      (void)colocation_grid_from_json(cn);  // its errors name the field now, not when the planner reads it
-    } catch (const std::runtime_error& e) {
-      throw InputError(std::string("workload profile: compute_neighbour: ") + e.what());
-    }
-    p.compute_neighbour = cn;
-  }
+  p.compute_neighbour = optional_grid(j, "compute_neighbour");  // added to schema 1: absent in older files
+  p.launch_pressure = optional_grid(j, "launch_pressure");      // likewise
   if (present(j, "baseline")) {  // added to schema 1: absent in older files
     const json& b = j.at("baseline");
     p.baseline = baseline_from_json(b, "baseline");

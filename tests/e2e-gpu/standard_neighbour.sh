@@ -39,6 +39,15 @@ tflops=$(sed -nE 's/.* ([0-9]+)\.[0-9] TFLOP\/s.*/\1/p' <<<"$OUT")
 [ "${tflops:-0}" -ge 15 ] || fail "the FMA chains ran ${tflops:-?} TFLOP/s"
 [ "$(grep -c '"event":"request"' "$R/compute.jsonl")" -ge 50 ] || fail "fewer than 50 compute requests in 3 s"
 
+# The launch-bound reporter: 32 short kernels a request. On an H200 a kernel took about 5 us alone (run76);
+# above 50 us it is not the launch-bound probe it is meant to be.
+GPUPACK_REPORT="$R/reporter.jsonl" run neighbour --kind reporter --duration 2
+expect_rc 0
+expect_out "^[0-9]+ requests in [0-9.]+ s: [0-9.]+ req/s, [0-9.]+ us a kernel$"
+echo "$OUT" >"$R/neighbour-reporter.txt"
+us=$(sed -nE 's/.* ([0-9.]+) us a kernel$/\1/p' <<<"$OUT")
+awk -v u="${us:-1e9}" 'BEGIN { exit !(u > 0 && u < 50) }' || fail "a reporter kernel took ${us:-?} us"
+
 # 2. profile --sweep runs a client beside it by itself; --compute-neighbour-cmd beside the compute-bound kind too.
 run profile --name mobilenet-v3-b8 --duration 4 --baseline-runs 1 --sweep 100 --no-grid -o "$R/profile.json" \
   --compute-neighbour-cmd "exec $GPUPACK neighbour --kind compute" \
@@ -62,5 +71,11 @@ jq -e '[.compute_neighbour.cells[] | [.k, .with_neighbour, .neighbour_cap, .erro
 # It holds the SMs and draws next to no DRAM (what separates the wait for SMs from the triad's DRAM).
 jq -e '.compute_neighbour.cells[0].gpu_sm_active > 0.9 and .compute_neighbour.cells[0].gpu_dram_bw < 0.1' "$p" >/dev/null ||
   fail "the compute neighbour alone is not SM-bound: $(jq -c '[.compute_neighbour.cells[0] | .gpu_sm_active, .gpu_dram_bw]' "$p")"
+# --sweep runs the reporter alone and beside the client by itself; the summary gives its growth.
+jq -e '[.launch_pressure.cells[] | [.k, .with_neighbour, .neighbour_cap, .error]] == [[0, true, null, ""], [1, true, null, ""]]
+       and (.launch_pressure.neighbour_command | test(" neighbour --kind reporter$"))
+       and ([.launch_pressure.cells[] | .neighbour.req_per_s > 1000] | all)' "$p" >/dev/null ||
+  fail "not the reporter alone and beside the client: $(jq -c '.launch_pressure' "$p" | head -c 600)"
+expect_err "^  launch pressure: a launch-bound probe's request \(32 short kernels\) took [0-9.]+ ms alone and [0-9.]+ ms beside it: [-+][0-9.]+ ms$"
 jq -r '.colocation.cells[] | "k=\(.k) cap=\(.neighbour_cap) client req/s=\(.copies[0].req_per_s // "-") neighbour req/s=\(.neighbour.req_per_s) dram=\(.gpu_dram_bw)"' "$p" | tee "$R/table.txt"
 finish

@@ -90,7 +90,9 @@ fi
 # --sweep also runs beside the standard neighbour (gpupack neighbour) where it can: on NVML with CUDA built in.
 # The fake GPU has no CUDA device, so the profile says why it left it out (its command: unit tests,
 # StandardNeighbour.*; on a GPU: tests/e2e-gpu/standard_neighbour.sh).
-expect_err "no standard neighbour: the GPU backend is fake, not NVML \\(--neighbour-cmd runs one of yours\\)"
+expect_err "no standard neighbour or reporter: the GPU backend is fake, not NVML \\(--neighbour-cmd, --pressure-cmd run yours\\)"
+expect_json '.launch_pressure == null'
+[[ "$ERR" != *"launch pressure"* ]] || fail "a launch pressure line without the reporter"
 run profile "${FAST[@]}" --sweep 100 --no-grid --baseline-runs 1 --mps-control "$FAKE_MPS" --format json -- "$CLIENT" --latency-us 5000
 expect_rc 0
 expect_json '.colocation == null and (.sm_share_curve | length) == 1'
@@ -144,6 +146,30 @@ jq '.compute_neighbour.cells[1].k = "one"' <<<"$OUT" >"$WORK/bad-compute.json"
 printf 'workloads:\n  - name: bad\n    profile: "bad-compute.json"\n' >"$WORK/bad-compute.yaml"
 run plan "$WORK/bad-compute.yaml" --gpu H100-80GB
 expect_usage_error "compute_neighbour"
+
+# --pressure-cmd: the launch-bound reporter alone, then beside one copy uncapped, in a grid of its own; the
+# summary gives its request alone and beside (1000 / its req/s: it sends them back to back) and the growth.
+# With --sweep on NVML it is `gpupack neighbour --kind reporter` (tests/e2e-gpu/standard_neighbour.sh).
+run profile "${FAST[@]}" --baseline-runs 1 --pressure-cmd "$NEIGHBOUR" --mps-control "$FAKE_MPS" \
+  --format json -- "$CLIENT" --latency-us 4000
+expect_rc 0
+expect_json '.compute_neighbour == null and [.launch_pressure.cells[] | [.mode, .k, .with_neighbour, .neighbour_cap, .error]]
+             == [["mps", 0, true, null, ""], ["mps", 1, true, null, ""]] and .launch_pressure.cells[1].copies[0].p50_ms >= 4'
+alone=$(jq -r '1000 / .launch_pressure.cells[0].neighbour.req_per_s' <<<"$OUT")
+beside=$(jq -r '1000 / .launch_pressure.cells[1].neighbour.req_per_s' <<<"$OUT")
+line=$(grep "^  launch pressure: " <<<"$ERR") || fail "no launch pressure line: $ERR"
+awk -v a="$alone" -v b="$beside" -v l="$line" 'BEGIN {
+  n = split(l, w, " "); got_a = w[11]; got_b = w[15]; got_d = w[n - 1]
+  if (got_a - a > 0.01 * a || a - got_a > 0.01 * a || got_b - b > 0.01 * b || b - got_b > 0.01 * b) exit 1
+  d = b - a; if (got_d - d > 0.01 + 0.01 * (d < 0 ? -d : d) || d - got_d > 0.01 + 0.01 * (d < 0 ? -d : d)) exit 1 }' ||
+  fail "the launch pressure line does not give the reporter's request alone ($alone ms), beside ($beside ms) and their difference: $line"
+expect_err "^  launch pressure +req/s"
+jq '.launch_pressure.cells[0].neighbour.req_per_s = "fast"' <<<"$OUT" >"$WORK/bad-pressure.json"
+printf 'workloads:\n  - name: bad\n    profile: "bad-pressure.json"\n' >"$WORK/bad-pressure.yaml"
+run plan "$WORK/bad-pressure.yaml" --gpu H100-80GB
+expect_usage_error "launch_pressure"
+run profile "${FAST[@]}" --sweep 100 --no-pressure --pressure-cmd "$NEIGHBOUR" --mps-control "$FAKE_MPS" -- "$CLIENT"
+expect_usage_error "--no-pressure: .* cannot go with --pressure-cmd"
 
 # A program without a client report cannot be gridded.
 run profile "${FAST[@]}" --grid 2 --mps-control "$FAKE_MPS" -- "$CLIENT" --mode silent --run-ms 5000

@@ -3,7 +3,11 @@
 // PyTorch or the repository's example clients. The request is examples/clients/stream_triad.py's (the triad
 // the corpus runs as its DRAM-bound batch job): four triad passes over 128M-float vectors, then a
 // synchronise, so the two are one program in two languages. The compute-bound kind (`--kind compute`) runs
-// FMA chains that fill every SM and touch no DRAM: what a neighbour that holds the SMs costs, alone.
+// FMA chains that fill every SM and touch no DRAM: what a neighbour that holds the SMs costs, alone. The
+// reporter (`--kind reporter`) is the other way round: a launch-bound program of many short kernels, each
+// of which must find free threads on the SMs, so its request grows by how long other programs' blocks hold
+// them (the pressure a program puts on its launch-bound neighbours, which its SM activity does not tell:
+// runs 63-65 and 69).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -31,6 +35,14 @@ constexpr int kPasses = 4;
 // `cudaSetDevice: ... busy or unavailable`, runs 63-66, at 4500 in none of 3).
 constexpr int kComputeBlocksPerSm = 8;
 constexpr int kComputeThreads = 256;
+// The reporter's request: 32 kernels in a row on one stream, each 2 blocks of 128 threads an SM (an eighth
+// of an SM's threads) and 256 iterations of the FMA chains a thread (about a microsecond of work, less than
+// its launch), then a synchronise: like a launch-bound encoder layer's kernels, whose blocks start only
+// where a neighbour's blocks have left room.
+constexpr int kReporterKernels = 32;
+constexpr int kReporterBlocksPerSm = 2;
+constexpr int kReporterThreads = 128;
+constexpr long kReporterIters = 256;
 
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
 
@@ -63,21 +75,25 @@ int run_standard_neighbour(const StandardNeighbourOptions& o, std::ostream& out,
   using namespace gpu;
   try {
     open_device();
-    const bool compute = o.kind == NeighbourKind::compute;
+    const bool reporter = o.kind == NeighbourKind::reporter;
+    const bool compute = o.kind == NeighbourKind::compute || reporter;  // both run the FMA chains, no DRAM
     int sms = 0, device = 0;
     cuda_check(cudaGetDevice(&device), "cudaGetDevice");
     cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");  // under a cap: the capped count
-    const int blocks = sms * kComputeBlocksPerSm;
-    const size_t elements = compute ? static_cast<size_t>(blocks) * kComputeThreads : kElements;
+    const int blocks = sms * (reporter ? kReporterBlocksPerSm : kComputeBlocksPerSm);
+    const int threads = reporter ? kReporterThreads : kComputeThreads;
+    const long iters = reporter ? kReporterIters : o.compute_iters;
+    const int kernels = reporter ? kReporterKernels : kPasses;
+    const size_t elements = compute ? static_cast<size_t>(blocks) * threads : kElements;
     DeviceBuffer<float> a(elements), b(compute ? 4 : kElements), c(compute ? 4 : kElements);
     if (!compute) {
       cuda_check(cudaMemset(b.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
       cuda_check(cudaMemset(c.get(), 0x3c, kElements * sizeof(float)), "cudaMemset");
     }
     auto request = [&] {
-      for (int p = 0; p < kPasses; ++p) {
+      for (int p = 0; p < kernels; ++p) {
         if (compute) {
-          launch_fma(a.get(), blocks, kComputeThreads, o.compute_iters, nullptr);
+          launch_fma(a.get(), blocks, threads, iters, nullptr);
         } else {
           launch_triad(a.get(), b.get(), c.get(), kElements, 3.0f, nullptr);
         }
@@ -102,8 +118,11 @@ int run_standard_neighbour(const StandardNeighbourOptions& o, std::ostream& out,
     }
     char line[160];
     const double rate = static_cast<double>(done) / seconds;
-    if (compute) {
-      const double flops = 2.0 * 8 * static_cast<double>(o.compute_iters) * static_cast<double>(elements) * kPasses * static_cast<double>(done);
+    if (reporter) {
+      std::snprintf(line, sizeof line, "%ld requests in %.1f s: %.1f req/s, %.1f us a kernel", done, seconds, rate,
+                    seconds / static_cast<double>(done) / kernels * 1e6);
+    } else if (compute) {
+      const double flops = 2.0 * 8 * static_cast<double>(iters) * static_cast<double>(elements) * kernels * static_cast<double>(done);
       std::snprintf(line, sizeof line, "%ld requests in %.1f s: %.1f req/s, %.1f TFLOP/s of FMA", done, seconds, rate,
                     flops / seconds / 1e12);
     } else {
