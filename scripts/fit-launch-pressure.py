@@ -73,7 +73,9 @@ def table(rows, prof, b, title):
         vic = " ".join(f"{v}:{g / r:.1f}" for v, g in growth.items()) if judged else "-"
         print(f"{name:34} {len(kinds):2} {r:7.3f} {add:7.3f} {add / r - 1 if judged else float('nan'):+6.0%} {form:7.3f} {e:+6.0%}   {vic}")
     if errs:
-        print(f"mixes of 2 or more: {len(errs)}, |error| median {sorted(abs(x) for x in errs)[len(errs) // 2]:.0%}, "
+        a = sorted(abs(x) for x in errs)
+        median = (a[(len(a) - 1) // 2] + a[len(a) // 2]) / 2
+        print(f"mixes of 2 or more: {len(errs)}, |error| median {median:.0%}, "
               f"worst {max(errs, key=abs):+.0%}")
 
 
