@@ -112,7 +112,11 @@ std::optional<Baseline> mps_baseline(const std::vector<SmSharePoint>& curve, dou
 }
 
 const char* first_mps_option(const ProfileArgs& a) {
-  return !a.sweep.empty() ? "--sweep" : !a.grid.empty() ? "--grid" : "--neighbour-cmd";
+  return !a.sweep.empty()                   ? "--sweep"
+         : !a.grid.empty()                  ? "--grid"
+         : !a.neighbour_cmd.empty()         ? "--neighbour-cmd"
+         : !a.compute_neighbour_cmd.empty() ? "--compute-neighbour-cmd"
+                                            : "--pressure-cmd";
 }
 
 // The GPU's free memory now (total less used, the program not running), from the backend's device list: the

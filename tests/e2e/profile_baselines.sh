@@ -175,6 +175,9 @@ expect_usage_error "--no-pressure: .* cannot go with --pressure-cmd"
 run profile "${FAST[@]}" --grid 2 --mps-control "$FAKE_MPS" -- "$CLIENT" --mode silent --run-ms 5000
 expect_rc 1
 expect_err "--grid compares .*client report"
+run profile "${FAST[@]}" --pressure-cmd "$NEIGHBOUR" --mps-control "$FAKE_MPS" -- "$CLIENT" --mode silent --run-ms 5000
+expect_rc 1
+expect_err "--pressure-cmd compares .*client report"
 
 # Bad options: one line, exit 2, before anything runs.
 run profile --baseline-runs 0 -- "$CLIENT"
