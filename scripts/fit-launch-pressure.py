@@ -37,13 +37,23 @@ def load_profiles(folder):
     return out
 
 
+SHORT = {file: kind for kind, file in PROFILES.items()}  # tests/e2e-gpu/launch_pressure_mixes.sh's names
+
+
+def short(name):
+    if name in SHORT:
+        return SHORT[name]
+    return name[:-1] if name[-1].isdigit() and name[:-1] in PROFILES else name  # run76's "dlrm3"
+
+
 def mixes(path):
     s = json.load(open(path))
     conds = s["conditions"]
+    for c in conds:
+        c["programs"] = {short(k): v for k, v in c["programs"].items()}
     base = next(c for c in conds if c["condition"] == "none")["programs"]
     for c in conds:
-        kinds = [n["kind"] for n in c["neighbours"]]
-        kinds = [k[:-1] if k[-1].isdigit() and k[:-1] in PROFILES else k for k in kinds]  # run76's "dlrm3"
+        kinds = [short(n["kind"]) for n in c["neighbours"]]
         if not kinds or any(k not in PROFILES for k in kinds):
             continue  # no neighbour, or one that is not a corpus program (the triad, FMA kernels)
         growth = {v: c["programs"][v]["mean_ms"] - base[v]["mean_ms"]
