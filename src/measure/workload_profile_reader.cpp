@@ -113,7 +113,7 @@ std::pair<std::optional<double>, std::optional<double>> second_range(const json&
 // The CPU probe's summary of a window ({"low_ms", "median_ms", "high_ms", "samples"}, low <= median <= high),
 // absent or null where it did not run (profiles before it existed, runs under MPS).
 std::optional<HostCoreWork> core_work(const json& j, const std::string& where) {
-  if (!present(j, "host_core_work") || j.at("host_core_work").is_null()) return std::nullopt;
+  if (!present(j, "host_core_work")) return std::nullopt;
   const json& w = j.at("host_core_work");
   const std::string at = where + ".host_core_work";
   if (!w.is_object()) refuse(at, "an object with low_ms, median_ms, high_ms and samples, or null", w);
