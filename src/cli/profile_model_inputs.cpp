@@ -91,32 +91,6 @@ void add_dram_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid) {
             [](const auto& a, const auto& b) { return a.others_dram < b.others_dram; });
 }
 
-// The cells of one copy beside a compute-bound neighbour (`--compute-neighbour-cmd`) that could hold every SM
-// and, alone, drew at most kNoDram of the DRAM bandwidth: what its kernels wait for SMs that a neighbour's
-// blocks hold, with no DRAM queue in it (model/saturation_wait.hpp). Compared with its figures alone as
-// the triad's cells are. A neighbour that draws DRAM is left out: its cell would count the DRAM twice.
-void add_sm_neighbour(ProfileFacts& f, const measure::ColocationGrid& grid, const measure::ColocationGrid* colocation) {
-  constexpr double kNoDram = 0.05;  // a tenth of the triad's least draw at 25% of the threads (about 0.5)
-  const auto [alone_req, alone_p99] = colocation ? mps_alone(f, *colocation) : mps_alone(f, grid);
-  if (!alone_req || *alone_req <= 0) return;
-  std::optional<double> neighbour_sm, neighbour_dram;
-  for (const measure::GridCell& cell : grid.cells) {
-    if (cell.with_neighbour && cell.k == 0 && cell.mode == "mps" && neighbour_fills(cell.neighbour_cap) &&
-        cell.error.empty()) {
-      neighbour_sm = cell.gpu_sm_active;
-      neighbour_dram = cell.gpu_dram_bw;
-    }
-  }
-  if (!neighbour_sm || *neighbour_sm <= 0 || !neighbour_dram || *neighbour_dram > kNoDram) return;
-  for (const measure::GridCell& cell : grid.cells) {
-    auto d = neighbour_point(f, cell, *alone_req, alone_p99);
-    if (!d || !d->fills()) continue;
-    d->others_dram = std::max(0.0, d->others_dram);
-    d->neighbour_sm = neighbour_sm;
-    f.sm_neighbour.push_back(*d);
-  }
-}
-
 ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& source, const GpuCatalog& catalog) {
   ProfileFacts f;
   f.source = source;
@@ -141,14 +115,10 @@ ProfileFacts facts_of(const measure::WorkloadProfile& p, const std::string& sour
   std::sort(f.share_curve.begin(), f.share_curve.end(), [](const auto& a, const auto& b) { return a.pct < b.pct; });
   f.baseline = measure::baseline_facts(p.baseline);
   f.mps_baseline = measure::baseline_facts(p.mps_baseline);
-  std::optional<measure::ColocationGrid> colocation;
   if (p.colocation && !p.colocation->is_null()) {
-    colocation = measure::colocation_grid_from_json(*p.colocation);  // read once
-    add_grid(f, *colocation);
-    add_dram_neighbour(f, *colocation);
-  }
-  if (p.compute_neighbour && !p.compute_neighbour->is_null()) {
-    add_sm_neighbour(f, measure::colocation_grid_from_json(*p.compute_neighbour), colocation ? &*colocation : nullptr);
+    const measure::ColocationGrid grid = measure::colocation_grid_from_json(*p.colocation);  // read once
+    add_grid(f, grid);
+    add_dram_neighbour(f, grid);
   }
   return f;
 }

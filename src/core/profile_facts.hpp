@@ -82,9 +82,6 @@ struct ProfileFacts {
   std::vector<ProfileSharePoint> share_curve;  // increasing pct
   std::vector<ProfileGridPoint> grid;          // by mode, increasing k
   std::vector<ProfileDramPoint> dram_neighbour;  // increasing others_dram (model/dram_sensitivity.hpp)
-  // Its cells beside a neighbour that can hold every SM and draws (almost) no DRAM (`profile
-  // --compute-neighbour-cmd`): the wait for SMs alone, without the triad's DRAM (model/saturation_wait.hpp).
-  std::vector<ProfileDramPoint> sm_neighbour;
   // The knee rule's thresholds as the plan's model parameters set them (host_cpu_knee_growth_share,
   // host_cpu_knee_full_cores; model/host_cpu_grid.hpp); unset: the built-in parameters'.
   std::optional<std::pair<double, double>> host_cpu_knee_rule;

@@ -8,9 +8,7 @@ std::optional<SaturationWait> measured_saturation_wait(const ProfileFacts& p, co
   double sum = 0;
   int cells = 0;
   double most = 0;
-  // Beside a neighbour that draws no DRAM where the profile has one: the triad's cell at 100% of the threads
-  // also holds the DRAM's queue near saturation, beyond what its cells at 25% and 50% measured.
-  for (const ProfileDramPoint& d : p.sm_neighbour.empty() ? p.dram_neighbour : p.sm_neighbour) {
+  for (const ProfileDramPoint& d : p.dram_neighbour) {
     if (!d.fills() || !d.neighbour_sm || *d.neighbour_sm <= 0 || d.req_ratio <= 0) continue;
     // Request times as shares of its request alone: measured 1 / req_ratio, the model's req factor.
     const double beyond = std::max(0.0, 1.0 / d.req_ratio - modelled(d).req_factor);
