@@ -15,7 +15,9 @@
 #   measured; a workload whose client CMD runs is profiled without it), GRID=K,K (the MPS co-location grid,
 #   `--grid GRID`, for the workloads named in GRID_FOR, default the SEARCH workload, `GRID_FOR=all` for every
 #   one: copies past the host's cores measured, so the plan reads the wait for a core from the program's own
-#   grid, and its launch path's cost from its largest K).
+#   grid, and its launch path's cost from its largest K). MEASURE_ALONE=1 (`verify --measure-alone`: each
+#   workload alone first, so the table also gives this machine's drift from the profiles and the errors
+#   rebased on it: what is left to the model once the baseline's drift is taken out).
 # Writes profiles/, scenario.yaml, plan.json, plan.txt, verify.json, verify.html and table.txt under
 # $OUT/corpus-<scenario> when OUT is set (else a temp dir).
 RESULTS_ROOT=${OUT:-}
@@ -70,10 +72,12 @@ runs=()
 # Only the workloads the plan places (verify refuses a --run for a workload it does not place).
 mapfile -t placed < <(jq -r '[.gpus[].slices[].clients[].replicas[].workload] | unique | .[]' "$R/plan.json")
 for w in "${placed[@]}"; do runs+=(--run "$w=python3 $CLIENTS/${w//-/_}.py --duration 3600"); done
+alone=()
+[ -n "${MEASURE_ALONE:-}" ] && alone=(--measure-alone)
 search=()
 [ -n "${SEARCH:-}" ] && search=(--search "$SEARCH" --search-max "${SEARCH_MAX:-32}" --search-step "${SEARCH_STEP:-4}")
 run verify "$R/plan.json" --scenario "$R/scenario.yaml" "${runs[@]}" --duration "${VERIFY_DURATION:-8}" \
-  --repeat "${VERIFY_REPEAT:-1}" --json "$R/verify.json" --report "$R/verify.html" "${search[@]}"
+  --repeat "${VERIFY_REPEAT:-1}" --json "$R/verify.json" --report "$R/verify.html" "${alone[@]}" "${search[@]}"
 echo "$OUT" >"$R/verify.txt"
 echo "$ERR" >"$R/verify.log"
 # 0: every SLO held (prediction errors are warnings); 1: an SLO broke, a crash, memory over its limit.
@@ -105,6 +109,22 @@ for w, xs in sorted(by.items()):
     rng = lambda e: f"{100*min(e):+5.0f}..{100*max(e):+4.0f}%" if e else "-"
     print(f"{w:22} {len(xs):>3} {rng(p):>17} {rng(q):>17} {ok:>6}/{len(xs):<3} {met:>4}/{len(xs)}")
 print(f"replicas within both targets: {within} of {total}")
+# With --measure-alone: each workload's drift from its profile alone, and the errors rebased on it.
+drift = {a["workload"]: a for a in v.get("alone", []) if a.get("req_per_s_drift") is not None}
+if drift:
+    rebased_within = 0
+    for w, xs in sorted(by.items()):
+        p = [x["rebased_p99_error"] for x in xs if x.get("rebased_p99_error") is not None]
+        q = [x["rebased_throughput_error"] for x in xs if x.get("rebased_throughput_error") is not None]
+        rebased_within += sum(1 for x in xs if x.get("rebased_p99_error") is not None
+                              and x.get("rebased_throughput_error") is not None
+                              and abs(x["rebased_p99_error"]) <= targets["p99"]
+                              and abs(x["rebased_throughput_error"]) <= targets["req_per_s"])
+        a = drift.get(w)
+        d = f"drift alone req/s {100*a['req_per_s_drift']:+.0f}%, p99 {100*(a.get('p99_drift') or 0):+.0f}%" if a else "no drift"
+        rng = lambda e: f"{100*min(e):+5.0f}..{100*max(e):+4.0f}%" if e else "-"
+        print(f"rebased {w:22} p99 {rng(p):>13} req/s {rng(q):>13} ({d})")
+    print(f"replicas within both targets once rebased on the drift: {rebased_within} of {total}")
 s = v.get("search")
 if s:
     print(f"search: most that fit {s.get('most_that_fit')} (capped: {s.get('capped')}), "
