@@ -44,8 +44,9 @@ struct ModelNote {
     dram_measured,       // x: others' DRAM draw, the req/s and p99 residuals there, the largest draw measured
                          // beside; flag: the draw is beyond it (the last residual carried flat)
     saturation_wait,     // x: others' SM activity (their caps able to hold every SM), the wait in ms a request, the
-                         // wait per unit of it (share of a request alone), the neighbour SM activity measured;
-                         // flag: more SM activity beside it than measured (carried in proportion)
+                         // wait per unit of SM activity (share of a request alone), the neighbour SM activity
+                         // measured, the SMs' overload it is carried on (contention::sm_overload); flag: more
+                         // SM activity beside it than measured
   };
   Kind kind = Kind::curve_at_cap;
   std::array<double, 7> x{};

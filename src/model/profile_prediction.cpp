@@ -135,21 +135,22 @@ DramCellModel modelled_cell_with_dram(const ProfileFacts& p, const ProfileDramPo
   return out;
 }
 
-void add_saturation_wait(const ProfileFacts& p, double others_sm, Figures& f, ClientOutcome& pred,
+void add_saturation_wait(const ProfileFacts& p, double others_sm, double overload, Figures& f, ClientOutcome& pred,
                          const ModelParameters& m) {
-  if (others_sm <= 0 || f.req <= 0 || !p.req_per_s || *p.req_per_s <= 0) return;
+  if (overload <= 0 || f.req <= 0 || !p.req_per_s || *p.req_per_s <= 0) return;
   const auto wait =
       measured_saturation_wait(p, [&](const ProfileDramPoint& d) { return modelled_cell_with_dram(p, d, m); });
   if (!wait || wait->per_sm <= 0) return;
-  const double wait_ms = wait->per_sm * others_sm * 1000.0 / *p.req_per_s;
+  const double wait_ms = wait->per_sm * overload * 1000.0 / *p.req_per_s;
   f.req = 1000.0 / (1000.0 / f.req + wait_ms);
   if (f.p99) *f.p99 += wait_ms;
-  // More SM activity beside it than its cell measured: the wait carried in proportion (runs 54 and 58 found it
-  // so for 1-3 dlrm-b4096), but not measured.
+  // Carried on the SMs' overload, not on the others' whole activity (contention::sm_overload): beside
+  // neighbours that leave SMs free most of the time it waits little (run81). More SM activity beside it than
+  // its cell measured: grown with the overload (runs 54 and 58 found 1-3 dlrm-b4096 so), but not measured.
   const bool beyond = others_sm > wait->measured_sm + 0.05;
   pred.extrapolated = pred.extrapolated || beyond;
   pred.notes.push_back(
-      {ModelNote::Kind::saturation_wait, {others_sm, wait_ms, wait->per_sm, wait->measured_sm}, {}, beyond});
+      {ModelNote::Kind::saturation_wait, {others_sm, wait_ms, wait->per_sm, wait->measured_sm, overload}, {}, beyond});
 }
 
 bool copies_of_one(const std::vector<PredictionInput>& clients) {
@@ -287,15 +288,16 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
                                 r->beyond});
         }
         // Beside neighbours that can hold every SM its kernels wait for them: what its profile's cell beside
-        // such a neighbour measured beyond the rest of the model, per unit of their SM activity (additive: the
-        // wait is per kernel, whatever the rest of its request does; model/saturation_wait.hpp). Not for a
+        // such a neighbour measured beyond the rest of the model, per unit of SM activity, times how far they
+        // and it go past every SM (additive: the wait is per kernel, whatever the rest of its request does;
+        // model/saturation_wait.hpp). Not for a
         // program whose kernels fill the GPU while they run (at the share at which the GPU counts as full):
         // it is of the saturating kind, and beside its like it shares the SMs as the contention above counts
         // (dlrm-b4096, width 0.96, ran x2.3 slower beside two copies in its grid, the contention says x2.24);
         // what its cell measured beyond the model beside the triad at 100% is the DRAM near saturation
         // (run61: read as a wait it predicted dlrm beside two copies and bert 9 ms, over its SLO less margin).
         if (own.width < m.host_cpu_knee_full_cores) {
-          add_saturation_wait(*p, contention::others_filling_sm(acts, i), *f, pred, m);
+          add_saturation_wait(*p, contention::others_filling_sm(acts, i), contention::sm_overload(acts, i), *f, pred, m);
         }
         // Every client process of the node competes for the node's cores, whatever GPU or MIG instance it
         // runs on (issue 37): the node's figures where the plan knows them, else the slice's.

@@ -9,9 +9,12 @@
 // model predicted 188 (run54, run58). A request's kernels each wait for blocks of the neighbours to leave
 // SMs; beside 1, 2 and 3 dlrm (SM activity 0.83 each alone) its requests grew 2.1, 4.0 and 6.4 ms, and
 // beside the triad at 50% of the threads (which leaves half the SMs free) not at all (run57, run58). So the
-// wait is carried per unit of the SM activity of neighbours whose caps together can hold every SM, in
-// proportion to it, and not beside neighbours that leave SMs free. Nor for a program whose own kernels fill
-// the GPU while they run (profile_prediction.cpp): there the cell's loss is the DRAM (run61's dlrm-b4096).
+// wait is measured per unit of the SM activity of a neighbour that can hold every SM, and carried on how far
+// the neighbours whose caps together can hold every SM, and the program itself, go past every SM
+// (contention::sm_overload): beside the inference scenario's nine neighbours (1.14 of the SMs) bert grew
+// 1.8 ms, not the 3.1 ms their whole activity predicted (runs 64, 77, 81). Not beside neighbours that leave
+// SMs free. Nor for a program whose own kernels fill the GPU while they run (profile_prediction.cpp): there
+// the cell's loss is the DRAM (run61's dlrm-b4096).
 #include <optional>
 
 #include "core/profile_facts.hpp"

@@ -76,6 +76,12 @@ double others_filling_sm(const std::vector<Activity>& acts, size_t i) {
   return caps >= 0.995 ? sm : 0.0;
 }
 
+double sm_overload(const std::vector<Activity>& acts, size_t i) {
+  const double others = others_filling_sm(acts, i);
+  if (others <= 0) return 0;
+  return std::max(0.0, others + acts[i].sm / std::max(1, acts[i].processes) - 1.0);
+}
+
 double busy_copies(const std::vector<Activity>& acts, size_t i) {
   return others_as_copies(acts, i, [](const Activity& a) { return a.exposed; }, std::numeric_limits<double>::infinity());
 }

@@ -48,6 +48,14 @@ double copy_equivalents(const std::vector<Activity>& acts, size_t i);
 // bert-base-b4 lost nothing beside it (run57).
 double others_filling_sm(const std::vector<Activity>& acts, size_t i);
 
+// How far the SM activity of those neighbours (others_filling_sm) and client `i`'s own a process go past every
+// SM of the slice (at least 0): what its kernels queue behind. Below it they find free SMs most of the time.
+// Beside the inference scenario's nine neighbours (SM activity 1.14 together, their caps 280% of the threads)
+// bert-base-b4 grew 1.8 ms a request, and beside three dlrm-b4096 (2.2) 7.0 ms; beside two resnet50-b32
+// (0.79) 0.25 ms (runs 76-77). Carried in proportion to the others' SM activity, the wait calibrated beside the
+// triad predicted it 3.1 ms there (run64, run81: bert ran twice the req/s predicted).
+double sm_overload(const std::vector<Activity>& acts, size_t i);
+
 // The other processes on client `i`'s slice under time-slicing as copies of it: each counts its busy time (the
 // share of its time its kernels run alone, `exposed`) over the client's, more than one copy where it is
 // busier. Time-slicing gives every context with work its turn: a training job that always has work takes
