@@ -169,7 +169,7 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
              (s.flag ? " (at the largest draw measured; the model's own DRAM terms carry the rest)" : "");
     case Kind::saturation_wait:
       return "neighbours whose caps can hold every SM keep " + note_number(s.x[0]) +
-             " of the SMs busy, with its own " + note_number(s.x[4]) + " past every SM: its kernels wait for them, +" +
+             " of the SMs busy, with its own " + note_number(s.x[4]) + " more than every SM: its kernels wait for them, +" +
              note_number(s.x[1]) + " ms a request (its profile's cell beside a neighbour keeping " + note_number(s.x[3]) +
              " of the SMs busy measured a wait of " + note_number(s.x[2]) +
              " of its request alone per unit of SM activity, beyond the rest of the model)" +

@@ -281,13 +281,15 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // Carrying that wait on how far the neighbours and the program go past every SM, not on the neighbours' whole
 // SM activity (contention::sm_overload; made on runs 64, 76, 77 and 81, so in sample for it) lowered
 // bert-base-b4's (req/s 37.1% -> 34.2%, p99 33.4% -> 25.5%) and mobilenet-v3-b8's p99 (19.4% -> 13.8%).
+// Run 82 (that rule's plans on another H200, out of sample) raised bert-base-b4's p99 (25.5% -> 27.3%) and
+// resnet50-b32's req/s (24.4% -> 27.4%: it ran 64-66% of its predicted req/s, its profile from run55).
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
-    {"bert-base-b4", {0.37, 0.28}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.14, 0.17}}, {"resnet50-b32", {0.25, 0.19}},    {"stream-triad", {0.12, 0.20}},
+    {"bert-base-b4", {0.37, 0.30}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
+    {"mobilenet-v3-b8", {0.14, 0.17}}, {"resnet50-b32", {0.30, 0.19}},    {"stream-triad", {0.12, 0.20}},
     {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.26, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -309,10 +311,10 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 523);  // runs 33-56, 59-62, 64, 66 and 81 (run39, run41-h200, run42 but its last call, run43-h200,
-                             // run44, run45-h200, run46, run48, run49, run51, run53-56, run59-62, run64, run66 and
-                             // run81 on H200s)
-  EXPECT_GE(within_both, 272);
+  EXPECT_EQ(replicas, 554);  // runs 33-56, 59-62, 64, 66, 81 and 82 (run39, run41-h200, run42 but its last call,
+                             // run43-h200, run44, run45-h200, run46, run48, run49, run51, run53-56, run59-62, run64,
+                             // run66, run81 and run82 on H200s)
+  EXPECT_GE(within_both, 288);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +

@@ -125,8 +125,8 @@ TEST(SaturationWait, PredictAddsTheWaitBesideNeighboursThatFillTheSmsAndNotBesid
   for (const std::string& s : explain_outcome(with, encoder, Sharing::mps, m)) {
     explained = explained ||
                 s.find(
-                    "neighbours whose caps can hold every SM keep 2.49 of the SMs busy, with its own 1.61 past "
-                    "every SM: its kernels wait for them") != std::string::npos;
+                    "neighbours whose caps can hold every SM keep 2.49 of the SMs busy, with its own 1.61 more "
+                    "than every SM: its kernels wait for them") != std::string::npos;
   }
   EXPECT_TRUE(explained) << ::testing::PrintToString(explain_outcome(with, encoder, Sharing::mps, m));
   // A program whose kernels fill the GPU while they run (width 0.96, dlrm-like) gets no wait: its loss beside
