@@ -58,7 +58,10 @@ void print_replay_table(std::ostream& out, const verify::ReplayReport& report) {
   Table summary({"SET", "WORKLOAD", "REPLICAS", "REQ/S WORST", "MEAN", "WITHIN 15%", "OWN TAIL", "P99 WORST", "MEAN",
                  "WITHIN 25%", "STALLED", "WITHOUT STALLS", "WORST", "MEAN", "BOTH"});
   // Per set, in the summary's order: replicas within both targets, and all of them.
-  std::vector<std::pair<std::string, std::pair<int, int>>> sets;
+  struct SetCounts {
+    int within = 0, replicas = 0, level_removed = 0;
+  };
+  std::vector<std::pair<std::string, SetCounts>> sets;
   for (const verify::WorkloadSummary& s : report.summary) {
     std::vector<std::string> row{s.set, s.workload};
     add_stats(row, s.req_per_s, true);
@@ -67,15 +70,21 @@ void print_replay_table(std::ostream& out, const verify::ReplayReport& report) {
     add_stats(row, s.p99_without_stalls, false);
     row.push_back(std::to_string(s.within_both));
     summary.add(std::move(row));
-    if (sets.empty() || sets.back().first != s.set) sets.push_back({s.set, {0, 0}});
-    sets.back().second.first += s.within_both;
-    sets.back().second.second += s.replicas;
+    if (sets.empty() || sets.back().first != s.set) sets.push_back({s.set, {}});
+    sets.back().second.within += s.within_both;
+    sets.back().second.replicas += s.replicas;
+    sets.back().second.level_removed += s.within_both_level_removed;
   }
   summary.print(out);
   out << "\nBoth: replicas within both targets at once (p99 as measured, shared stalls or not).\n";
   for (const auto& [set, counts] : sets) {
-    out << fmt::format("{}: {} of {} replicas within both targets ({:.0f}%)\n", set, counts.first, counts.second,
-                       counts.second > 0 ? 100.0 * counts.first / counts.second : 0.0);
+    out << fmt::format("{}: {} of {} replicas within both targets ({:.0f}%)\n", set, counts.within, counts.replicas,
+                       counts.replicas > 0 ? 100.0 * counts.within / counts.replicas : 0.0);
+  }
+  out << "Once each run's level for a workload is divided out (every replica's errors as ratios to its run's "
+         "median replica's), what is left is the scatter between replicas:\n";
+  for (const auto& [set, counts] : sets) {
+    out << fmt::format("{}: {} of {} replicas within both targets\n", set, counts.level_removed, counts.replicas);
   }
 }
 

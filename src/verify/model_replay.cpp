@@ -96,15 +96,47 @@ bool within_both_targets(double req_per_s_error, double p99_error) {
   return std::abs(req_per_s_error) <= kReplayReqPerSTarget && std::abs(p99_error) <= kReplayP99Target;
 }
 
+namespace {
+
+// The median replica's errors of one workload in one run (WorkloadSummary::within_both_level_removed).
+struct RunLevel {
+  double req_per_s = 0, p99 = 0;
+};
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+RunLevel run_level(const WorkloadReplay& w) {
+  std::vector<double> req, p99;
+  for (const ReplicaError& e : w.replicas) {
+    req.push_back(e.req_per_s);
+    p99.push_back(e.p99);
+  }
+  return {median_of(std::move(req)), median_of(std::move(p99))};
+}
+
+// An error as a ratio to the level's: (1 + e) / (1 + level) - 1.
+double level_removed(double error, double level) { return level > -1 ? (1 + error) / (1 + level) - 1 : error; }
+
+}  // namespace
+
 std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
   std::map<std::pair<int, std::string>, WorkloadSummary> by;  // (set order, workload): "all" after every set
   const auto add = [&](int order, std::string_view set, const WorkloadReplay& w) {
     WorkloadSummary& s = by[{order, w.workload}];
     s.set = set;
     s.workload = w.workload;
+    const RunLevel level = run_level(w);
     for (const ReplicaError& e : w.replicas) {
       ++s.replicas;
       if (within_both_targets(e.req_per_s, e.p99)) ++s.within_both;
+      if (within_both_targets(level_removed(e.req_per_s, level.req_per_s), level_removed(e.p99, level.p99))) {
+        ++s.within_both_level_removed;
+      }
       s.req_per_s.add(e.req_per_s, kReplayReqPerSTarget);
       if (e.stall_free) {
         s.p99.add(e.p99, kReplayP99Target);

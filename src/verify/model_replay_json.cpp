@@ -65,6 +65,7 @@ ordered_json replay_json(const ReplayReport& report, const ReplaySource& source,
                             {"replicas", s.replicas},
                             {"stalled", s.stalled},
                             {"within_both", s.within_both},
+                            {"within_both_level_removed", s.within_both_level_removed},
                             {"req_per_s", stats_json(s.req_per_s)},
                             {"p99", stats_json(s.p99)},
                             {"p99_without_stalls", stats_json(s.p99_without_stalls)}});

@@ -92,5 +92,22 @@ TEST(ModelReplay, SumsPerSetAndWorkloadAgainstIssueFifteensTargets) {
   EXPECT_FALSE(within_both_targets(0.0, -0.26));
 }
 
+TEST(ModelReplay, CountsTheReplicasWithinBothOnceEachRunsLevelIsDividedOut) {
+  // Three replicas of one workload in one run, all 40-50% fast (a level the run shares) and one of them
+  // scattered: divided by the median replica's (+45%, +10%), two are within both and the scattered one is not.
+  RunReplay level{{"d1", "s", "g", "m", RunSet::corpus, "p"},
+                  {{"w", 10, 1, {{0.40, 0.10, true, {}}, {0.45, 0.12, true, {}}, {0.45, 0.60, false, {}}}}}};
+  // Another run of it whose one replica is within: its own median, so within either way.
+  RunReplay near{{"d2", "s", "g", "m", RunSet::corpus, "p"}, {{"w", 10, 1, {{0.05, -0.10, true, {}}}}}};
+  const auto summary = summarise({level, near});
+  ASSERT_EQ(summary.size(), 2u);
+  const WorkloadSummary& corpus = summary[0];
+  EXPECT_EQ(corpus.replicas, 4);
+  EXPECT_EQ(corpus.within_both, 1);
+  // (1.40 / 1.45 - 1 = -3%, 1.10 / 1.12 - 1 = -2%), (0, 0), (0, 1.60 / 1.12 - 1 = +43%) and the other run's (0, 0).
+  EXPECT_EQ(corpus.within_both_level_removed, 3);
+  EXPECT_EQ(summary[1].within_both_level_removed, 3);  // "all"
+}
+
 }  // namespace
 }  // namespace gpupack::verify
