@@ -40,6 +40,10 @@ def alone(profile):
     return req.get("req_per_s"), req.get("p99_ms")
 
 
+def gpu_model(profile):
+    return (profile.get("device") or {}).get("model")
+
+
 def scaled_grid(grid, req_scale, lat_scale):
     out = copy.deepcopy(grid)
     for cell in out.get("cells", []):
@@ -103,8 +107,7 @@ def main():
             if not isinstance(target, dict) or "sm_share_curve" not in target:
                 continue
             source = cells[name]
-            model = lambda p: (p.get("device") or {}).get("model")
-            if not a.any_gpu and model(target) != model(source):
+            if not a.any_gpu and gpu_model(target) != gpu_model(source):
                 continue
             (sreq, sp99), (treq, tp99) = alone(source), alone(target)
             if not treq:

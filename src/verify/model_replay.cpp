@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "bench/stats.hpp"
 #include "core/errors.hpp"
 #include "io/input_file.hpp"
 #include "model/prediction.hpp"
@@ -103,20 +104,13 @@ struct RunLevel {
   double req_per_s = 0, p99 = 0;
 };
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 RunLevel run_level(const WorkloadReplay& w) {
   std::vector<double> req, p99;
   for (const ReplicaError& e : w.replicas) {
     req.push_back(e.req_per_s);
     p99.push_back(e.p99);
   }
-  return {median_of(std::move(req)), median_of(std::move(p99))};
+  return {bench::median(req), bench::median(p99)};
 }
 
 // An error as a ratio to the level's: (1 + e) / (1 + level) - 1.

@@ -97,6 +97,7 @@ print("errors: measured / predicted - 1 (positive p99 error: slower than predict
 print(f"{'workload':22} {'n':>3} {'p99 err range':>17} {'req/s err range':>17} {'in targets':>10} {'SLO met':>8}")
 # Issue 36's targets as verify states them ($.targets: p99 and req/s bounds, the replicas within both).
 targets = v["targets"]
+rng = lambda e: f"{100*min(e):+5.0f}..{100*max(e):+4.0f}%" if e else "-"
 total = within = 0
 for w, xs in sorted(by.items()):
     p = [x["p99_error"] for x in xs if x.get("p99_error") is not None]
@@ -106,7 +107,6 @@ for w, xs in sorted(by.items()):
     met = sum(1 for x in xs if x.get("slo_met") is not False)
     total += len(xs)
     within += ok
-    rng = lambda e: f"{100*min(e):+5.0f}..{100*max(e):+4.0f}%" if e else "-"
     print(f"{w:22} {len(xs):>3} {rng(p):>17} {rng(q):>17} {ok:>6}/{len(xs):<3} {met:>4}/{len(xs)}")
 print(f"replicas within both targets: {within} of {total}")
 # With --measure-alone: each workload's drift from its profile alone, and the errors rebased on it.
@@ -122,7 +122,6 @@ if drift:
                               and abs(x["rebased_throughput_error"]) <= targets["req_per_s"])
         a = drift.get(w)
         d = f"drift alone req/s {100*a['req_per_s_drift']:+.0f}%, p99 {100*(a.get('p99_drift') or 0):+.0f}%" if a else "no drift"
-        rng = lambda e: f"{100*min(e):+5.0f}..{100*max(e):+4.0f}%" if e else "-"
         print(f"rebased {w:22} p99 {rng(p):>13} req/s {rng(q):>13} ({d})")
     print(f"replicas within both targets once rebased on the drift: {rebased_within} of {total}")
 s = v.get("search")
