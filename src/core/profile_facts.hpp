@@ -64,6 +64,9 @@ struct ProfileBaseline {
   double spread_limit = 0.10;      // the bound on the req/s and p50 spreads
   std::optional<bool> repeatable;  // none with one run: not measured
   std::string flag;                // when not repeatable: "req/s spread 38% over 3 runs (limit 10%)"
+  // How much slower than the median its slowest run was: the larger of median req/s / lowest - 1 and highest
+  // p50 / median - 1 (the figures the flag judges); none with one run.
+  std::optional<double> slowest_run;
 };
 
 struct ProfileFacts {

@@ -169,11 +169,21 @@ std::string baseline_warning(const Baseline& b, const std::string& what) {
   return b.flag ? what + " not repeatable: " + *b.flag : "";
 }
 
+std::optional<double> slowest_run(const Baseline& b) {
+  if (b.runs.size() < 2) return std::nullopt;
+  double slowest = 0;
+  for (const BaselineRun& r : b.runs) {
+    if (r.req_per_s > 0 && b.req_per_s > 0) slowest = std::max(slowest, b.req_per_s / r.req_per_s - 1);
+    if (r.p50_ms && b.p50_ms && *b.p50_ms > 0) slowest = std::max(slowest, *r.p50_ms / *b.p50_ms - 1);
+  }
+  return slowest;
+}
+
 std::optional<ProfileBaseline> baseline_facts(const std::optional<Baseline>& b) {
   if (!b) return std::nullopt;
   return ProfileBaseline{b->source(),       static_cast<int>(b->run_count()), b->req_per_s, b->p50_ms, b->p99_ms,
                          b->spread.req_per_s, b->spread.p50_ms, b->spread.p99_ms, b->spread_limit, b->repeatable,
-                         b->flag.value_or("")};
+                         b->flag.value_or(""), slowest_run(*b)};
 }
 
 }  // namespace gpupack::measure

@@ -79,6 +79,10 @@ std::size_t representative_run(const std::vector<BaselineRun>& runs);
 // not judged. `what` names the baseline ("baseline", "MPS 100% baseline").
 std::string baseline_warning(const Baseline& b, const std::string& what);
 
+// How much slower than its median the slowest of its runs was (ProfileBaseline::slowest_run): the larger of
+// median req/s / its lowest - 1 and its highest p50 / median - 1; none with fewer than two runs.
+std::optional<double> slowest_run(const Baseline& b);
+
 // The planner's view of a baseline (core/profile_facts.hpp).
 std::optional<ProfileBaseline> baseline_facts(const std::optional<Baseline>& b);
 

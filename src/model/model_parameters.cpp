@@ -128,9 +128,10 @@ const std::array kSpecs{
            "a margin from 0 to 10", 0, true, 10, get_field<&M::profiled_slo_margin>,
            set_field<&M::profiled_slo_margin>),
     number("baseline_spread_margin",
-           "a profile whose alone baseline is flagged not repeatable keeps an SLO margin of at least this x its "
-           "larger judged spread (req/s, p50): a fresh start that much slower is that much slower in every request, "
-           "its p99 too (issue 36: 133-228 req/s alone over four profiles of one CNN)",
+           "a profile whose alone baseline is flagged not repeatable keeps an SLO margin of at least this x how much "
+           "slower than the median its slowest run was (median req/s / lowest - 1, highest p50 / median - 1): a fresh "
+           "start that much slower is that much slower in every request, its p99 too (issue 36: 133-228 req/s alone "
+           "over four profiles of one CNN; the slowest run, not the spread, since run85)",
            "a factor from 0 to 10", 0, true, 10, get_field<&M::baseline_spread_margin>,
            set_field<&M::baseline_spread_margin>),
     number("host_cpu_knee_growth_share",

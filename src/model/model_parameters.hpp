@@ -70,8 +70,9 @@ struct ModelParameters {
   // worst window 13-15% above; docs/decisions.md, "SLO margin", says how 12% was chosen.
   double profiled_slo_margin = 0.12;
   // A profile's alone baseline over several runs (docs/profile.md, "Repeatable baseline") that is flagged
-  // not repeatable: its SLO margin is at least baseline_spread_margin x its larger judged spread (req/s,
-  // p50: the figures the flag judges), and above baseline_spread_unjudged the plan does not place it
+  // not repeatable: its SLO margin is at least baseline_spread_margin x how much slower than the median its
+  // slowest run was (req/s, p50: the figures the flag judges), and above baseline_spread_unjudged (its larger
+  // judged spread) the plan does not place it
   // (model/profile_baseline.hpp).
   double baseline_spread_margin = 1.0;
   double baseline_spread_unjudged = 1.0;

@@ -1,5 +1,7 @@
 #include "model/prediction_notes.hpp"
 
+#include <cstdio>
+
 #include "model/profile_alone.hpp"
 #include "model/profile_baseline.hpp"
 
@@ -8,6 +10,12 @@ namespace gpupack {
 namespace {
 
 using Kind = ModelNote::Kind;
+
+std::string whole_percent(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f%%", 100 * share);
+  return text;
+}
 
 std::string gpu_scaled_note(const ModelNote& s, const Workload& w) {
   const std::string model = w.profile && !w.profile->gpu_model.empty() ? w.profile->gpu_model : "another GPU";
@@ -54,8 +62,9 @@ std::string baseline_note(const ModelNote& s, const Workload& w) {
   if (!b) return "";
   std::string note = "baseline: " + b->source + (s.flag ? " alone under MPS at 100%" : " alone");
   if (const std::string flag = unrepeatable_flag(p); !flag.empty() && w.latency_slo_ms) {
-    note += "; " + flag + ": SLO margin " + note_number(100 * w.slo_margin.value_or(0)) + "% (at least " +
-            "baseline_spread_margin x its spread)";
+    note += "; " + flag + ": SLO margin " + whole_percent(w.slo_margin.value_or(0)) +
+            " (at least baseline_spread_margin x how much slower its slowest run was: " +
+            whole_percent(unrepeatable_slowest_run(p).value_or(0)) + ")";
   }
   return note;
 }

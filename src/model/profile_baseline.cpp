@@ -14,6 +14,13 @@ std::optional<double> flagged_spread(const std::optional<ProfileBaseline>& b) {
   return std::max(b->req_spread.value_or(0), b->p50_spread.value_or(0));
 }
 
+// How much slower than its median the slowest run of a flagged baseline was (its spread where the runs are
+// not known); none when it is not flagged.
+std::optional<double> flagged_slowest_run(const std::optional<ProfileBaseline>& b) {
+  if (!flagged_spread(b)) return std::nullopt;
+  return b->slowest_run ? *b->slowest_run : *flagged_spread(b);
+}
+
 const ProfileBaseline* worse_flagged(const ProfileFacts& f) {
   const auto plain = flagged_spread(f.baseline);
   const auto mps = flagged_spread(f.mps_baseline);
@@ -48,6 +55,13 @@ std::optional<double> unrepeatable_spread(const ProfileFacts& f) {
   return std::max(plain.value_or(0), mps.value_or(0));
 }
 
+std::optional<double> unrepeatable_slowest_run(const ProfileFacts& f) {
+  const auto plain = flagged_slowest_run(f.baseline);
+  const auto mps = flagged_slowest_run(f.mps_baseline);
+  if (!plain && !mps) return std::nullopt;
+  return std::max(plain.value_or(0), mps.value_or(0));
+}
+
 std::string unrepeatable_flag(const ProfileFacts& f) {
   const ProfileBaseline* b = worse_flagged(f);
   if (!b) return "";
@@ -65,7 +79,9 @@ void judge_baseline(Workload& w, const ModelParameters& m) {
                    "--duration, more --baseline-runs)";
     return;
   }
-  w.slo_margin = std::max(w.slo_margin.value_or(0), m.baseline_spread_margin * *spread);
+  // A replica is a fresh start: one as slow as the slowest run alone is that much slower in every request,
+  // its p99 included. Not the whole spread: a run faster than the median does not threaten the SLO.
+  w.slo_margin = std::max(w.slo_margin.value_or(0), m.baseline_spread_margin * unrepeatable_slowest_run(*w.profile).value_or(*spread));
 }
 
 }  // namespace gpupack

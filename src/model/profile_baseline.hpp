@@ -26,8 +26,14 @@ const ProfileBaseline* mps_planning_baseline(const ProfileFacts& f);
 // baseline; none where no baseline is flagged.
 std::optional<double> unrepeatable_spread(const ProfileFacts& f);
 
+// How much slower than its median the slowest run of a baseline flagged not repeatable was, the larger over
+// the plain and the MPS baseline (ProfileBaseline::slowest_run; the spread where the runs are not known);
+// none where no baseline is flagged.
+std::optional<double> unrepeatable_slowest_run(const ProfileFacts& f);
+
 // What an unrepeatable baseline does to a workload with an SLO (attach_profiles applies it): its margin is
-// at least baseline_spread_margin x the spread, and above baseline_spread_unjudged `not_judged` says why
+// at least baseline_spread_margin x how much slower than the median its slowest run alone was
+// (unrepeatable_slowest_run), and above baseline_spread_unjudged `not_judged` says why
 // it is not placed. Nothing for a repeatable (or unjudged, one-run) baseline or a workload without an SLO.
 void judge_baseline(Workload& w, const ModelParameters& m);
 

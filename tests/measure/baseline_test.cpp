@@ -127,7 +127,20 @@ TEST(Baseline, FactsCarryTheMediansSpreadsAndFlag) {
   EXPECT_DOUBLE_EQ(*facts->req_spread, 50.0 / 120);
   EXPECT_EQ(facts->repeatable, false);
   EXPECT_EQ(facts->flag, "req/s spread 42% over 3 runs (limit 10%)");
+  EXPECT_DOUBLE_EQ(*facts->slowest_run, 120.0 / 100 - 1);  // the run at 100 req/s: the 150 does not count
   EXPECT_FALSE(baseline_facts(std::nullopt));
+}
+
+TEST(Baseline, TheSlowestRunIsTheLargerOfItsReqPerSecondAndP50ShortfallFromTheMedian) {
+  // The four CNN profiles: median req/s 206 (the 133 is 55% short), median p50 4.7 ms (7.0: 49% longer).
+  const Baseline four = summarize_baseline("alone", {run_at(133, 7.0, 9.0), run_at(228, 4.2, 6.0), run_at(191, 5.0, 7.5), run_at(221, 4.4, 6.1)}, 0.10);
+  EXPECT_DOUBLE_EQ(*slowest_run(four), 206.0 / 133 - 1);
+  // A p50 further from the median than any req/s: the p50 says how slow.
+  const Baseline p50 = summarize_baseline("alone", {run_at(100, 2, 3), run_at(98, 3, 3), run_at(101, 2.1, 3)}, 0.10);
+  EXPECT_DOUBLE_EQ(*slowest_run(p50), 3.0 / 2.1 - 1);
+  // Runs faster than the median only on one side: 0 beyond the median itself; one run: not measured.
+  EXPECT_DOUBLE_EQ(*slowest_run(summarize_baseline("alone", {run_at(100, 2, 3), run_at(100, 2, 3), run_at(180, 1, 3)}, 0.10)), 0.0);
+  EXPECT_FALSE(slowest_run(summarize_baseline("alone", {run_at(100, 2, 3)}, 0.10)));
 }
 
 constexpr std::uint64_t kGiB = 1ull << 30;
