@@ -86,6 +86,13 @@ void print_replay_table(std::ostream& out, const verify::ReplayReport& report) {
   for (const auto& [set, counts] : sets) {
     out << fmt::format("{}: {} of {} replicas within both targets\n", set, counts.level_removed, counts.replicas);
   }
+  const verify::ActivitySummary& a = report.activity;
+  if (a.runs > 0) {
+    out << fmt::format(
+        "The slice's SM activity (GPM) predicted from the profiles (model/slice_activity.hpp) against verify's: within "
+        "0.05 in {} of {} runs, within 0.10 in {}; median difference {:.3f}, worst {:+.2f} (measured - predicted)\n",
+        a.within_005, a.runs, a.within_010, a.median_abs, a.worst);
+  }
 }
 
 }  // namespace gpupack

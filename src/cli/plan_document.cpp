@@ -40,6 +40,7 @@ DocSlice doc_slice(const Scenario& scenario, const GpuModel& model, const PlanSl
   out.memory_bytes = s.memory_bytes;
   out.compute_share = s.compute_share;
   out.predicted_throughput = s.predicted_throughput;
+  out.predicted_sm_active = s.predicted_sm_active;
   for (size_t c = 0; c < s.clients.size(); ++c) {
     const PlanClient& pc = s.clients[c];
     DocProcess process{static_cast<int>(c), {}, pc.memory_limit_bytes, pc.compute, pc.mps_active_thread_percentage,

@@ -178,6 +178,24 @@ std::string gpu_count_note(const PlanSummary& s) {
   return " (no plan uses fewer GPUs); " + used + " is the fewest, proven by exhaustive search";
 }
 
+// The SM activity each used GPU is predicted to show (model/slice_activity.hpp): its slices' predictions
+// weighted by their share of its SMs; a GPU with a slice not predicted is left out.
+void print_sm_activity(std::ostream& out, const Plan& plan) {
+  std::string list;
+  for (size_t gi = 0; gi < plan.gpus.size() && gi < kTableGpus; ++gi) {
+    const PlanGpu& g = plan.gpus[gi];
+    double active = 0;
+    bool known = !g.slices.empty();
+    for (const PlanSlice& sl : g.slices) {
+      if (!sl.predicted_sm_active) known = false;
+      else active += sl.compute_share * *sl.predicted_sm_active;
+    }
+    if (known) list += (list.empty() ? "" : ", ") + g.id + " " + pct(active);
+  }
+  if (list.empty()) return;
+  out << "  SM activity predicted from the profiles (GPM, as DCGM's SM-active shows it): " << list << "\n";
+}
+
 void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan) {
   const PlanSummary& s = plan.summary;
   const long replicas = total_replicas(scenario);
@@ -187,6 +205,7 @@ void print_summary(std::ostream& out, const Scenario& scenario, const Plan& plan
       << replicas - static_cast<long>(plan.unplaced.size()) << " of " << replicas << " replicas placed\n";
   out << "  utilisation of the used GPUs: memory " << pct(s.memory_utilisation) << ", compute "
       << pct(s.compute_utilisation) << "\n";
+  print_sm_activity(out, plan);
   // One replica per GPU: each on the cheapest GPU type of the fleet that holds it (one_per_gpu_cost).
   out << "  against one replica per GPU: " << s.gpus_used << " GPU" << (s.gpus_used == 1 ? "" : "s")
       << " instead of " << replicas;

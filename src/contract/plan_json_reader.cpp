@@ -166,6 +166,10 @@ DocSlice read_slice(const json& s, const std::string& path) {
   slice.memory_bytes = static_cast<std::uint64_t>(int_field(s, path, "memory_bytes", 1, kMaxBytes));
   slice.compute_share = optional_number(s, path, "compute_share").value_or(1.0);
   slice.predicted_throughput = optional_number(s, path, "predicted_throughput").value_or(1.0);
+  slice.predicted_sm_active = optional_number(s, path, "predicted_sm_active");
+  if (slice.predicted_sm_active && !(*slice.predicted_sm_active >= 0 && *slice.predicted_sm_active <= 1)) {
+    bad(path + ".predicted_sm_active", "a share from 0 to 1 or null");
+  }
   const json& clients = optional_array(s, path, "clients");
   for (size_t i = 0; i < clients.size(); ++i) slice.processes.push_back(read_process(clients[i], at(path + ".clients", i)));
   return slice;

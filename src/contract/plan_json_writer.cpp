@@ -63,6 +63,7 @@ void write_slice(JsonTextWriter& w, const DocSlice& s) {
   w.key("memory_bytes").unsigned_integer(s.memory_bytes);
   w.key("compute_share").number(s.compute_share);
   w.key("predicted_throughput").number(s.predicted_throughput);
+  w.key("predicted_sm_active").optional_number(s.predicted_sm_active);
   w.key("clients").begin_array();
   for (const DocProcess& c : s.processes) write_process(w, c);
   w.end_array();

@@ -63,6 +63,9 @@ struct PlanSlice {
   std::string tenant;
   std::vector<PlanClient> clients;
   double predicted_throughput = 1.0;  // per-client throughput relative to alone (performance model)
+  // The share of its SMs its clients keep busy together (GPM SM activity), from their profiles
+  // (model/slice_activity.hpp); none where a client has no measured activity (added after packing).
+  std::optional<double> predicted_sm_active;
 };
 
 // Why a GPU runs in its mode, and what each other mode would break on it (gpupack plan --explain).

@@ -8,6 +8,7 @@
 #include "model/profile_alone.hpp"
 #include "model/profile_prediction.hpp"
 #include "model/profiled_slice.hpp"
+#include "model/slice_activity.hpp"
 #include "model/slice_model.hpp"
 
 namespace gpupack {
@@ -200,18 +201,19 @@ void add_predictions(const Scenario& scenario, Plan& plan, const ModelParameters
       capacity.node_processes = node_processes.at(g.node);
       int slice_processes = 0;
       for (const auto& c : s.clients) slice_processes += static_cast<int>(c.replicas.size());
-      // The packer predicted each slice alone; where other slices of the node add processes for the node's
-      // cores, the prediction is made again with the node's figures.
-      const bool node_adds_waits = node_adds_core_waits(capacity.node_cores, capacity.node_processes, slice_processes);
-      if (!node_adds_waits &&
-          std::all_of(s.clients.begin(), s.clients.end(), [](const PlanClient& c) { return c.prediction.has_value(); }))
-        continue;
       clients.clear();
       for (const auto& c : s.clients) {
         const Workload& w = scenario.workloads[static_cast<size_t>(c.replicas.front().workload)];
         clients.push_back({&w, static_cast<int>(c.replicas.size()),
                            s.compute_share > 0 ? c.compute / s.compute_share : 1.0, c.mps_active_thread_percentage});
       }
+      s.predicted_sm_active = predicted_sm_active(s.sharing, capacity, clients);
+      // The packer predicted each slice alone; where other slices of the node add processes for the node's
+      // cores, the prediction is made again with the node's figures.
+      const bool node_adds_waits = node_adds_core_waits(capacity.node_cores, capacity.node_processes, slice_processes);
+      if (!node_adds_waits &&
+          std::all_of(s.clients.begin(), s.clients.end(), [](const PlanClient& c) { return c.prediction.has_value(); }))
+        continue;
       const SliceOutcome outcome = predict({s.sharing, capacity}, clients, m);
       for (size_t i = 0; i < s.clients.size(); ++i) {
         if (node_adds_waits || !s.clients[i].prediction) {

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "io/input_file.hpp"
 #include "model/prediction.hpp"
+#include "model/slice_activity.hpp"
 #include "verify/recorded_run.hpp"
 
 namespace gpupack::verify {
@@ -18,15 +19,21 @@ std::string under_root(const std::string& root, const std::string& path) {
   return root.empty() || root == "." ? path : root + "/" + path;
 }
 
-// The run's slice predicted with `m`: (req/s, p99 ms) per workload, as the plan would record them.
-std::map<std::string, ClientPrediction> predict_slice(const Scenario& s, const std::vector<RecordedClient>& slice,
-                                                      const ModelParameters& m, const std::string& plan_path) {
+// The run's slice's clients as the model takes them.
+std::vector<ModelClient> model_clients(const Scenario& s, const std::vector<RecordedClient>& slice, const std::string& plan_path) {
   std::vector<ModelClient> clients;
   for (const RecordedClient& c : slice) {
     const auto w = std::find_if(s.workloads.begin(), s.workloads.end(), [&](const Workload& x) { return x.name == c.workload; });
     if (w == s.workloads.end()) throw InputError(plan_path + ": its slice runs " + c.workload + ", which the scenario lacks");
     clients.push_back({&*w, c.replicas, c.compute, c.cap_pct});
   }
+  return clients;
+}
+
+// The run's slice predicted with `m`: (req/s, p99 ms) per workload, as the plan would record them.
+std::map<std::string, ClientPrediction> predict_slice(const Scenario& s, const std::vector<RecordedClient>& slice,
+                                                      const std::vector<ModelClient>& clients, const ModelParameters& m,
+                                                      const std::string& plan_path) {
   const SliceOutcome outcome = predict({Sharing::mps, slice_capacity_on(s.fleet.front())}, clients, m);
   std::map<std::string, ClientPrediction> out;
   for (size_t i = 0; i < slice.size(); ++i) {
@@ -47,9 +54,11 @@ RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInpu
   const std::string plan_path = under_root(in.root, run.dir + "/plan.json");
   const std::string verify_path = under_root(in.root, run.dir + "/verify.json");
   const auto slice = recorded_slice_clients(read_input_file(in.fs, plan_path), plan_path);
-  const auto predicted = predict_slice(s, slice, in.parameters, plan_path);
+  const std::vector<ModelClient> clients = model_clients(s, slice, plan_path);
+  const auto predicted = predict_slice(s, slice, clients, in.parameters, plan_path);
+  const std::string verify_text = read_input_file(in.fs, verify_path);
   std::map<std::string, WorkloadReplay> by_workload;
-  for (const RecordedReplica& r : recorded_replicas(read_input_file(in.fs, verify_path), verify_path)) {
+  for (const RecordedReplica& r : recorded_replicas(verify_text, verify_path)) {
     const auto p = predicted.find(r.workload);
     if (p == predicted.end()) throw InputError(verify_path + ": replica of " + r.workload + ", which the plan's slice lacks");
     WorkloadReplay& w = by_workload[r.workload];
@@ -60,7 +69,8 @@ RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInpu
     if (!r.stall_free && r.p99_without_stalls_ms) e.p99_without_stalls = w.predicted_p99_ms / *r.p99_without_stalls_ms - 1;
     w.replicas.push_back(e);
   }
-  RunReplay out{run, {}};
+  RunReplay out{run, {}, predicted_sm_active(Sharing::mps, slice_capacity_on(s.fleet.front()), clients),
+                recorded_sm_active(verify_text, verify_path)};
   for (auto& [_, w] : by_workload) out.workloads.push_back(std::move(w));
   return out;
 }
@@ -90,7 +100,24 @@ ReplayReport replay_runs(const RunManifest& manifest, const ReplayInputs& in) {
     report.runs.push_back(replay_run(run, s->second, in));
   }
   report.summary = summarise(report.runs);
+  report.activity = summarise_activity(report.runs);
   return report;
+}
+
+ActivitySummary summarise_activity(const std::vector<RunReplay>& runs) {
+  ActivitySummary out;
+  std::vector<double> abs_differences;
+  for (const RunReplay& r : runs) {
+    if (!r.predicted_sm_active || !r.measured_sm_active) continue;
+    const double d = *r.measured_sm_active - *r.predicted_sm_active;
+    ++out.runs;
+    if (std::abs(d) <= 0.05) ++out.within_005;
+    if (std::abs(d) <= 0.10) ++out.within_010;
+    if (std::abs(d) > std::abs(out.worst)) out.worst = d;
+    abs_differences.push_back(std::abs(d));
+  }
+  if (!abs_differences.empty()) out.median_abs = bench::median(abs_differences);
+  return out;
 }
 
 bool within_both_targets(double req_per_s_error, double p99_error) {

@@ -42,7 +42,19 @@ struct WorkloadReplay {
 struct RunReplay {
   RecordedRun run;
   std::vector<WorkloadReplay> workloads;  // by name
+  // The slice's SM activity as the plan predicts it from the profiles (model/slice_activity.hpp) and as verify
+  // measured it (GPM); none where either is missing.
+  std::optional<double> predicted_sm_active, measured_sm_active;
 };
+
+// The predicted SM activity against the measured over the runs that have both: measured - predicted.
+struct ActivitySummary {
+  int runs = 0;
+  int within_005 = 0, within_010 = 0;  // |measured - predicted| <= 0.05, <= 0.10
+  double median_abs = 0, worst = 0;    // the median and the largest absolute difference (worst keeps its sign)
+};
+// Over `runs`; zero runs where none has both.
+ActivitySummary summarise_activity(const std::vector<RunReplay>& runs);
 
 // Absolute errors of some replicas against one target.
 struct ErrorStats {
@@ -80,6 +92,7 @@ bool within_both_targets(double req_per_s_error, double p99_error);
 struct ReplayReport {
   std::vector<RunReplay> runs;
   std::vector<WorkloadSummary> summary;  // by set (in-sample, held-out, corpus, all), then workload
+  ActivitySummary activity;               // over every run replayed
 };
 
 // The scenario at `scenario_path` with every workload's profile read from `profiles_dir`/<name>.json (the

@@ -42,8 +42,14 @@ ordered_json run_json(const RunReplay& r) {
     workloads.push_back({{"workload", w.workload}, {"predicted_req_per_s", w.predicted_req_per_s},
                          {"predicted_p99_ms", w.predicted_p99_ms}, {"replicas", replicas}});
   }
-  return {{"dir", r.run.dir},         {"scenario", r.run.scenario}, {"gpu", r.run.gpu},
-          {"machine", r.run.machine}, {"set", run_set_name(r.run.set)}, {"workloads", workloads}};
+  return {{"dir", r.run.dir},
+          {"scenario", r.run.scenario},
+          {"gpu", r.run.gpu},
+          {"machine", r.run.machine},
+          {"set", run_set_name(r.run.set)},
+          {"workloads", workloads},
+          {"predicted_sm_active", or_null(r.predicted_sm_active)},  // added 2026-11-29
+          {"measured_sm_active", or_null(r.measured_sm_active)}};
 }
 
 }  // namespace
@@ -70,6 +76,12 @@ ordered_json replay_json(const ReplayReport& report, const ReplaySource& source,
                             {"p99", stats_json(s.p99)},
                             {"p99_without_stalls", stats_json(s.p99_without_stalls)}});
   }
+  const ActivitySummary& a = report.activity;  // added 2026-11-29
+  j["sm_active"] = {{"runs", a.runs},
+                    {"within_0_05", a.within_005},
+                    {"within_0_10", a.within_010},
+                    {"median_abs_difference", a.median_abs},
+                    {"worst_difference", a.worst}};
   return j;
 }
 

@@ -116,4 +116,20 @@ std::vector<RecordedReplica> recorded_replicas(std::string_view verify_text, std
   return out;
 }
 
+std::optional<double> recorded_sm_active(std::string_view verify_text, std::string_view source_view) {
+  const std::string source(source_view);
+  const json report = parse_json_document(verify_text, source);
+  if (!report.contains("slices") || !report.at("slices").is_array() || report.at("slices").empty()) return std::nullopt;
+  const json& slice = report.at("slices").at(0);
+  if (!slice.is_object() || !slice.contains("gpu_activity") || !slice.at("gpu_activity").is_object()) return std::nullopt;
+  const json& activity = slice.at("gpu_activity");
+  if (!activity.contains("sm_active") || !activity.at("sm_active").is_object()) return std::nullopt;
+  const json mean = activity.at("sm_active").value("mean", json());
+  if (mean.is_null()) return std::nullopt;
+  if (!mean.is_number() || mean.get<double>() < 0 || mean.get<double>() > 1) {
+    throw InputError(source + ": slices[0].gpu_activity.sm_active.mean must be a share from 0 to 1");
+  }
+  return mean.get<double>();
+}
+
 }  // namespace gpupack::verify

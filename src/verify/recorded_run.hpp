@@ -35,4 +35,9 @@ struct RecordedReplica {
 std::vector<RecordedClient> recorded_slice_clients(std::string_view plan_text, std::string_view source);
 std::vector<RecordedReplica> recorded_replicas(std::string_view verify_text, std::string_view source);
 
+// The SM activity verify measured on the slice ($.slices[0].gpu_activity.sm_active.mean, GPM); none where the
+// report has no GPM activity (a GPU without GPM, or a report from before 2026-11-26). Throws InputError naming
+// `source` where it is there but not a share from 0 to 1.
+std::optional<double> recorded_sm_active(std::string_view verify_text, std::string_view source);
+
 }  // namespace gpupack::verify

@@ -99,6 +99,9 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                                                                                        {"dram_bw", measured_json(s.dram_bw)},
                                                                                        {"tensor_active", measured_json(s.tensor_active)}}
                                                              : nlohmann::ordered_json(nullptr)},
+                           // added 2026-11-29: the plan's prediction of the SM activity, and measured - predicted
+                           {"predicted_sm_active", opt(s.predicted_sm_active)},
+                           {"sm_active_error", opt(s.sm_active_error)},
                            {"shared_stalls",
                             {{"events", s.stalls.events},
                              {"seconds", s.stalls.seconds},

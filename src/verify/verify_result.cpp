@@ -185,7 +185,10 @@ std::optional<double> Measured::spread() const {
 
 std::string SliceVerdict::activity_text() const {
   std::vector<std::string> parts;
-  if (const auto v = sm_active.mean()) parts.push_back(fmt::format("SM active {:.2f}", *v));
+  if (const auto v = sm_active.mean()) {
+    parts.push_back(fmt::format("SM active {:.2f}", *v) +
+                    (predicted_sm_active ? fmt::format(" (predicted {:.2f})", *predicted_sm_active) : std::string()));
+  }
   if (const auto v = dram_bw.mean()) parts.push_back(fmt::format("DRAM bandwidth {:.2f}", *v));
   if (const auto v = tensor_active.mean()) parts.push_back(fmt::format("tensor {:.2f}", *v));
   return fmt::format("{}", fmt::join(parts, ", "));
@@ -228,6 +231,10 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
       if (a.sm_active) sv.sm_active.runs.push_back(*a.sm_active);
       if (a.dram_bw) sv.dram_bw.runs.push_back(*a.dram_bw);
       if (a.tensor_active) sv.tensor_active.runs.push_back(*a.tensor_active);
+    }
+    sv.predicted_sm_active = slice.predicted_sm_active;
+    if (const auto measured = sv.sm_active.mean(); measured && sv.predicted_sm_active) {
+      sv.sm_active_error = *measured - *sv.predicted_sm_active;
     }
     for (size_t j = 0; j < slice.replicas.size(); ++j) {
       const ReplicaSetup& setup_r = slice.replicas[j];

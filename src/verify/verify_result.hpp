@@ -110,9 +110,12 @@ struct SliceVerdict {
   SliceStalls stalls;
   // The GPU's GPM activity over each run's window (verify/window_activity.hpp); empty without GPM.
   Measured sm_active, dram_bw, tensor_active;
+  // The SM activity the plan predicted from the clients' profiles (model/slice_activity.hpp), and the measured
+  // mean less it (a difference of shares, not a ratio); none where either is missing.
+  std::optional<double> predicted_sm_active, sm_active_error;
   bool has_activity() const { return !sm_active.runs.empty() || !dram_bw.runs.empty() || !tensor_active.runs.empty(); }
-  // "SM active 0.62, DRAM bandwidth 0.97, tensor 0.30" (means over the runs): the table's and the HTML
-  // report's one wording; empty without GPM.
+  // "SM active 0.62 (predicted 0.58), DRAM bandwidth 0.97, tensor 0.30" (means over the runs): the table's
+  // and the HTML report's one wording; empty without GPM.
   std::string activity_text() const;
 };
 

@@ -130,6 +130,7 @@ VerifySetup build_setup(const PlanDocument& plan, const SetupRequest& request, c
       s.gpu_model = gpu.model;
       if (slice.sharing == Sharing::mps) s.mps = mps_daemon_defaults(slice);
       s.predicted_throughput = slice.predicted_throughput;
+      s.predicted_sm_active = slice.predicted_sm_active;
       for (const auto& c : slice.clients) {
         const auto run = request.runs.find(c.workload);
         if (run == request.runs.end()) {

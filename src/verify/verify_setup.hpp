@@ -50,6 +50,7 @@ struct SliceSetup {
   std::string gpu_model;         // the plan's GPU model of its GPU (what plan --observed keys corrections by)
   std::optional<MpsDaemonDefaults> mps;  // set for MPS slices
   double predicted_throughput = 1;       // per-client throughput relative to alone
+  std::optional<double> predicted_sm_active;  // the plan's (model/slice_activity.hpp); none where not predicted
   std::vector<ReplicaSetup> replicas;
   std::string name() const { return gpu_id + "/" + slice_id; }
 };

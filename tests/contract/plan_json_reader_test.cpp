@@ -85,6 +85,13 @@ TEST(PlanJsonReader, RejectsBadPlansNamingThePath) {
   p = minimal();
   p["gpus"].push_back(p["gpus"][0]);
   EXPECT_NE(error_of(p).find("repeats"), std::string::npos);
+  p = minimal();
+  p["gpus"][0]["slices"][0]["predicted_sm_active"] = 1.5;
+  EXPECT_NE(error_of(p).find("$.gpus[0].slices[0].predicted_sm_active: expected a share from 0 to 1 or null"),
+            std::string::npos)
+      << error_of(p);
+  p["gpus"][0]["slices"][0]["predicted_sm_active"] = nullptr;
+  EXPECT_EQ(error_of(p), "");
 }
 
 // Issue 12, reproducers: strings a hand-edited plan puts into rendered files are checked against what

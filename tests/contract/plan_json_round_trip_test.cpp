@@ -31,6 +31,7 @@ PlanDocument every_kind_of_value() {
   PlanDocument p;
   DocGpu mig{"gpu0", "node-0", 0, "A100-SXM4-80GB", GpuMode::mig_mps, {{"3g.40gb", 4, 4}, {"1g.10gb", 0, 1}}, {}, "", {}};
   DocSlice s{"s0", std::string("3g.40gb"), 4, Sharing::mps, 40ULL << 30, {}, "team-a", 3.0 / 7, 1.0 / 3, {}};
+  s.predicted_sm_active = 0.79;
   s.clients.push_back({"llm", 0, "team-a", 5ULL << 30, 50, 1.09, 12.5, 80.25, "profile", true, 15.25});
   s.clients.push_back({"llm", 1, "team-a", 5ULL << 30, std::nullopt, 1.0, std::nullopt, std::nullopt, "synthetic", false});
   s.processes.push_back({0, {{"llm", 0}}, 5ULL << 30, 0.05, 50, 1.09,

@@ -109,5 +109,36 @@ TEST(ModelReplay, CountsTheReplicasWithinBothOnceEachRunsLevelIsDividedOut) {
   EXPECT_EQ(summary[1].within_both_level_removed, 3);  // "all"
 }
 
+TEST(RecordedRun, ReadsTheSlicesMeasuredSmActivityWhereVerifyRecordedIt) {
+  EXPECT_EQ(recorded_sm_active(R"({"slices": [{"gpu_activity": {"sm_active": {"mean": 0.885, "runs": [0.885]}}}]})", "v.json"),
+            0.885);
+  // A GPU without GPM, or a report from before gpu_activity: none.
+  EXPECT_FALSE(recorded_sm_active(R"({"slices": [{"gpu_activity": null}]})", "v.json"));
+  EXPECT_FALSE(recorded_sm_active(R"({"replicas": []})", "v.json"));
+  try {
+    recorded_sm_active(R"({"slices": [{"gpu_activity": {"sm_active": {"mean": 1.7}}}]})", "v.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "v.json: slices[0].gpu_activity.sm_active.mean must be a share from 0 to 1");
+  }
+}
+
+TEST(ModelReplay, SumsThePredictedSmActivityAgainstTheMeasuredOverTheRunsWithBoth) {
+  auto run = [](std::optional<double> predicted, std::optional<double> measured) {
+    RunReplay r{{"d", "s", "g", "m", RunSet::corpus, "p"}, {}};
+    r.predicted_sm_active = predicted;
+    r.measured_sm_active = measured;
+    return r;
+  };
+  const ActivitySummary a = summarise_activity(
+      {run(0.79, 0.75), run(0.99, 0.98), run(0.72, 0.47), run(0.80, 0.88), run(0.5, std::nullopt), run(std::nullopt, 0.5)});
+  EXPECT_EQ(a.runs, 4);
+  EXPECT_EQ(a.within_005, 2);
+  EXPECT_EQ(a.within_010, 3);
+  EXPECT_NEAR(a.median_abs, (0.04 + 0.08) / 2, 1e-12);
+  EXPECT_NEAR(a.worst, -0.25, 1e-12);  // keeps its sign: measured under predicted
+  EXPECT_EQ(summarise_activity({run(0.5, std::nullopt)}).runs, 0);
+}
+
 }  // namespace
 }  // namespace gpupack::verify

@@ -105,6 +105,18 @@ TEST(VerifyCompare, TheGpusActivityIsReportedPerSlice) {
   EXPECT_DOUBLE_EQ(j["slices"][0]["gpu_activity"]["dram_bw"]["mean"].get<double>(), 0.95);
   EXPECT_EQ(j["slices"][0]["gpu_activity"]["tensor_active"]["runs"].size(), 1u);
   EXPECT_TRUE(to_json(compare(s, {none}, {}, 0.25))["slices"][0]["gpu_activity"].is_null());
+  EXPECT_TRUE(j["slices"][0]["predicted_sm_active"].is_null());
+  // The plan's predicted SM activity (model/slice_activity.hpp) beside the measured, and their difference.
+  VerifySetup predicted = s;
+  predicted.slices[0].predicted_sm_active = 0.55;
+  const VerifyReport rp = compare(predicted, {a, b, none}, {}, 0.25);
+  EXPECT_NEAR(*rp.slices[0].sm_active_error, 0.05, 1e-12);
+  EXPECT_EQ(rp.slices[0].activity_text(), "SM active 0.60 (predicted 0.55), DRAM bandwidth 0.95, tensor 0.25");
+  const auto jp = to_json(rp);
+  EXPECT_DOUBLE_EQ(jp["slices"][0]["predicted_sm_active"].get<double>(), 0.55);
+  EXPECT_NEAR(jp["slices"][0]["sm_active_error"].get<double>(), 0.05, 1e-12);
+  // Predicted but not measured (no GPM): no difference.
+  EXPECT_FALSE(compare(predicted, {none}, {}, 0.25).slices[0].sm_active_error);
 }
 
 // The stall trace's four clients as one MPS slice, each predicted at 5 ms p99, one run of it.
