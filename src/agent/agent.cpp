@@ -75,6 +75,7 @@ NodeSnapshot Agent::build_snapshot(const std::vector<GpuDeviceInfo>& devices) co
     sh.sm_percent = t.config->limits.sm_percent;
     sh.memory_limit_bytes = t.config->limits.memory_bytes;
     sh.tenant = t.config->tenant.value_or("");
+    sh.predicted_sm_active = t.config->predicted_sm_active;
     s.sharing.push_back(sh);
   }
   for (const auto& [target, sup] : supervisors_) {

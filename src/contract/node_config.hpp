@@ -24,6 +24,9 @@ struct SharingTarget {
   int clients = 1;                    // concurrent clients admitted
   std::optional<std::string> tenant;  // only this tenant may run here (gpupack run --tenant)
   ClientLimits limits;                // per-client defaults
+  // The share of its SMs the plan predicted its clients keep busy together (plan JSON's predicted_sm_active,
+  // model/slice_activity.hpp): exported beside the measured (gpupack_slice_sm_active_predicted_ratio).
+  std::optional<double> predicted_sm_active;
   bool operator==(const SharingTarget&) const = default;
 };
 

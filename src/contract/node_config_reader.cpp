@@ -44,6 +44,10 @@ class Reader : public YamlFields {
     if (t.mode != Sharing::mps && t.limits.sm_percent) {
       fail(where + ".limits.sm_percent", "SM limits need mode mps (time-slicing and exclusive cannot enforce them)");
     }
+    t.predicted_sm_active = get<double>(node, "predicted_sm_active", where);
+    if (t.predicted_sm_active && !(*t.predicted_sm_active >= 0 && *t.predicted_sm_active <= 1)) {
+      fail(where + ".predicted_sm_active", "must be a share from 0 to 1");
+    }
   }
 
   std::string path(const YAML::Node& node, const char* key, const std::string& where, std::string fallback) const {
@@ -73,7 +77,7 @@ class Reader : public YamlFields {
     std::set<std::string> seen;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
       const std::string where = "gpus[" + std::to_string(i) + "]";
-      only_keys(gpus[i], where, {"gpu", "mode", "clients", "tenant", "limits", "mig"});
+      only_keys(gpus[i], where, {"gpu", "mode", "clients", "tenant", "limits", "predicted_sm_active", "mig"});
       GpuConfig g;
       target(gpus[i], where, "gpu", g);
       if (!seen.insert(g.ref).second) fail(where + ".gpu", "'" + g.ref + "' is listed twice");
@@ -82,7 +86,7 @@ class Reader : public YamlFields {
         if (!mig.IsSequence()) fail(where + ".mig", "must be a list of instances");
         for (std::size_t j = 0; j < mig.size(); ++j) {
           const std::string mwhere = where + ".mig[" + std::to_string(j) + "]";
-          only_keys(mig[j], mwhere, {"instance", "mode", "clients", "tenant", "limits"});
+          only_keys(mig[j], mwhere, {"instance", "mode", "clients", "tenant", "limits", "predicted_sm_active"});
           SharingTarget t;
           target(mig[j], mwhere, "instance", t);
           // A placement (profile@start) names an instance within its GPU; a UUID names it on the node.

@@ -25,6 +25,7 @@ void target(YAML::Emitter& y, const char* ref_key, const SharingTarget& t, bool 
   if (with_clients || t.clients != 1) y << YAML::Key << "clients" << YAML::Value << t.clients;
   if (t.tenant) y << YAML::Key << "tenant" << YAML::Value << *t.tenant;
   limits(y, t.limits);
+  if (t.predicted_sm_active) y << YAML::Key << "predicted_sm_active" << YAML::Value << *t.predicted_sm_active;
 }
 
 void device_plugin(YAML::Emitter& y, const DevicePluginSettings& s) {

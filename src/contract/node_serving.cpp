@@ -139,6 +139,7 @@ SharingTarget target_of(std::string ref, const DocSlice& s, const std::vector<Pr
   SharingTarget t;
   t.ref = std::move(ref);
   t.mode = node_sharing(s.sharing);
+  t.predicted_sm_active = s.predicted_sm_active;
   t.clients = t.mode == Sharing::exclusive ? 1 : std::max<int>(1, static_cast<int>(procs.size()));
   if (t.clients > kMaxClients) {
     throw InputError("plan: slice " + t.ref + " holds " + std::to_string(t.clients) + " clients; node.yaml admits at most " +

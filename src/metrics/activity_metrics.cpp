@@ -71,6 +71,9 @@ void slice_families(Exposition& e, const NodeSnapshot& s) {
             [](const SliceUsage& u) { return std::optional<double>(u.sm_allotted); });
   per_slice("gpupack_slice_sm_active_ratio", "GPM SM activity of the slice over the last interval (0-1).",
             [](const SliceUsage& u) { return u.sm_active; });
+  per_slice("gpupack_slice_sm_active_predicted_ratio",
+            "SM activity the plan predicted for the slice from its clients' profiles (node.yaml predicted_sm_active; 0-1).",
+            [](const SliceUsage& u) { return u.sharing->predicted_sm_active; });
   per_slice("gpupack_slice_sm_allotted_unused_ratio", "Waste: share of the slice's SMs allotted but not busy over the last interval, max(0, allotted - active).",
             [](const SliceUsage& u) { return u.sm_allotted_unused; });
   per_slice("gpupack_slice_memory_allotted_bytes", "Memory allotted to the slice's running clients (their pinned limits or the configured default).",

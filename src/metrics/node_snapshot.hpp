@@ -24,6 +24,7 @@ struct SharingSnapshot {
   std::optional<int> sm_percent;
   std::optional<std::uint64_t> memory_limit_bytes;
   std::string tenant;
+  std::optional<double> predicted_sm_active;  // node.yaml's, from the plan (contract/node_config.hpp)
 };
 
 struct MpsSnapshot {

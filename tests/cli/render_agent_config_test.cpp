@@ -60,4 +60,15 @@ TEST(RenderAgentConfig, AgentParsesEveryRenderedNodeConfig) {
   EXPECT_FALSE(node1.gpus[0].limits.sm_percent.has_value());
 }
 
+// The SM activity the plan predicted for a slice reaches its node.yaml entry, for the agent to export beside
+// the measured (gpupack_slice_sm_active_predicted_ratio); a slice without one has none there.
+TEST(RenderAgentConfig, ThePlansPredictedSmActivityReachesTheNodeConfig) {
+  PlanDocument plan = mixed_plan();
+  plan.gpus[0].slices[0].predicted_sm_active = 0.79;
+  const TargetOutput o = render_agent_config_target(plan);
+  const NodeConfig node0 = parse_node_config(file(o, "gpupack-agent/node-0/node.yaml").content, "node-0");
+  EXPECT_EQ(node0.gpus[0].predicted_sm_active, 0.79);
+  EXPECT_FALSE(node0.gpus[1].mig[0].predicted_sm_active);
+}
+
 }  // namespace gpupack

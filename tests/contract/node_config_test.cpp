@@ -27,6 +27,7 @@ NodeConfig every_field() {
   whole.clients = 4;
   whole.tenant = "ads";
   whole.limits = {25, 8192 * kMiB};
+  whole.predicted_sm_active = 0.8460395784188576;  // a plan's, as it wrote it
   GpuConfig mig;
   mig.ref = "1";
   SharingTarget a;
@@ -34,6 +35,7 @@ NodeConfig every_field() {
   a.mode = Sharing::time_slicing;
   a.clients = 3;
   a.limits.memory_bytes = 3000 * kMiB;
+  a.predicted_sm_active = 0.79;
   SharingTarget b;
   b.ref = "MIG-aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
   mig.mig = {a, b};
@@ -85,6 +87,21 @@ TEST(NodeConfigRoundTrip, MemoryIsWrittenInWholeMebibytesRoundedUp) {
 
 TEST(NodeConfigParse, RefusesStreams) {
   EXPECT_THROW(parse_node_config("gpus: [{gpu: '0', mode: streams}]\n", "node.yaml"), InputError);
+}
+
+TEST(NodeConfigParse, ThePredictedSmActivityIsAShare) {
+  EXPECT_EQ(parse_node_config("gpus: [{gpu: '0', mode: mps, clients: 2, predicted_sm_active: 0.5}]\n", "node.yaml")
+                .gpus[0]
+                .predicted_sm_active,
+            0.5);
+  for (const char* bad : {"1.5", "-0.1", ".nan", "lots"}) {
+    try {
+      parse_node_config(std::string("gpus: [{gpu: '0', mode: mps, clients: 2, predicted_sm_active: ") + bad + "}]\n", "node.yaml");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("gpus[0].predicted_sm_active"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(DevicePluginSection, DefaultsWithoutTheSection) {

@@ -104,12 +104,22 @@ TEST(NodeMetrics, MpsSliceWasteCountsTheClientsCapsNotTheServer) {
   EXPECT_EQ(value_of(t, "gpupack_slice_clients" + slice), "2");
   EXPECT_EQ(value_of(t, "gpupack_slice_sm_allotted_ratio" + slice), "0.75");  // caps 25% + 50%
   EXPECT_EQ(value_of(t, "gpupack_slice_sm_active_ratio" + slice), "0.5");
+  EXPECT_FALSE(value_of(t, "gpupack_slice_sm_active_predicted_ratio" + slice));  // node.yaml states none
   EXPECT_EQ(value_of(t, "gpupack_slice_sm_allotted_unused_ratio" + slice), "0.25");
   EXPECT_EQ(value_of(t, "gpupack_slice_memory_allotted_bytes" + slice), std::to_string((4ull << 30) + (512ull << 20)));
   // 4 GiB allotted, 2 GiB used by one client; the other uses more than its allotment (0, not negative).
   EXPECT_DOUBLE_EQ(std::stod(*value_of(t, "gpupack_slice_memory_allotted_unused_ratio" + slice)), 2147483648.0 / 85520809984.0);
   EXPECT_EQ(value_of(t, "gpupack_process_sm_allocated_ratio{gpu=\"0\",uuid=\"GPU-11111111-2222-3333-4444-555555555555\",pid=\"4242\""), "0.25");
   EXPECT_FALSE(value_of(t, "gpupack_process_sm_utilization_ratio{"));  // MPS clients: NVML has no row
+}
+
+TEST(NodeMetrics, TheSlicesPredictedSmActivityIsExportedBesideTheMeasured) {
+  NodeSnapshot s = snapshot();
+  s.sharing[0].predicted_sm_active = 0.79;  // node.yaml's, from the plan (model/slice_activity.hpp)
+  const std::string t = render_node_metrics(s, kCatalog);
+  const std::string slice = "{uuid=\"GPU-11111111-2222-3333-4444-555555555555\",target=\"GPU-11111111-2222-3333-4444-555555555555\"}";
+  EXPECT_EQ(value_of(t, "gpupack_slice_sm_active_predicted_ratio" + slice), "0.79");
+  EXPECT_EQ(value_of(t, "gpupack_slice_sm_active_ratio" + slice), "0.5");
 }
 
 TEST(NodeMetrics, TimeSlicedProcessesCarryTheirUtilisationAndMigSlicesTheirOwnActivity) {
