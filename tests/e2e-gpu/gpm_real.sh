@@ -5,7 +5,8 @@
 # - a tiny workload: 8 one-block spin kernels on 8 streams (torch.cuda._sleep), so 8 SMs are busy while
 #   a kernel runs all the time: NVML utilisation near 1, GPM SM activity low.
 # For each: `gpupack gpus --interval S --format json` (the values printed), then the agent's /metrics
-# (gpupack_gpu_sm_active_ratio and the process's series) once for the GEMM. Needs python3 with torch.
+# (gpupack_gpu_sm_active_ratio, the process's series, and the slice's measured SM activity beside the
+# predicted one its node.yaml states) once for the GEMM. Needs python3 with torch.
 # GPM_GPU (default 0: NVML and CUDA index, PCI order), GPM_INTERVAL (default 2 s) change the setup.
 # shellcheck source=tests/e2e/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
@@ -124,7 +125,7 @@ mps_root: $WORK/mps
 metrics_address: 127.0.0.1:0
 check_interval_seconds: 1
 gpus:
-  - {gpu: "$GPU", mode: time-slicing, clients: 4}
+  - {gpu: "$GPU", mode: time-slicing, clients: 4, predicted_sm_active: 0.9}
 YAML
   "$GPUPACK" agent --config "$WORK/node.yaml" --port 0 2>"$WORK/agent.log" &
   AGENT=$!
@@ -136,9 +137,12 @@ YAML
     sleep 3  # a few refreshes: GPM needs two samples
     OUT=$(python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
       "http://127.0.0.1:$PORT/metrics" || true)
-    grep -E "^gpupack_(gpu_sm_active_ratio|gpu_sm_occupancy_ratio|gpu_tensor_active_ratio|gpu_dram_bandwidth_ratio|gpu_utilization_ratio|slice_sm_allotted_unused_ratio|process_sm_utilization_ratio)\{" <<<"$OUT" >&2
+    grep -E "^gpupack_(gpu_sm_active_ratio|gpu_sm_occupancy_ratio|gpu_tensor_active_ratio|gpu_dram_bandwidth_ratio|gpu_utilization_ratio|slice_sm_allotted_unused_ratio|slice_sm_active_ratio|slice_sm_active_predicted_ratio|process_sm_utilization_ratio)\{" <<<"$OUT" >&2
     grep -Eq "^gpupack_gpu_sm_active_ratio\{gpu=\"$GPU\"" <<<"$OUT" || fail "no gpupack_gpu_sm_active_ratio for GPU $GPU"
     grep -Eq "^gpupack_process_sm_utilization_ratio\{gpu=\"$GPU\",[^}]*pid=\"$LOAD\"" <<<"$OUT" || fail "no per-process SM utilisation for the GEMM"
+    # The plan's prediction (node.yaml) beside the slice's measured activity.
+    grep -Eq "^gpupack_slice_sm_active_predicted_ratio\{[^}]*\} 0\.9$" <<<"$OUT" || fail "no gpupack_slice_sm_active_predicted_ratio 0.9"
+    grep -Eq "^gpupack_slice_sm_active_ratio\{" <<<"$OUT" || fail "no gpupack_slice_sm_active_ratio beside it"
   fi
   kill -TERM "$AGENT" 2>/dev/null || true
   wait "$AGENT" 2>/dev/null || true
