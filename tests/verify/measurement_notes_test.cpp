@@ -51,5 +51,29 @@ TEST(MeasurementNotes, OneRepeatOrSteadyRepeatsAndManyRequestsAddNothing) {
             "a longer --duration steadies it");
 }
 
+// Run42 (results/run42-density): 22 mobilenet-v3-b8 and a training job kept 0.47 of the SMs busy where their
+// profiles predict 0.72. A slice within 0.10 of its prediction, or over it, or without one, is not named.
+TEST(MeasurementNotes, ASliceWellUnderItsPredictedSmActivityIsNamed) {
+  auto slice = [](const std::string& name, std::optional<double> predicted, std::vector<double> measured) {
+    SliceVerdict v;
+    v.slice = name;
+    v.sm_active.runs = std::move(measured);
+    v.predicted_sm_active = predicted;
+    if (predicted && v.sm_active.mean()) v.sm_active_error = *v.sm_active.mean() - *predicted;
+    return v;
+  };
+  VerifyReport r;
+  r.tolerance = 0.25;
+  r.slices = {slice("gpu0/s0", 0.72, {0.47}), slice("gpu1/s0", 0.79, {0.70}), slice("gpu2/s0", 0.5, {0.9}),
+              slice("gpu3/s0", std::nullopt, {0.2}), slice("gpu4/s0", 0.8, {})};
+  add_measurement_notes(r, {});
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0].rfind("gpu0/s0 kept 0.47 of its SMs busy where the plan predicted 0.72 from its clients' profiles: "
+                             "they did not drive the GPU as they did alone",
+                             0),
+            0u)
+      << r.notes[0];
+}
+
 }  // namespace
 }  // namespace gpupack::verify
