@@ -1,6 +1,8 @@
 // libFuzzer target: any bytes as `gpupack model replay MANIFEST` (a manifest of recorded verify runs). The
 // reader must return runs whose every field is set, whose paths stay below the root and whose dirs differ,
-// or throw InputError; nothing else.
+// or throw InputError; nothing else. The same bytes as what the replay reads of each run
+// (verify/recorded_run.hpp): a plan's slice clients, a verify report's replicas and its slice's SM activity,
+// each returned within its bounds or refused with InputError.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "verify/recorded_run.hpp"
 #include "verify/run_manifest.hpp"
 
 namespace {
@@ -27,10 +30,32 @@ bool below_root(const std::string& path) {
   }
   return !path.empty() && !p.is_absolute();
 }
+
+// The readers of one recorded run: what they return is within its bounds, or they throw InputError.
+void recorded_run(std::string_view text) {
+  try {
+    for (const auto& c : gpupack::verify::recorded_slice_clients(text, "plan.json")) {
+      require(!c.workload.empty() && c.replicas >= 1 && c.cap_pct >= 1 && c.cap_pct <= 100, "accepted a client out of bounds");
+    }
+  } catch (const gpupack::InputError&) {
+  }
+  try {
+    for (const auto& r : gpupack::verify::recorded_replicas(text, "verify.json")) {
+      require(r.req_per_s > 0 && r.p99_ms > 0, "accepted a replica without positive figures");
+    }
+  } catch (const gpupack::InputError&) {
+  }
+  try {
+    const auto a = gpupack::verify::recorded_sm_active(text, "verify.json");
+    require(!a || (*a >= 0 && *a <= 1), "accepted an SM activity outside 0..1");
+  } catch (const gpupack::InputError&) {
+  }
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  recorded_run(text);
   gpupack::verify::RunManifest m;
   try {
     m = gpupack::verify::parse_run_manifest(text, "fuzz.json");

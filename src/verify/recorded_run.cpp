@@ -80,7 +80,9 @@ std::vector<RecordedClient> recorded_slice_clients(std::string_view plan_text, s
     const json& replicas = recorded_field(c, {"replicas"}, source, where);
     if (!replicas.is_array() || replicas.empty()) throw InputError(source + ": " + where + " has no replica");
     const json& workload = recorded_field(replicas.at(0), {"workload"}, source, where + ".replicas[0]");
-    if (!workload.is_string()) throw InputError(source + ": " + where + ".replicas[0].workload must be a string");
+    if (!workload.is_string() || workload.get<std::string>().empty()) {
+      throw InputError(source + ": " + where + ".replicas[0].workload must be a workload's name");
+    }
     const json& cap = recorded_field(c, {"mps_active_thread_percentage"}, source, where);
     if (!cap.is_number_integer() || cap.get<int>() < 1 || cap.get<int>() > 100) {
       throw InputError(source + ": " + where + ".mps_active_thread_percentage must be a whole number from 1 to 100");
@@ -101,7 +103,9 @@ std::vector<RecordedReplica> recorded_replicas(std::string_view verify_text, std
     const std::string where = "replicas[" + std::to_string(i) + "]";
     const json& r = replicas.at(i);
     const json& workload = recorded_field(r, {"workload"}, source, where);
-    if (!workload.is_string()) throw InputError(source + ": " + where + ".workload must be a string");
+    if (!workload.is_string() || workload.get<std::string>().empty()) {
+      throw InputError(source + ": " + where + ".workload must be a workload's name");
+    }
     RecordedReplica rec;
     rec.workload = workload.get<std::string>();
     rec.req_per_s = positive_number(recorded_field(r, {"req_per_s", "mean"}, source, where), source, where + ".req_per_s.mean");
