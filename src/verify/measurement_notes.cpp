@@ -34,7 +34,8 @@ void add_measurement_notes(VerifyReport& report, const std::vector<std::pair<std
     report.notes.push_back(fmt::format("repeats that differ by more than the tolerance ({:.0f}%; the spread in brackets), so an "
                                        "error within it may be chance: {}; more --repeat or a longer --duration",
                                        report.tolerance * 100, named_list(unsteady)));
-  }  for (const auto& sl : report.slices) {
+  }
+  for (const auto& sl : report.slices) {
     if (!sl.sm_active_error || *sl.sm_active_error >= -kSmActiveShortfall) continue;
     report.notes.push_back(fmt::format(
         "{} kept {:.2f} of its SMs busy where the plan predicted {:.2f} from its clients' profiles: they did not "

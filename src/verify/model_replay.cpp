@@ -30,11 +30,12 @@ std::vector<ModelClient> model_clients(const Scenario& s, const std::vector<Reco
   return clients;
 }
 
-// The run's slice predicted with `m`: (req/s, p99 ms) per workload, as the plan would record them.
-std::map<std::string, ClientPrediction> predict_slice(const Scenario& s, const std::vector<RecordedClient>& slice,
+// The run's slice (`capacity`, shared under MPS) predicted with `m`: (req/s, p99 ms) per workload, as the plan
+// would record them.
+std::map<std::string, ClientPrediction> predict_slice(SliceCapacity capacity, const std::vector<RecordedClient>& slice,
                                                       const std::vector<ModelClient>& clients, const ModelParameters& m,
                                                       const std::string& plan_path) {
-  const SliceOutcome outcome = predict({Sharing::mps, slice_capacity_on(s.fleet.front())}, clients, m);
+  const SliceOutcome outcome = predict({Sharing::mps, capacity}, clients, m);
   std::map<std::string, ClientPrediction> out;
   for (size_t i = 0; i < slice.size(); ++i) {
     ClientPrediction p = plan_prediction(outcome.clients[i], *clients[i].workload, Sharing::mps, m);
@@ -55,7 +56,8 @@ RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInpu
   const std::string verify_path = under_root(in.root, run.dir + "/verify.json");
   const auto slice = recorded_slice_clients(read_input_file(in.fs, plan_path), plan_path);
   const std::vector<ModelClient> clients = model_clients(s, slice, plan_path);
-  const auto predicted = predict_slice(s, slice, clients, in.parameters, plan_path);
+  const SliceCapacity capacity = slice_capacity_on(s.fleet.front());
+  const auto predicted = predict_slice(capacity, slice, clients, in.parameters, plan_path);
   const std::string verify_text = read_input_file(in.fs, verify_path);
   std::map<std::string, WorkloadReplay> by_workload;
   for (const RecordedReplica& r : recorded_replicas(verify_text, verify_path)) {
@@ -69,7 +71,7 @@ RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInpu
     if (!r.stall_free && r.p99_without_stalls_ms) e.p99_without_stalls = w.predicted_p99_ms / *r.p99_without_stalls_ms - 1;
     w.replicas.push_back(e);
   }
-  RunReplay out{run, {}, predicted_sm_active(Sharing::mps, slice_capacity_on(s.fleet.front()), clients),
+  RunReplay out{run, {}, predicted_sm_active(Sharing::mps, capacity, clients),
                 recorded_sm_active(verify_text, verify_path)};
   for (auto& [_, w] : by_workload) out.workloads.push_back(std::move(w));
   return out;
