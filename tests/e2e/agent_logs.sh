@@ -21,8 +21,10 @@ gpus:
 YAML
 
 # run_agent FORMAT-ARGS...: starts the agent, waits until it serves, stops it with SIGTERM; its stderr
-# is left in $WORK/agent.log.
+# is left in $WORK/agent.log. The log is emptied here first: the background shell truncates it only when it
+# runs, and agent_port must not read the previous agent's serving line and stop the new one before it serves.
 run_agent() {
+  : >"$WORK/agent.log"
   "$GPUPACK" agent --config "$WORK/node.yaml" --port 0 "$@" 2>"$WORK/agent.log" &
   local pid=$!
   [ -n "$(agent_port "$WORK/agent.log")" ] || fail "agent did not serve: $(cat "$WORK/agent.log")"
