@@ -87,7 +87,7 @@ struct DocSlice {
   double compute_share = 1.0;
   double predicted_throughput = 1.0;
   std::optional<double> predicted_sm_active;  // PlanSlice::predicted_sm_active; null where not predicted
-  std::vector<DocProcess> processes;  // $.gpus[].slices[].clients
+  std::vector<DocProcess> processes = {};  // $.gpus[].slices[].clients
   bool operator==(const DocSlice&) const = default;
 };
 

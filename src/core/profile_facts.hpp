@@ -67,6 +67,11 @@ struct ProfileBaseline {
   // How much slower than the median its slowest run was: the larger of median req/s / lowest - 1 and highest
   // p50 / median - 1 (the figures the flag judges); none with one run.
   std::optional<double> slowest_run;
+  // Its runs' lowest and highest req/s and p99, each a ratio to its median: how far apart the program ran
+  // alone from one start to the next (`gpupack model replay` tells a miss within that apart from the model's);
+  // none with fewer than two runs reporting the figure.
+  std::optional<double> req_low = std::nullopt, req_high = std::nullopt;
+  std::optional<double> p99_low = std::nullopt, p99_high = std::nullopt;
 };
 
 struct ProfileFacts {

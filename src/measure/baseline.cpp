@@ -181,9 +181,20 @@ std::optional<double> slowest_run(const Baseline& b) {
 
 std::optional<ProfileBaseline> baseline_facts(const std::optional<Baseline>& b) {
   if (!b) return std::nullopt;
-  return ProfileBaseline{b->source(),       static_cast<int>(b->run_count()), b->req_per_s, b->p50_ms, b->p99_ms,
-                         b->spread.req_per_s, b->spread.p50_ms, b->spread.p99_ms, b->spread_limit, b->repeatable,
-                         b->flag.value_or(""), slowest_run(*b)};
+  ProfileBaseline out{b->source(),       static_cast<int>(b->run_count()), b->req_per_s, b->p50_ms, b->p99_ms,
+                      b->spread.req_per_s, b->spread.p50_ms, b->spread.p99_ms, b->spread_limit, b->repeatable,
+                      b->flag.value_or(""), slowest_run(*b)};
+  const auto range = [](const std::vector<double>& values, std::optional<double> median, std::optional<double>& low,
+                        std::optional<double>& high) {
+    if (values.size() < 2 || !median || *median <= 0) return;
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    low = *lo / *median;
+    high = *hi / *median;
+  };
+  range(figures_of(b->runs, [](const BaselineRun& r) { return std::optional<double>(r.req_per_s); }), b->req_per_s,
+        out.req_low, out.req_high);
+  range(figures_of(b->runs, [](const BaselineRun& r) { return r.p99_ms; }), b->p99_ms, out.p99_low, out.p99_high);
+  return out;
 }
 
 }  // namespace gpupack::measure

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "io/input_file.hpp"
 #include "model/prediction.hpp"
+#include "model/profile_baseline.hpp"
 #include "model/slice_activity.hpp"
 #include "verify/recorded_run.hpp"
 
@@ -64,11 +65,22 @@ RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInpu
     const auto p = predicted.find(r.workload);
     if (p == predicted.end()) throw InputError(verify_path + ": replica of " + r.workload + ", which the plan's slice lacks");
     WorkloadReplay& w = by_workload[r.workload];
+    if (w.workload.empty()) {
+      const auto c = std::find_if(clients.begin(), clients.end(), [&](const ModelClient& x) { return x.workload->name == r.workload; });
+      const ProfileFacts* profile = c != clients.end() ? c->workload->profile.get() : nullptr;
+      if (const ProfileBaseline* b = profile ? mps_planning_baseline(*profile) : nullptr) {
+        w.baseline_runs = {b->req_low, b->req_high, b->p99_low, b->p99_high};
+      }
+    }
     w.workload = r.workload;
     w.predicted_req_per_s = *p->second.req_per_s;
     w.predicted_p99_ms = *p->second.p99_ms;
     ReplicaError e{w.predicted_req_per_s / r.req_per_s - 1, w.predicted_p99_ms / r.p99_ms - 1, r.stall_free, {}};
     if (!r.stall_free && r.p99_without_stalls_ms) e.p99_without_stalls = w.predicted_p99_ms / *r.p99_without_stalls_ms - 1;
+    const RunRange& range = w.baseline_runs;
+    e.within_both_or_run_range =
+        within_run_range(e.req_per_s, range.req_low, range.req_high, kReplayReqPerSTarget) &&
+        within_run_range(e.p99, range.p99_low, range.p99_high, kReplayP99Target);
     w.replicas.push_back(e);
   }
   RunReplay out{run, {}, predicted_sm_active(Sharing::mps, capacity, clients),
@@ -122,6 +134,13 @@ ActivitySummary summarise_activity(const std::vector<RunReplay>& runs) {
   return out;
 }
 
+bool within_run_range(double error, std::optional<double> low, std::optional<double> high, double target) {
+  if (std::abs(error) <= target) return true;
+  if (!low || !high || error <= -1) return false;
+  const double measured_over_predicted = 1 / (1 + error);
+  return measured_over_predicted >= *low / (1 + target) && measured_over_predicted <= *high / (1 - target);
+}
+
 bool within_both_targets(double req_per_s_error, double p99_error) {
   return std::abs(req_per_s_error) <= kReplayReqPerSTarget && std::abs(p99_error) <= kReplayP99Target;
 }
@@ -157,6 +176,7 @@ std::vector<WorkloadSummary> summarise(const std::vector<RunReplay>& runs) {
     for (const ReplicaError& e : w.replicas) {
       ++s.replicas;
       if (within_both_targets(e.req_per_s, e.p99)) ++s.within_both;
+      if (e.within_both_or_run_range) ++s.within_both_or_run_range;
       if (within_both_targets(level_removed(e.req_per_s, level.req_per_s), level_removed(e.p99, level.p99))) {
         ++s.within_both_level_removed;
       }

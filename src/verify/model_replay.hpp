@@ -31,12 +31,27 @@ struct ReplicaError {
   bool stall_free = true;
   // The others': the error against its p99 over the requests shared stalls did not meet, where recorded.
   std::optional<double> p99_without_stalls;
+  // Within both targets, or missed by no more than the program's own runs alone were apart
+  // (within_run_range): a miss the profile's baseline could not have told from its noise.
+  bool within_both_or_run_range = false;
 };
+
+// The range of a workload's baseline runs alone (ProfileBaseline::req_low...), ratios to the medians the
+// prediction rests on; a figure without two runs has none.
+struct RunRange {
+  std::optional<double> req_low, req_high, p99_low, p99_high;
+};
+
+// Whether a prediction error (predicted / measured - 1) is within `target` of the prediction moved anywhere
+// within the runs' range [low, high] of ratios: measured / predicted within [low / (1 + target),
+// high / (1 - target)]. Without a range: within the target.
+bool within_run_range(double error, std::optional<double> low, std::optional<double> high, double target);
 
 struct WorkloadReplay {
   std::string workload;
   double predicted_req_per_s = 0, predicted_p99_ms = 0;
   std::vector<ReplicaError> replicas;  // in the verify report's order
+  RunRange baseline_runs = {};         // of the baseline its prediction rests on (mps_planning_baseline)
 };
 
 struct RunReplay {
@@ -44,7 +59,7 @@ struct RunReplay {
   std::vector<WorkloadReplay> workloads;  // by name
   // The slice's SM activity as the plan predicts it from the profiles (model/slice_activity.hpp) and as verify
   // measured it (GPM); none where either is missing.
-  std::optional<double> predicted_sm_active, measured_sm_active;
+  std::optional<double> predicted_sm_active = std::nullopt, measured_sm_active = std::nullopt;
 };
 
 // The predicted SM activity against the measured over the runs that have both: measured - predicted.
@@ -83,6 +98,9 @@ struct WorkloadSummary {
   // baseline or a term of the model for that mix (results/run80-fma-cells-h200: 204 of 241 missed corpus
   // replicas of runs 33-66 were of that kind).
   int within_both_level_removed = 0;
+  // Within both targets, or missed by no more than its profile's baseline runs alone were apart
+  // (ReplicaError::within_both_or_run_range): what is left is the model's miss beyond the machine's noise.
+  int within_both_or_run_range = 0;
 };
 
 // Whether errors of a replica are within both targets at once (its p99 as measured, shared stalls or not);

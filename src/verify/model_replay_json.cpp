@@ -37,7 +37,8 @@ ordered_json run_json(const RunReplay& r) {
     ordered_json replicas = ordered_json::array();
     for (const ReplicaError& e : w.replicas) {
       replicas.push_back({{"req_per_s_error", e.req_per_s}, {"p99_error", e.p99}, {"stall_free", e.stall_free},
-                          {"p99_error_without_stalls", or_null(e.p99_without_stalls)}});
+                          {"p99_error_without_stalls", or_null(e.p99_without_stalls)},
+                          {"within_both_or_run_range", e.within_both_or_run_range}});  // added 2026-11-29
     }
     workloads.push_back({{"workload", w.workload}, {"predicted_req_per_s", w.predicted_req_per_s},
                          {"predicted_p99_ms", w.predicted_p99_ms}, {"replicas", replicas}});
@@ -72,6 +73,7 @@ ordered_json replay_json(const ReplayReport& report, const ReplaySource& source,
                             {"stalled", s.stalled},
                             {"within_both", s.within_both},
                             {"within_both_level_removed", s.within_both_level_removed},
+                            {"within_both_or_run_range", s.within_both_or_run_range},  // added 2026-11-29
                             {"req_per_s", stats_json(s.req_per_s)},
                             {"p99", stats_json(s.p99)},
                             {"p99_without_stalls", stats_json(s.p99_without_stalls)}});

@@ -128,6 +128,14 @@ TEST(Baseline, FactsCarryTheMediansSpreadsAndFlag) {
   EXPECT_EQ(facts->repeatable, false);
   EXPECT_EQ(facts->flag, "req/s spread 42% over 3 runs (limit 10%)");
   EXPECT_DOUBLE_EQ(*facts->slowest_run, 120.0 / 100 - 1);  // the run at 100 req/s: the 150 does not count
+  // The runs' range as ratios to the medians (what `gpupack model replay` tells noise from the model's miss by).
+  EXPECT_DOUBLE_EQ(*facts->req_low, 100.0 / 120);
+  EXPECT_DOUBLE_EQ(*facts->req_high, 150.0 / 120);
+  EXPECT_DOUBLE_EQ(*facts->p99_low, 1.0);
+  EXPECT_DOUBLE_EQ(*facts->p99_high, 1.0);
+  const auto one = baseline_facts(summarize_baseline("alone", {run_at(100, 2, 3)}, 0.10));
+  EXPECT_FALSE(one->req_low);
+  EXPECT_FALSE(one->p99_high);
   EXPECT_FALSE(baseline_facts(std::nullopt));
 }
 
