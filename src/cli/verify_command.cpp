@@ -23,6 +23,7 @@
 #include "io/model_parameters_json.hpp"
 #include "io/scenario_yaml.hpp"
 #include "model/prediction.hpp"
+#include "model/profile_baseline.hpp"
 #include "mps/mps_control.hpp"
 #include "mps/orphaned_daemons.hpp"
 #include "contract/plan_json.hpp"
@@ -30,6 +31,7 @@
 #include "verify/verify_driver.hpp"
 #include "verify/verify_html.hpp"
 #include "verify/verify_verdict.hpp"
+#include "verify/run_range.hpp"
 
 namespace gpupack {
 
@@ -102,7 +104,7 @@ void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const
   };
   for (const auto& w : scenario.workloads) {
     if (!w.profile) continue;
-    ProfileAlone alone{w.profile->p99_ms, w.profile->req_per_s, ""};
+    ProfileAlone alone{w.profile->p99_ms, w.profile->req_per_s, "", {}};
     for (const auto& gpu : plan.gpus) {
       if (gpu.node != node) continue;
       const GpuModel* model = catalog.find(gpu.model);
@@ -114,7 +116,11 @@ void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const
       // Alone on a slice, the model extrapolates only by scaling to another GPU; a profile from a GPU the
       // catalog does not know (no SM count) is marked extrapolated but not scaled.
       const bool scaled = p.extrapolated && w.profile->gpu_sms > 0;
-      alone = {p.p99_ms, p.req_per_s, scaled ? w.profile->gpu_model : ""};
+      // The baseline the plan's prediction rests on: the MPS 100% one on an MPS slice where measured.
+      const ProfileBaseline* base = home->sharing == Sharing::mps
+                                        ? mps_planning_baseline(*w.profile)
+                                        : (w.profile->baseline ? &*w.profile->baseline : nullptr);
+      alone = {p.p99_ms, p.req_per_s, scaled ? w.profile->gpu_model : "", verify::run_range_of(base)};
       break;
     }
     request.profile_alone[w.name] = alone;

@@ -35,6 +35,23 @@ void add_measurement_notes(VerifyReport& report, const std::vector<std::pair<std
                                        "error within it may be chance: {}; more --repeat or a longer --duration",
                                        report.tolerance * 100, named_list(unsteady)));
   }
+  std::vector<std::pair<std::string, std::string>> within_runs;
+  int judged = 0;
+  for (const auto& v : report.replicas) {
+    if (!v.miss_within_profile_runs) continue;
+    ++judged;
+    if (*v.miss_within_profile_runs) within_runs.emplace_back(v.workload + "-" + std::to_string(v.replica), "");
+  }
+  if (judged > 0) {
+    std::string names;
+    for (size_t i = 0; i < within_runs.size() && i < 6; ++i) names += (i ? ", " : "") + within_runs[i].first;
+    if (within_runs.size() > 6) names += fmt::format(" and {} more", within_runs.size() - 6);
+    report.notes.push_back(fmt::format(
+        "{} of the {} replicas off their profile's prediction beyond the tolerance missed by no more than the "
+        "profile's baseline runs alone were apart, so the profile could not have told that miss from this "
+        "machine's noise{}{}; the others missed by more: the model's",
+        within_runs.size(), judged, names.empty() ? "" : ": ", names));
+  }
   for (const auto& sl : report.slices) {
     if (!sl.sm_active_error || *sl.sm_active_error >= -kSmActiveShortfall) continue;
     report.notes.push_back(fmt::format(

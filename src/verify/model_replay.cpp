@@ -68,19 +68,14 @@ RunReplay replay_run(const RecordedRun& run, const Scenario& s, const ReplayInpu
     if (w.workload.empty()) {
       const auto c = std::find_if(clients.begin(), clients.end(), [&](const ModelClient& x) { return x.workload->name == r.workload; });
       const ProfileFacts* profile = c != clients.end() ? c->workload->profile.get() : nullptr;
-      if (const ProfileBaseline* b = profile ? mps_planning_baseline(*profile) : nullptr) {
-        w.baseline_runs = {b->req_low, b->req_high, b->p99_low, b->p99_high};
-      }
+      w.baseline_runs = run_range_of(profile ? mps_planning_baseline(*profile) : nullptr);
     }
     w.workload = r.workload;
     w.predicted_req_per_s = *p->second.req_per_s;
     w.predicted_p99_ms = *p->second.p99_ms;
     ReplicaError e{w.predicted_req_per_s / r.req_per_s - 1, w.predicted_p99_ms / r.p99_ms - 1, r.stall_free, {}};
     if (!r.stall_free && r.p99_without_stalls_ms) e.p99_without_stalls = w.predicted_p99_ms / *r.p99_without_stalls_ms - 1;
-    const RunRange& range = w.baseline_runs;
-    e.within_both_or_run_range =
-        within_run_range(e.req_per_s, range.req_low, range.req_high, kReplayReqPerSTarget) &&
-        within_run_range(e.p99, range.p99_low, range.p99_high, kReplayP99Target);
+    e.within_both_or_run_range = within_run_range(w.baseline_runs, e.req_per_s, kReplayReqPerSTarget, e.p99, kReplayP99Target);
     w.replicas.push_back(e);
   }
   RunReplay out{run, {}, predicted_sm_active(Sharing::mps, capacity, clients),
@@ -132,13 +127,6 @@ ActivitySummary summarise_activity(const std::vector<RunReplay>& runs) {
   }
   if (!abs_differences.empty()) out.median_abs = bench::median(abs_differences);
   return out;
-}
-
-bool within_run_range(double error, std::optional<double> low, std::optional<double> high, double target) {
-  if (std::abs(error) <= target) return true;
-  if (!low || !high || error <= -1) return false;
-  const double measured_over_predicted = 1 / (1 + error);
-  return measured_over_predicted >= *low / (1 + target) && measured_over_predicted <= *high / (1 - target);
 }
 
 bool within_both_targets(double req_per_s_error, double p99_error) {

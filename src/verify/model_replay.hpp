@@ -12,6 +12,7 @@
 #include "core/scenario.hpp"
 #include "model/model_parameters.hpp"
 #include "verify/run_manifest.hpp"
+#include "verify/run_range.hpp"
 
 namespace gpupack {
 class Filesystem;
@@ -36,16 +37,6 @@ struct ReplicaError {
   bool within_both_or_run_range = false;
 };
 
-// The range of a workload's baseline runs alone (ProfileBaseline::req_low...), ratios to the medians the
-// prediction rests on; a figure without two runs has none.
-struct RunRange {
-  std::optional<double> req_low, req_high, p99_low, p99_high;
-};
-
-// Whether a prediction error (predicted / measured - 1) is within `target` of the prediction moved anywhere
-// within the runs' range [low, high] of ratios: measured / predicted within [low / (1 + target),
-// high / (1 - target)]. Without a range: within the target.
-bool within_run_range(double error, std::optional<double> low, std::optional<double> high, double target);
 
 struct WorkloadReplay {
   std::string workload;

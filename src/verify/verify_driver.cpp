@@ -57,6 +57,7 @@ std::vector<AloneFigures> solo_runs(const VerifySetup& setup, const DriverOption
       a.profile_p99_ms = p->second.p99_ms;
       a.profile_req_per_s = p->second.req_per_s;
       a.profile_scaled_from = p->second.scaled_from;
+      a.profile_runs = p->second.runs;
     }
     if (profiled && first->reports && !options.measure_alone) {
       a.source = "profile";

@@ -64,6 +64,7 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                              {"throughput_error", opt(r.throughput_error)},
                              {"rebased_p99_error", opt(r.rebased_p99_error)},
                              {"rebased_throughput_error", opt(r.rebased_throughput_error)},
+                             {"miss_within_profile_runs", opt(r.miss_within_profile_runs)},  // added 2026-11-29
                              {"slo_ms", opt(r.slo_ms)},
                              {"slo_met", opt(r.slo_met)},
                              {"peak_memory_bytes", opt(r.peak_memory_bytes)},

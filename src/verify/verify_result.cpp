@@ -26,6 +26,22 @@ const AloneFigures* alone_of(const std::vector<AloneFigures>& alone, const std::
   return nullptr;
 }
 
+// Whether a replica off its profile's prediction by more than the tolerance missed by no more than the
+// profile's baseline runs alone were apart (verify/run_range.hpp); verify's errors are measured / predicted - 1,
+// the range's predicted / measured - 1.
+std::optional<bool> miss_within_profile_runs(const ReplicaVerdict& v, const AloneFigures* alone, double tolerance) {
+  if (!alone || v.prediction_source != "profile") return std::nullopt;
+  const RunRange& range = alone->profile_runs;
+  if (!range.req_low && !range.p99_low) return std::nullopt;
+  const auto beyond = [&](const std::optional<double>& e) { return e && std::fabs(*e) > tolerance; };
+  if (!beyond(v.throughput_error) && !beyond(v.p99_error)) return std::nullopt;
+  const auto as_predicted_over_measured = [](const std::optional<double>& e) {
+    return e && *e > -1 ? 1 / (1 + *e) - 1 : 0.0;
+  };
+  return within_run_range(range, as_predicted_over_measured(v.throughput_error), tolerance,
+                          as_predicted_over_measured(v.p99_error), tolerance);
+}
+
 std::optional<double> scaled(const std::optional<double>& v, double factor) {
   return v ? std::optional<double>(*v * factor) : std::nullopt;
 }
@@ -290,6 +306,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
         v.warnings.push_back(fmt::format("throughput {:+.0f}% off the prediction (tolerance {:.0f}%)",
                                          *v.throughput_error * 100, tolerance * 100));
       }
+      v.miss_within_profile_runs = miss_within_profile_runs(v, alone_of(alone, v.workload), tolerance);
       // The SLO must hold in every repeat: the worst one decides.
       if (v.slo_ms && !v.p99_ms.runs.empty()) v.slo_met = worst_p99 <= *v.slo_ms;
       if (v.slo_met) sv.slo_met = sv.slo_met.value_or(true) && *v.slo_met;

@@ -35,6 +35,7 @@ struct AloneFigures {
   // from the profile's: measured here / profile - 1.
   std::optional<double> profile_p99_ms, profile_req_per_s;
   std::string profile_scaled_from;  // the GPU model the profile was measured on, when scaled to this one
+  RunRange profile_runs = {};       // how far apart its profile's baseline runs alone were (ProfileAlone::runs)
   std::optional<double> p99_drift() const;
   std::optional<double> req_per_s_drift() const;
 };
@@ -58,6 +59,10 @@ struct ReplicaVerdict {
   // The profile's predictions rebased on this machine's solo runs (x measured alone here / profile alone):
   // the error left to the co-location model once the machine's drift is taken out (--measure-alone).
   std::optional<double> rebased_p99_error, rebased_throughput_error;
+  // Off the prediction beyond the tolerance, and by no more than its profile's baseline runs alone were apart
+  // (verify/run_range.hpp): a miss its profile could not have told from this machine's noise. None where
+  // within the tolerance, not predicted from a profile, or its baseline has one run.
+  std::optional<bool> miss_within_profile_runs;
   std::optional<double> slo_ms;
   std::optional<bool> slo_met;
   std::optional<std::uint64_t> peak_memory_bytes;

@@ -13,6 +13,7 @@
 #include "gpu/gpu_backend.hpp"
 #include "render/client_env.hpp"
 #include "contract/plan_json.hpp"
+#include "verify/run_range.hpp"
 
 namespace gpupack::verify {
 
@@ -60,6 +61,8 @@ struct SliceSetup {
 struct ProfileAlone {
   std::optional<double> p99_ms, req_per_s;
   std::string scaled_from;  // the profile's GPU model when its figures were scaled; empty when not
+  // How far apart its baseline's runs alone were (the baseline the plan's prediction rests on).
+  RunRange runs = {};
 };
 
 struct VerifySetup {

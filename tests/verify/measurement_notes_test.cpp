@@ -75,5 +75,22 @@ TEST(MeasurementNotes, ASliceWellUnderItsPredictedSmActivityIsNamed) {
       << r.notes[0];
 }
 
+// Of the replicas off their profile's prediction, those that missed by no more than the profile's baseline
+// runs alone were apart are named; replicas not judged (within the tolerance, or no range) are not counted.
+TEST(MeasurementNotes, MissesWithinTheProfilesBaselineRunsAreCountedAndNamed) {
+  VerifyReport r;
+  r.tolerance = 0.25;
+  r.replicas = {replica("bert", 0, {10}, {100}), replica("bert", 1, {10}, {100}), replica("dlrm", 0, {10}, {100}),
+                replica("mlp", 0, {10}, {100})};
+  r.replicas[0].miss_within_profile_runs = false;
+  r.replicas[1].miss_within_profile_runs = true;
+  r.replicas[2].miss_within_profile_runs = true;
+  add_measurement_notes(r, {});
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0].rfind("2 of the 3 replicas off their profile's prediction beyond the tolerance missed by no more "
+                             "than the profile's baseline runs alone were apart", 0), 0u) << r.notes[0];
+  EXPECT_NE(r.notes[0].find("noise: bert-1, dlrm-0; the others missed by more: the model's"), std::string::npos) << r.notes[0];
+}
+
 }  // namespace
 }  // namespace gpupack::verify

@@ -53,6 +53,18 @@ class VerifyDriverTest : public ::testing::Test {
     return run_verify(s, options_, deps);
   }
 
+  // A replica off its profile's prediction beyond the tolerance is checked against how far apart its
+  // profile's baseline runs alone were: fast measures 4 ms beside batch where its profile predicted 2.8 (+43%).
+  VerifyReport verify_fast_beside_batch(RunRange runs) {
+    world_.latency_scales = true;  // 2 ms x the clients running
+    VerifySetup s = setup(1);
+    ReplicaSetup& fast = s.slices[0].replicas[0];
+    fast.profile_p99_ms = 2.8;
+    fast.profile_req_per_s = 100;
+    s.profile_alone["fast"] = {1.4, 200, "", runs};
+    return verify(s);
+  }
+
   testing::TempDir dir_;
   testing::World world_;
   testing::FakeRunner runner_{world_};
@@ -125,7 +137,7 @@ TEST_F(VerifyDriverTest, MeasureAloneReportsTheMachinesDriftAndRebasesTheProfile
   ReplicaSetup& fast = s.slices[0].replicas[0];
   fast.profile_p99_ms = 3.0;  // the plan's profile prediction beside batch
   fast.profile_req_per_s = 100;
-  s.profile_alone["fast"] = {1.6, 400, ""};  // what the profile measured alone, on its machine
+  s.profile_alone["fast"] = {1.6, 400, "", {}};  // what the profile measured alone, on its machine
   options_.measure_alone = true;
   const VerifyReport r = verify(s);
   EXPECT_EQ(world_.spawned.size(), 2u + 2u + 2u * 2);  // both workloads alone twice, then the plan twice
@@ -147,6 +159,34 @@ TEST_F(VerifyDriverTest, MeasureAloneReportsTheMachinesDriftAndRebasesTheProfile
   EXPECT_NEAR(j["alone"][0]["p99_drift"].get<double>(), 0.25, 1e-9);
   EXPECT_NEAR(j["replicas"][0]["rebased_p99_error"].get<double>(), 4 / 3.75 - 1, 1e-9);
   EXPECT_TRUE(j["alone"][1]["p99_drift"].is_null());
+}
+
+TEST_F(VerifyDriverTest, AMissWithinTheProfilesBaselineRunsIsNamedAsSuch) {
+  // Its p99 alone from 0.6 to 1.4 of the median: measured / predicted up to 1.4 / 0.75 = 1.87 is within.
+  const VerifyReport r = verify_fast_beside_batch({0.7, 1.4, 0.6, 1.4});
+  const ReplicaVerdict& f = r.replicas[0];
+  ASSERT_TRUE(f.p99_error);
+  EXPECT_NEAR(*f.p99_error, 4 / 2.8 - 1, 1e-9);
+  ASSERT_TRUE(f.miss_within_profile_runs);
+  EXPECT_TRUE(*f.miss_within_profile_runs);
+  EXPECT_FALSE(r.replicas[1].miss_within_profile_runs);  // batch has no profile
+  EXPECT_EQ(to_json(r)["replicas"][0]["miss_within_profile_runs"], true);
+  bool noted = false;
+  for (const auto& n : r.notes) noted = noted || n.rfind("1 of the 1 replicas off their profile's prediction", 0) == 0;
+  EXPECT_TRUE(noted);
+}
+
+TEST_F(VerifyDriverTest, AMissBeyondTheProfilesBaselineRunsIsTheModels) {
+  // Its p99 alone within 5%: measured / predicted up to 1.05 / 0.75 = 1.40, and it measured 1.43.
+  const VerifyReport r = verify_fast_beside_batch({0.97, 1.02, 0.95, 1.05});
+  ASSERT_TRUE(r.replicas[0].miss_within_profile_runs);
+  EXPECT_FALSE(*r.replicas[0].miss_within_profile_runs);
+}
+
+TEST_F(VerifyDriverTest, AMissOfAProfileWithOneBaselineRunIsNotJudged) {
+  const VerifyReport r = verify_fast_beside_batch({});
+  EXPECT_FALSE(r.replicas[0].miss_within_profile_runs);
+  EXPECT_TRUE(to_json(r)["replicas"][0]["miss_within_profile_runs"].is_null());
 }
 
 TEST_F(VerifyDriverTest, AProfiledReplicaMeasuredOverItsSloBreaksIt) {
