@@ -29,6 +29,7 @@ struct ModelNote {
     curve_kernel_stretch,  // x: the share of the SMs its kernels get (%), their stretch there, the contention;
                            // n: the SM-share curve's segment read; flag: below the curve's lowest point
     launch_path,         // n: clients; x: slowdown, cost per other client; flag: the cost from its own MPS grid
+    launch_within_noise,  // x: the share a copy of its MPS grid kept, its slowest baseline run's; n: the grid's K
     tail_capped,         // x: tail alone / mean, tail beside neighbours / mean; flag: its own excess binds
     core_wait,           // n: client processes, on this slice; x: host cores, wait in ms; flag: measured by the
                          // grid, then x also: ms per copy, the grid host's cores, its K within and past them

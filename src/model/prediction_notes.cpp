@@ -140,6 +140,10 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
                            " neighbours count as " + note_number(s.x[2]) +
                            " copies of it by their SM activity)"
                      : ", fitted on H100 hosts; a profile with an MPS grid measures it here: gpupack profile --sweep runs one)");
+    case Kind::launch_within_noise:
+      return "MPS launch path: no cost counted: its MPS co-location grid's " + std::to_string(s.n[0]) +
+             " copies kept " + note_number(s.x[0]) + " of one copy's req/s each, no less than its slowest baseline run "
+             "alone kept of their median (" + note_number(s.x[1]) + "): a loss within its own run-to-run noise";
     case Kind::tail_capped:
       return "tail alone " + note_number(s.x[0]) + " x its mean request, beside neighbours " + note_number(s.x[1]) +
              " x" +

@@ -7,6 +7,7 @@
 #include "model/host_cpu_grid.hpp"
 #include "model/kernel_share_stretch.hpp"
 #include "model/profile_alone.hpp"
+#include "model/profile_baseline.hpp"
 #include "model/saturation_wait.hpp"
 #include "model/slice_contention.hpp"
 
@@ -29,9 +30,17 @@ double kernel_slowdown(double exposed, double contention, double memory) {
 
 // The coefficient from the profile's own MPS grid (its largest K): what the copies lost per copy beyond
 // their SM contention, per other client and per unit of the share of time no kernel runs; else the default.
+// None (0 from the grid) where the copies kept at least what the slowest run of the baseline its prediction
+// rests on kept of the median alone: a loss no larger than the program's own run-to-run noise is not a
+// measured cost. bert-base-b4's H200 grid kept 0.88 a copy at K=4 with its MPS baseline runs 0.80-1.15 of
+// their median, and the cost read from it (0.06 a client, x1.6 beside 15 clients) predicted it 2x slower than
+// it ran in every inference mix of runs 64-91 (docs/decisions.md, "A launch cost within the baseline's noise").
 struct LaunchCost {
   double per_client = 0;
   bool from_grid = false;
+  std::optional<double> kept_within_noise = std::nullopt;  // the copies' share kept, where within the noise
+  double slowest_run = 0;                                   // the slowest baseline run's share of the median
+  int k = 0;                                                // the grid's largest K
 };
 LaunchCost launch_cost_per_client(const ProfileFacts& p, double exposed, double dram_per_copy,
                                   const ModelParameters& m) {
@@ -47,6 +56,9 @@ LaunchCost launch_cost_per_client(const ProfileFacts& p, double exposed, double 
     return {m.mps_launch_cost_per_client, false};
   }
   const double kept = most->aggregate_req_per_s / most->k / one->aggregate_req_per_s;
+  if (const ProfileBaseline* b = mps_planning_baseline(p); b && b->req_low && kept >= *b->req_low) {
+    return {0.0, true, kept, *b->req_low, most->k};
+  }
   const double contention = std::max(1.0, most->k * effective_sm_activity(p));
   const double memory = memory_queueing(dram_per_copy, (most->k - 1) * dram_per_copy, m);
   const double slowed = kernel_slowdown(exposed, contention, memory);
@@ -60,6 +72,7 @@ struct MpsSlowdown {
   std::optional<KernelStretch> stretch;
   double launch = 1, launch_per_client = 0, launch_others = 0;
   bool launch_from_grid = false;
+  LaunchCost launch_cost;
 };
 MpsSlowdown mps_slowdown(const ProfileFacts& p, const std::vector<contention::Activity>& acts, size_t i,
                          double dram_sum, int slice_clients, const ModelParameters& m) {
@@ -83,6 +96,7 @@ MpsSlowdown mps_slowdown(const ProfileFacts& p, const std::vector<contention::Ac
   // neighbours as copies of it by their SM activity; the fitted default was fitted per process
   // (contention::copy_equivalents).
   const LaunchCost cost = launch_cost_per_client(p, own.exposed, own_dram, m);
+  s.launch_cost = cost;
   s.launch_per_client = cost.per_client;
   s.launch_from_grid = cost.from_grid;
   s.launch_others = cost.from_grid ? contention::copy_equivalents(acts, i) : slice_clients - 1;
@@ -259,6 +273,8 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
           scale_figures(*f, 1.0 / s.launch);
           pred.notes.push_back(
               {ModelNote::Kind::launch_path, {s.launch, s.launch_per_client, s.launch_others}, {slice_clients}, s.launch_from_grid});
+        } else if (const auto kept = s.launch_cost.kept_within_noise) {
+          pred.notes.push_back({ModelNote::Kind::launch_within_noise, {*kept, s.launch_cost.slowest_run}, {s.launch_cost.k, 0}});
         }
         // The tail beside neighbours, capped (colocated_tail_cap).
         const bool cores_stated = slice.host_cores > 0;

@@ -31,10 +31,10 @@ TEST(RecordedVerifyRuns, MissesWithinTheBaselinesRunsAloneAreToldApartFromTheMod
     by_workload[s["workload"].get<std::string>()] = s;
   }
   EXPECT_EQ(replicas, 771);
-  EXPECT_GE(within, 361);
-  EXPECT_GE(or_range, 475);
+  EXPECT_GE(within, 367);
+  EXPECT_GE(or_range, 498);
   // bert-base-b4's misses are the model's: most of its replicas miss by more than its runs alone were apart
-  // (46 of 181 within either); mobilenet-v3-b8's mostly are not (215 of 283).
+  // (69 of 181 within either); mobilenet-v3-b8's mostly are not (215 of 283).
   EXPECT_LT(by_workload["bert-base-b4"]["within_both_or_run_range"].get<int>(), 181 / 2);
   EXPECT_GE(by_workload["mobilenet-v3-b8"]["within_both_or_run_range"].get<int>(), 215);
   // Per replica, the flag agrees with the count.

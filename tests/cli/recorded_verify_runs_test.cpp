@@ -287,14 +287,17 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // Run 91 (run 85's inference and saturated scenarios from run64's profiles on another H200, out of sample) added
 // 28 replicas, 8 within both, and raised bert-base-b4's (req/s 41.2% -> 42.2%: ten copies 2.2-2.5x their
 // predicted req/s; p99 40.7% -> 43.0%) and resnet50-b32's req/s (40.2% -> 42.0%: 0.53-0.54 of its prediction).
+// The launch cost read from a grid whose copies kept no less than the slowest baseline run alone is not counted
+// (model/profile_prediction.cpp): bert-base-b4's req/s 42.2% -> 33.3%, p99 43.0% -> 24.6%, within both 31 -> 37;
+// unet-step-b4's req/s 24.5% -> 28.6%, p99 5.1% -> 8.0% (7 replicas, 1 within both either way).
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
-    {"bert-base-b4", {0.43, 0.44}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
+    {"bert-base-b4", {0.34, 0.26}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
     {"mobilenet-v3-b8", {0.15, 0.17}}, {"resnet50-b32", {0.43, 0.20}},    {"stream-triad", {0.12, 0.20}},
-    {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.26, 0.08}}, {"wav2vec-b8", {0.57, 0.35}},
+    {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.30, 0.09}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
 TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
@@ -318,7 +321,7 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
   EXPECT_EQ(replicas, 771);  // runs 33-56, 59-62, 64, 66, 81-88, 90 and 91 (run39, run41-h200, run42 but its last
                              // call, run43-h200, run44, run45-h200, run46, run48, run49, run51, run53-56, run59-62,
                              // run64, run66, runs 81-88, run90 and run91 on H200s)
-  EXPECT_GE(within_both, 361);
+  EXPECT_GE(within_both, 367);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +
