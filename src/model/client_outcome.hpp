@@ -43,7 +43,8 @@ struct ModelNote {
     grid_gpu_demand,     // x: the share of the GPU a copy needs, its SM activity alone, the copies' plateau req/s;
                          // n: the last K that grew, the K where it did not
     dram_measured,       // x: others' DRAM draw, the req/s and p99 residuals there, the largest draw measured
-                         // beside; flag: the draw is beyond it (the last residual carried flat)
+                         // beside; flag: the draw is beyond it (the last residual carried flat); n: 1 where the
+                         // cell read was pooled with one at a larger draw that lost less
     saturation_wait,     // x: others' SM activity (their caps able to hold every SM), the wait in ms a request, the
                          // wait per unit of SM activity (share of a request alone), the neighbour SM activity
                          // measured, the SMs' overload it is carried on (contention::sm_overload); flag: more

@@ -300,7 +300,7 @@ std::vector<ClientOutcome> client_figures(Sharing sharing, SliceCapacity slice, 
           pred.extrapolated = pred.extrapolated || r->beyond;
           pred.notes.push_back({ModelNote::Kind::dram_measured,
                                 {others_dram, r->req_factor, r->p99_factor, r->measured_others},
-                                {},
+                                {r->pooled ? 1 : 0, 0},
                                 r->beyond});
         }
         // Beside neighbours that can hold every SM its kernels wait for them: what its profile's cell beside

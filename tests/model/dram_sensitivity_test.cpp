@@ -46,6 +46,27 @@ TEST(DramSensitivity, TheResidualIsTheMeasuredSlowdownOverTheModelsAtTheMeasured
   EXPECT_DOUBLE_EQ(none->p99_factor, 1.0);
 }
 
+// Run64's bert-base-b4 on an H200: beside the triad at 25% of the threads (others drawing 0.48) it kept 0.61
+// of its req/s alone, beside it at 50% (0.71) 0.77. A neighbour drawing more on more SMs does not leave it
+// faster: the two cells are pooled to their mean, and the residual read says so; a rising pair is read as
+// measured.
+TEST(DramSensitivity, ACellAtALargerDrawThatLostLessIsPooledWithTheOneBelow) {
+  const ProfileFacts p = measured_beside({{25, 0.48, 0.61, 1.10}, {50, 0.71, 0.77, 1.00}});
+  const auto low = measured_dram_residual(p, 0.48, modelled_as(1.0));
+  ASSERT_TRUE(low);
+  EXPECT_DOUBLE_EQ(low->req_factor, (1 / 0.61 + 1 / 0.77) / 2);
+  EXPECT_DOUBLE_EQ(low->p99_factor, (1.10 + 1.00) / 2);
+  EXPECT_TRUE(low->pooled);
+  const auto high = measured_dram_residual(p, 0.71, modelled_as(1.0));
+  EXPECT_DOUBLE_EQ(high->req_factor, low->req_factor);
+  EXPECT_TRUE(high->pooled);
+  const ProfileFacts rising = measured_beside({{25, 0.48, 0.77, 1.00}, {50, 0.71, 0.61, 1.10}});
+  const auto measured = measured_dram_residual(rising, 0.48, modelled_as(1.0));
+  EXPECT_DOUBLE_EQ(measured->req_factor, 1 / 0.77);
+  EXPECT_FALSE(measured->pooled);
+  EXPECT_DOUBLE_EQ(measured_dram_residual(rising, 0.71, modelled_as(1.0))->req_factor, 1 / 0.61);
+}
+
 TEST(DramSensitivity, BelowTheMeasuredDrawItGrowsAsAQueueAtTheDramsLoad) {
   const ProfileFacts p = measured_beside({{30, 0.8, 0.5, 3.0}});
   // Others drawing 0.3 (load 0.4) against 0.8 (load 0.9): a queue's growth there is 6% of the way, where a
