@@ -24,7 +24,7 @@ struct DramResidual {
   double p99_factor = 1;       // the measured p99 growth over the model's, at the draw (>= 1)
   double measured_others = 0;  // the largest draw of others the profile measured it beside
   bool beyond = false;         // the others draw more than that: the last point's residual, carried flat
-  bool pooled = false;         // the point read was pooled with a cell at a larger draw that lost less
+  bool pooled = false;         // the point read had its req/s pooled with a cell at a larger draw that lost less
 };
 
 // The model's prediction of the program (alone, uncapped) in one of its profile's neighbour cells: its req/s
@@ -39,8 +39,9 @@ using ModelledCell = std::function<DramCellModel(const ProfileDramPoint&)>;
 // profile's measured points, each the measured factor over `modelled` (at least 1), linear between them in
 // the growth of a queue at the DRAM's load (its own draw alone plus the others', rho / (1 - rho));
 // beyond the largest measured draw the last point's residual, the model's own DRAM terms growing with the
-// draw. The points never fall with the draw: a cell at a larger draw that lost less is pooled with the ones
-// below it (their mean). None without a measured point or with no draw.
+// draw. The req/s slowdowns measured never fall with the draw: a cell at a larger draw that lost less is pooled
+// with the ones below it (their mean); the p99 growths are read as measured. None without a measured point or
+// with no draw.
 std::optional<DramResidual> measured_dram_residual(const ProfileFacts& p, double others_dram,
                                                    const ModelledCell& modelled);
 

@@ -179,8 +179,8 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
       return "others draw " + note_number(s.x[0]) + " of the DRAM bandwidth: beside its profile's neighbour (" +
              note_number(s.x[3]) + " drawn) it measured req/s /" + note_number(s.x[1]) + ", p99 x" +
              note_number(s.x[2]) + " beyond the rest of the model" +
-             (s.n[0] == 1 ? " (pooled with its cells at larger draws that lost less: single windows disagreeing by "
-                            "their noise)"
+             (s.n[0] == 1 ? " (its req/s pooled with its cells at larger draws that lost less: single windows "
+                            "disagreeing by their noise)"
                           : "") +
              (s.flag ? " (at the largest draw measured; the model's own DRAM terms carry the rest)" : "");
     case Kind::saturation_wait:

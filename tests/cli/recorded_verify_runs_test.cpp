@@ -290,8 +290,8 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // The launch cost read from a grid whose copies kept no less than the slowest baseline run alone is not counted
 // (model/profile_prediction.cpp): bert-base-b4's req/s 42.2% -> 33.3%, p99 43.0% -> 24.6%, within both 31 -> 37;
 // unet-step-b4's req/s 24.5% -> 28.6%, p99 5.1% -> 8.0% (7 replicas, 1 within both either way). A profile's
-// DRAM cells pooled where one at a larger draw lost less (model/dram_sensitivity.cpp): bert-base-b4's req/s
-// 33.3% -> 28.8%, p99 24.6% -> 21.1%, within both 37 -> 51; wav2vec-b8 within both 52 -> 51.
+// DRAM cells' req/s slowdowns pooled where one at a larger draw lost less (model/dram_sensitivity.cpp):
+// bert-base-b4's req/s 33.3% -> 28.9%, p99 24.6% -> 21.1%, within both 37 -> 51.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
@@ -323,7 +323,7 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
   EXPECT_EQ(replicas, 771);  // runs 33-56, 59-62, 64, 66, 81-88, 90 and 91 (run39, run41-h200, run42 but its last
                              // call, run43-h200, run44, run45-h200, run46, run48, run49, run51, run53-56, run59-62,
                              // run64, run66, runs 81-88, run90 and run91 on H200s)
-  EXPECT_GE(within_both, 380);
+  EXPECT_GE(within_both, 381);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +
