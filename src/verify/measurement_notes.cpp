@@ -5,10 +5,13 @@
 namespace gpupack::verify {
 namespace {
 
-// "a (x), b (y), ... and N more": the replicas a note names, each with its figure.
+// "a (x), b (y), ... and N more": the replicas a note names, each with its figure where it has one.
 std::string named_list(const std::vector<std::pair<std::string, std::string>>& named) {
   std::string names;
-  for (size_t i = 0; i < named.size() && i < 6; ++i) names += fmt::format("{}{} ({})", i ? ", " : "", named[i].first, named[i].second);
+  for (size_t i = 0; i < named.size() && i < 6; ++i) {
+    names += fmt::format("{}{}", i ? ", " : "", named[i].first);
+    if (!named[i].second.empty()) names += fmt::format(" ({})", named[i].second);
+  }
   if (named.size() > 6) names += fmt::format(" and {} more", named.size() - 6);
   return names;
 }
@@ -43,9 +46,7 @@ void add_measurement_notes(VerifyReport& report, const std::vector<std::pair<std
     if (*v.miss_within_profile_runs) within_runs.emplace_back(v.workload + "-" + std::to_string(v.replica), "");
   }
   if (judged > 0) {
-    std::string names;
-    for (size_t i = 0; i < within_runs.size() && i < 6; ++i) names += (i ? ", " : "") + within_runs[i].first;
-    if (within_runs.size() > 6) names += fmt::format(" and {} more", within_runs.size() - 6);
+    const std::string names = named_list(within_runs);
     report.notes.push_back(fmt::format(
         "{} of the {} replicas off their profile's prediction beyond the tolerance missed by no more than the "
         "profile's baseline runs alone were apart, so the profile could not have told that miss from this "

@@ -290,11 +290,12 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
       if (fewest && *fewest < kSteadyP99Requests) {
         few_requests.emplace_back(v.workload + "-" + std::to_string(v.replica), std::to_string(*fewest));
       }
-      if (setup_r.reports) predict(v, setup_r, slice, alone_of(alone, v.workload));
+      const AloneFigures* a = alone_of(alone, v.workload);
+      if (setup_r.reports) predict(v, setup_r, slice, a);
       v.p99_error = error_of(v.p99_ms.mean(), v.predicted_p99_ms);
       v.throughput_error = error_of(v.req_per_s.mean(), v.predicted_req_per_s);
       if (stalls_worth_naming(v)) v.p99_error_without_stalls = error_of(v.p99_without_stalls_ms.mean(), v.predicted_p99_ms);
-      if (const AloneFigures* a = alone_of(alone, v.workload); a && v.prediction_source == "profile") {
+      if (a && v.prediction_source == "profile") {
         v.rebased_p99_error = rebased_error(v.p99_ms.mean(), v.predicted_p99_ms, a->p99_drift());
         v.rebased_throughput_error = rebased_error(v.req_per_s.mean(), v.predicted_req_per_s, a->req_per_s_drift());
       }
@@ -306,7 +307,7 @@ VerifyReport compare(const VerifySetup& setup, const std::vector<SessionRun>& ru
         v.warnings.push_back(fmt::format("throughput {:+.0f}% off the prediction (tolerance {:.0f}%)",
                                          *v.throughput_error * 100, tolerance * 100));
       }
-      v.miss_within_profile_runs = miss_within_profile_runs(v, alone_of(alone, v.workload), tolerance);
+      v.miss_within_profile_runs = miss_within_profile_runs(v, a, tolerance);
       // The SLO must hold in every repeat: the worst one decides.
       if (v.slo_ms && !v.p99_ms.runs.empty()) v.slo_met = worst_p99 <= *v.slo_ms;
       if (v.slo_met) sv.slo_met = sv.slo_met.value_or(true) && *v.slo_met;
