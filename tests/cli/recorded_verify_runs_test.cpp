@@ -291,14 +291,16 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // (model/profile_prediction.cpp): bert-base-b4's req/s 42.2% -> 33.3%, p99 43.0% -> 24.6%, within both 31 -> 37;
 // unet-step-b4's req/s 24.5% -> 28.6%, p99 5.1% -> 8.0% (7 replicas, 1 within both either way). A profile's
 // DRAM cells' req/s slowdowns pooled where one at a larger draw lost less (model/dram_sensitivity.cpp):
-// bert-base-b4's req/s 33.3% -> 28.9%, p99 24.6% -> 21.1%, within both 37 -> 51.
+// bert-base-b4's req/s 33.3% -> 28.9%, p99 24.6% -> 21.1%, within both 37 -> 51. run92 (measured after both,
+// run64's profiles): resnet50-b32's 3 replicas ran 38-47% under their predicted req/s again (its run55 profile):
+// req/s 42.0% -> 43.6%, p99 19.9% -> 20.5%.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.30, 0.22}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.15, 0.17}}, {"resnet50-b32", {0.43, 0.20}},    {"stream-triad", {0.12, 0.20}},
+    {"mobilenet-v3-b8", {0.15, 0.17}}, {"resnet50-b32", {0.44, 0.21}},    {"stream-triad", {0.12, 0.20}},
     {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.30, 0.09}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -320,10 +322,11 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 771);  // runs 33-56, 59-62, 64, 66, 81-88, 90 and 91 (run39, run41-h200, run42 but its last
+  EXPECT_EQ(replicas, 858);  // runs 33-56, 59-62, 64, 66, 81-88 and 90-92 (run39, run41-h200, run42 but its last
                              // call, run43-h200, run44, run45-h200, run46, run48, run49, run51, run53-56, run59-62,
-                             // run64, run66, runs 81-88, run90 and run91 on H200s)
-  EXPECT_GE(within_both, 381);
+                             // run64, run66, runs 81-88 and runs 90-92 on H200s;
+                             // run92 with its four --observed rounds)
+  EXPECT_GE(within_both, 418);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +
