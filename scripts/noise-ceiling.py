@@ -17,9 +17,10 @@ Exit 2 with one line on bad arguments or no profile with a baseline of three run
 """
 import argparse
 import json
-import os
 import statistics
 import sys
+
+from recorded_profiles import baseline_blocks, check_roots, gpu, profiles, program
 
 REQ_TARGET = 0.15
 P99_TARGET = 0.25
@@ -27,13 +28,8 @@ P99_TARGET = 0.25
 
 def baselines(profile):
     """The plain and the MPS 100% baselines with at least three runs, as (setting, runs)."""
-    b = profile.get("baseline")
-    if not isinstance(b, dict):
-        return []
     out = []
-    for setting, block in (("alone", b), ("mps-100", b.get("mps"))):
-        if not isinstance(block, dict):
-            continue
+    for setting, block in baseline_blocks(profile):
         runs = block.get("runs")
         if not isinstance(runs, list) or len(runs) < 3:
             continue
@@ -47,22 +43,6 @@ def baselines(profile):
         if figures:
             out.append((setting, figures))
     return out
-
-
-def program(profile):
-    """The corpus program it ran (examples/clients/bert_base_b4.py: bert-base-b4), else its name."""
-    command = profile.get("command")
-    if isinstance(command, list):
-        for part in command:
-            if isinstance(part, str) and "examples/clients/" in part and part.endswith(".py"):
-                return os.path.basename(part)[:-3].replace("_", "-")
-    return profile["name"]
-
-
-def gpu(profile):
-    device = profile.get("device")
-    model = device.get("model") if isinstance(device, dict) else None
-    return model if isinstance(model, str) and model else "-"
 
 
 def within(measured, predicted, target):
@@ -84,32 +64,21 @@ def leave_one_out(figures):
 def collect(roots):
     seen = set()
     table = {}
-    for root in roots:
-        for dirpath, _, files in os.walk(root):
-            for name in sorted(files):
-                if not name.endswith(".json"):
-                    continue
-                try:
-                    with open(os.path.join(dirpath, name)) as f:
-                        profile = json.load(f)
-                except (OSError, ValueError):
-                    continue
-                if not isinstance(profile, dict) or not isinstance(profile.get("name"), str):
-                    continue
-                for setting, figures in baselines(profile):
-                    key = (program(profile), gpu(profile), setting, tuple(figures))
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    row = table.setdefault(key[:3], {"profiles": 0, "runs": 0, "req": 0, "p99": 0, "p99_runs": 0, "both": 0})
-                    row["profiles"] += 1
-                    for req_ok, p99_ok in leave_one_out(figures):
-                        row["runs"] += 1
-                        row["req"] += req_ok
-                        if p99_ok is not None:
-                            row["p99_runs"] += 1
-                            row["p99"] += p99_ok
-                            row["both"] += req_ok and p99_ok
+    for profile in profiles(roots):
+        for setting, figures in baselines(profile):
+            key = (program(profile), gpu(profile), setting, tuple(figures))
+            if key in seen:
+                continue
+            seen.add(key)
+            row = table.setdefault(key[:3], {"profiles": 0, "runs": 0, "req": 0, "p99": 0, "p99_runs": 0, "both": 0})
+            row["profiles"] += 1
+            for req_ok, p99_ok in leave_one_out(figures):
+                row["runs"] += 1
+                row["req"] += req_ok
+                if p99_ok is not None:
+                    row["p99_runs"] += 1
+                    row["p99"] += p99_ok
+                    row["both"] += req_ok and p99_ok
     return table
 
 
@@ -121,10 +90,7 @@ def main():
         args = ap.parse_args()
     except SystemExit as e:
         sys.exit(2 if e.code else 0)
-    for root in args.roots:
-        if not os.path.isdir(root):
-            print(f"noise-ceiling: {root!r} is not a directory (give directories holding profile JSON files)", file=sys.stderr)
-            sys.exit(2)
+    check_roots("noise-ceiling", args.roots)
     table = collect(args.roots)
     if not table:
         print("noise-ceiling: no profile with a baseline of three runs or more under " + ", ".join(args.roots), file=sys.stderr)
