@@ -104,7 +104,7 @@ void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const
   };
   for (const auto& w : scenario.workloads) {
     if (!w.profile) continue;
-    ProfileAlone alone{w.profile->p99_ms, w.profile->req_per_s, "", {}};
+    ProfileAlone alone{w.profile->p99_ms, w.profile->req_per_s, "", {}, std::nullopt};
     for (const auto& gpu : plan.gpus) {
       if (gpu.node != node) continue;
       const GpuModel* model = catalog.find(gpu.model);
@@ -120,8 +120,12 @@ void add_profile_alone(const Scenario& scenario, const PlanDocument& plan, const
       const ProfileBaseline* base = home->sharing == Sharing::mps
                                         ? mps_planning_baseline(*w.profile)
                                         : (w.profile->baseline ? &*w.profile->baseline : nullptr);
-      alone = {p.p99_ms, p.req_per_s, scaled ? w.profile->gpu_model : "", verify::run_range_of(base)};
+      alone = {p.p99_ms, p.req_per_s, scaled ? w.profile->gpu_model : "", verify::run_range_of(base), std::nullopt};
       break;
+    }
+    // The host's speed where the profile ran: its plain baseline's runs time it, else its MPS one's.
+    for (const auto* b : {&w.profile->baseline, &w.profile->mps_baseline}) {
+      if (!alone.host_core_work_ms && *b) alone.host_core_work_ms = (*b)->host_core_work_ms;
     }
     request.profile_alone[w.name] = alone;
   }
@@ -279,8 +283,10 @@ int run_verify_command(const VerifyArgs& a, const CommandContext& ctx) {
     o.tolerance = a.tolerance;
     o.strict = a.strict;
     o.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+    PinnedCpuWorkProbe cpu_probe;
     SessionDeps deps{os.runner, os.fs, os.clock, os.proc, &gpu,
-                     [&os](const std::string& path) { return std::make_unique<measure::FileReportSource>(os.fs, path); }};
+                     [&os](const std::string& path) { return std::make_unique<measure::FileReportSource>(os.fs, path); },
+                     &cpu_probe};
     VerifyReport report;
     try {
       report = run_verify(setup, o, deps);

@@ -72,6 +72,10 @@ struct ProfileBaseline {
   // none with fewer than two runs reporting the figure.
   std::optional<double> req_low = std::nullopt, req_high = std::nullopt;
   std::optional<double> p99_low = std::nullopt, p99_high = std::nullopt;
+  // The median over its runs of how long a fixed piece of CPU work took on the host's cores (each run's
+  // host_core_work median, os/cpu_work_probe.hpp): the profile host's speed. A launch-bound program's rate
+  // follows it from one host to the next (scripts/host-speed.py); none in profiles before run67.
+  std::optional<double> host_core_work_ms = std::nullopt;
 };
 
 struct ProfileFacts {

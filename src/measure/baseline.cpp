@@ -194,6 +194,9 @@ std::optional<ProfileBaseline> baseline_facts(const std::optional<Baseline>& b) 
   range(figures_of(b->runs, [](const BaselineRun& r) { return std::optional<double>(r.req_per_s); }), b->req_per_s,
         out.req_low, out.req_high);
   range(figures_of(b->runs, [](const BaselineRun& r) { return r.p99_ms; }), b->p99_ms, out.p99_low, out.p99_high);
+  out.host_core_work_ms = median_of(figures_of(b->runs, [](const BaselineRun& r) {
+    return r.host_core_work ? std::optional<double>(r.host_core_work->median_ms) : std::nullopt;
+  }));
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/errors.hpp"
+#include "verify/host_speed_note.hpp"
 #include "verify/margin_check.hpp"
 
 namespace gpupack::verify {
@@ -58,6 +59,7 @@ std::vector<AloneFigures> solo_runs(const VerifySetup& setup, const DriverOption
       a.profile_req_per_s = p->second.req_per_s;
       a.profile_scaled_from = p->second.scaled_from;
       a.profile_runs = p->second.runs;
+      a.profile_host_core_work_ms = p->second.host_core_work_ms;
     }
     if (profiled && first->reports && !options.measure_alone) {
       a.source = "profile";
@@ -193,6 +195,8 @@ VerifyReport run_verify(const VerifySetup& setup, const DriverOptions& options, 
     int planned = 0;
     search_slice(setup, *options.search, 1, planned);  // an unknown workload fails before anything runs
   }
+  // Before any replica starts: a client spinning on a core would be timed instead of the core.
+  const std::optional<measure::HostCoreWork> host = deps.cpu_probe ? time_host_speed(*deps.cpu_probe) : std::nullopt;
   const std::vector<AloneFigures> alone = solo_runs(setup, options, runs);
   std::vector<SessionRun> config_runs;
   for (int k = 0; k < options.repeat; ++k) {
@@ -200,6 +204,8 @@ VerifyReport run_verify(const VerifySetup& setup, const DriverOptions& options, 
   }
   VerifyReport report = compare(setup, config_runs, alone, options.tolerance);
   add_margin_checks(report, setup.slo_margin);
+  report.host_core_work = host;
+  add_host_speed_note(report);
   report.warmup_s = options.session.warmup_s;
   report.sample_interval_s = options.session.sample_s;
   report.duration_s = options.session.duration_s;

@@ -45,7 +45,8 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
                           {"req_per_s", measured_json(a.req_per_s)}, {"profile_p99_ms", opt(a.profile_p99_ms)},
                           {"profile_req_per_s", opt(a.profile_req_per_s)},
                           {"profile_scaled_from", opt(a.profile_scaled_from.empty() ? std::nullopt : std::optional(a.profile_scaled_from))},
-                          {"p99_drift", opt(a.p99_drift())}, {"req_per_s_drift", opt(a.req_per_s_drift())}});
+                          {"p99_drift", opt(a.p99_drift())}, {"req_per_s_drift", opt(a.req_per_s_drift())},
+                          {"profile_host_core_work_ms", opt(a.profile_host_core_work_ms)}});  // added 2026-11-29
   }
   j["replicas"] = nlohmann::ordered_json::array();
   for (const auto& r : report.replicas) {
@@ -135,6 +136,11 @@ nlohmann::ordered_json to_json(const VerifyReport& report) {
   } else {
     j["search"] = nullptr;
   }
+  // Added 2026-11-29: the node's cores on the fixed CPU work a profile times, before the runs.
+  const auto& host = report.host_core_work;
+  j["host_core_work"] = host ? nlohmann::ordered_json{{"low_ms", host->low_ms}, {"median_ms", host->median_ms},
+                                                      {"high_ms", host->high_ms}, {"samples", host->samples}}
+                             : nlohmann::ordered_json(nullptr);
   j["slo_margins"] = nlohmann::ordered_json::array();
   for (const MarginCheck& m : report.margins) {
     j["slo_margins"].push_back({{"workload", m.workload}, {"kept", m.kept}, {"needed", m.needed}, {"replica", m.replica},

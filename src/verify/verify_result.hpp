@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "measure/baseline.hpp"
 #include "model/model_parameters.hpp"
 #include "verify/verify_session.hpp"
 #include "verify/verify_setup.hpp"
@@ -36,6 +37,8 @@ struct AloneFigures {
   std::optional<double> profile_p99_ms, profile_req_per_s;
   std::string profile_scaled_from;  // the GPU model the profile was measured on, when scaled to this one
   RunRange profile_runs = {};       // how far apart its profile's baseline runs alone were (ProfileAlone::runs)
+  // How long the fixed CPU work took on its profile's host (ProfileAlone::host_core_work_ms).
+  std::optional<double> profile_host_core_work_ms = std::nullopt;
   std::optional<double> p99_drift() const;
   std::optional<double> req_per_s_drift() const;
 };
@@ -193,6 +196,9 @@ struct VerifyReport {
   std::vector<SliceVerdict> slices;
   std::optional<SearchResult> search;
   std::vector<MarginCheck> margins;  // per workload with an SLO and a predicted p99
+  // The node's cores timed on a fixed piece of CPU work before the runs (SessionDeps::cpu_probe), the same
+  // work a profile times (measure::HostCoreWork): this host's speed beside its profiles' hosts'.
+  std::optional<measure::HostCoreWork> host_core_work;
   // --strict: a prediction error over the tolerance fails the run too (verify/verify_verdict.hpp).
   bool strict = false;
   bool ok() const;  // every SLO met, every error within the tolerance, no crash, no memory over its limit

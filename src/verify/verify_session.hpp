@@ -16,6 +16,7 @@
 #include "measure/client_report.hpp"
 #include "measure/report_source.hpp"
 #include "os/clock.hpp"
+#include "os/cpu_work_probe.hpp"
 #include "os/filesystem.hpp"
 #include "os/proc_reader.hpp"
 #include "os/process_runner.hpp"
@@ -57,6 +58,7 @@ struct SessionDeps {
   ProcReader& proc;
   GpuBackend* gpu = nullptr;  // none: memory and activity are not checked
   std::function<std::unique_ptr<measure::ReportSource>(const std::string& path)> open_report;
+  CpuWorkProbe* cpu_probe = nullptr;  // none: the node's host speed is not timed (VerifyReport::host_core_work)
 };
 
 struct ReplicaRun {

@@ -63,6 +63,8 @@ struct ProfileAlone {
   std::string scaled_from;  // the profile's GPU model when its figures were scaled; empty when not
   // How far apart its baseline's runs alone were (the baseline the plan's prediction rests on).
   RunRange runs = {};
+  // How long the fixed CPU work took on the host its profile was measured on (ProfileBaseline::host_core_work_ms).
+  std::optional<double> host_core_work_ms = std::nullopt;
 };
 
 struct VerifySetup {

@@ -133,6 +133,7 @@ TEST(Baseline, FactsCarryTheMediansSpreadsAndFlag) {
   EXPECT_DOUBLE_EQ(*facts->req_high, 150.0 / 120);
   EXPECT_DOUBLE_EQ(*facts->p99_low, 1.0);
   EXPECT_DOUBLE_EQ(*facts->p99_high, 1.0);
+  EXPECT_FALSE(facts->host_core_work_ms);  // none of the runs timed the host's work
   const auto one = baseline_facts(summarize_baseline("alone", {run_at(100, 2, 3)}, 0.10));
   EXPECT_FALSE(one->req_low);
   EXPECT_FALSE(one->p99_high);
@@ -277,6 +278,18 @@ TEST(BaselineRuns, EachRunTimesTheHostsCoresInItsWindow) {
   // Without a probe: none.
   BaselineHarness plain;
   EXPECT_FALSE(plain.run(2).baseline->runs[0].host_core_work);
+}
+
+// The profile host's speed for verify to set beside its node's: the median over the runs that timed the
+// host's fixed work of each run's median (runs before run67 timed nothing).
+TEST(Baseline, FactsCarryTheHostsWorkTimeOverTheRunsThatTimedIt) {
+  std::vector<BaselineRun> runs = {run_at(100, 2, 3), run_at(150, 2, 3), run_at(120, 2, 3), run_at(110, 2, 3)};
+  runs[0].host_core_work = HostCoreWork{1.4, 1.5, 1.7, 12};
+  runs[1].host_core_work = HostCoreWork{2.8, 3.0, 3.3, 12};
+  runs[2].host_core_work = HostCoreWork{1.5, 1.6, 1.8, 12};
+  const auto facts = baseline_facts(summarize_baseline("alone", runs, 0.10));
+  ASSERT_TRUE(facts->host_core_work_ms);
+  EXPECT_DOUBLE_EQ(*facts->host_core_work_ms, 1.6);
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 #include "verify/verify_driver.hpp"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "fakes/fake_proc_reader.hpp"
 #include "fakes/temp_dir.hpp"
+#include "verify/host_speed_note.hpp"
 #include "verify_fakes.hpp"
 
 namespace gpupack::verify {
@@ -46,10 +49,12 @@ class VerifyDriverTest : public ::testing::Test {
   }
 
   VerifyReport verify(const VerifySetup& s) {
-    SessionDeps deps{runner_, fs_, world_.clock, proc_, nullptr, [this](const std::string& path) {
+    SessionDeps deps{runner_, fs_, world_.clock, proc_, nullptr,
+                     [this](const std::string& path) {
                        const std::string dir = path.substr(0, path.rfind('/'));
                        return std::make_unique<testing::FakeReport>(world_, path, dir + "/go");
-                     }};
+                     },
+                     probe_};
     return run_verify(s, options_, deps);
   }
 
@@ -65,6 +70,7 @@ class VerifyDriverTest : public ::testing::Test {
     return verify(s);
   }
 
+  CpuWorkProbe* probe_ = nullptr;
   testing::TempDir dir_;
   testing::World world_;
   testing::FakeRunner runner_{world_};
@@ -187,6 +193,43 @@ TEST_F(VerifyDriverTest, AMissOfAProfileWithOneBaselineRunIsNotJudged) {
   const VerifyReport r = verify_fast_beside_batch({});
   EXPECT_FALSE(r.replicas[0].miss_within_profile_runs);
   EXPECT_TRUE(to_json(r)["replicas"][0]["miss_within_profile_runs"].is_null());
+}
+
+// The node's host speed is timed before any replica starts (a client spinning on a core would be timed
+// instead), reported beside each profile's host in the JSON and a note.
+TEST_F(VerifyDriverTest, TheNodesHostSpeedIsTimedBeforeTheRunsAndSetBesideTheProfilesHosts) {
+  struct CountingProbe : CpuWorkProbe {
+    explicit CountingProbe(testing::World& w) : world(w) {}
+    std::optional<double> time_next_core() override {
+      spawned_before.push_back(world.spawned.size());
+      return 3.0;
+    }
+    testing::World& world;
+    std::vector<std::size_t> spawned_before;
+  } probe(world_);
+  probe_ = &probe;
+  VerifySetup s = setup(1);
+  s.profile_alone["fast"] = {1.4, 200, "", {}, 1.5};
+  const VerifyReport r = verify(s);
+  ASSERT_EQ(probe.spawned_before.size(), static_cast<size_t>(kHostWorkSamples));
+  for (const std::size_t n : probe.spawned_before) EXPECT_EQ(n, 0u);
+  ASSERT_TRUE(r.host_core_work);
+  EXPECT_DOUBLE_EQ(r.host_core_work->median_ms, 3.0);
+  const auto j = to_json(r);
+  EXPECT_EQ(j["host_core_work"]["samples"], kHostWorkSamples);
+  EXPECT_EQ(j["alone"][0]["workload"], "fast");
+  EXPECT_DOUBLE_EQ(j["alone"][0]["profile_host_core_work_ms"].get<double>(), 1.5);
+  EXPECT_TRUE(j["alone"][1]["profile_host_core_work_ms"].is_null());
+  const bool noted = std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+    return n.find("fast 1.50 ms (x2.00)") != std::string::npos;
+  });
+  EXPECT_TRUE(noted) << ::testing::PrintToString(r.notes);
+}
+
+TEST_F(VerifyDriverTest, WithoutAProbeTheHostIsNotTimed) {
+  const VerifyReport r = verify(setup(1));
+  EXPECT_FALSE(r.host_core_work);
+  EXPECT_TRUE(to_json(r)["host_core_work"].is_null());
 }
 
 TEST_F(VerifyDriverTest, AProfiledReplicaMeasuredOverItsSloBreaksIt) {

@@ -1,0 +1,43 @@
+#include "verify/host_speed_note.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace gpupack::verify {
+
+std::optional<measure::HostCoreWork> time_host_speed(CpuWorkProbe& probe) {
+  std::vector<double> ms;
+  for (int i = 0; i < kHostWorkSamples; ++i) {
+    if (const auto t = probe.time_next_core()) ms.push_back(*t);
+  }
+  return measure::summarize_core_work(ms);
+}
+
+void add_host_speed_note(VerifyReport& report) {
+  if (!report.host_core_work || report.host_core_work->median_ms <= 0) return;
+  const double here = report.host_core_work->median_ms;
+  std::string hosts;
+  double slowest = 0, fastest = 0;
+  for (const AloneFigures& a : report.alone) {
+    if (!a.profile_host_core_work_ms || *a.profile_host_core_work_ms <= 0) continue;
+    const double ratio = here / *a.profile_host_core_work_ms;
+    hosts += fmt::format("{}{} {:.2f} ms (x{:.2f})", hosts.empty() ? "" : ", ", a.workload, *a.profile_host_core_work_ms, ratio);
+    slowest = slowest == 0 ? ratio : std::max(slowest, ratio);
+    fastest = fastest == 0 ? ratio : std::min(fastest, ratio);
+  }
+  if (hosts.empty()) return;
+  const std::string direction = slowest > 1.15 && fastest < 1 / 1.15 ? "slower than some of its profiles' hosts and faster than others"
+                                : slowest > 1.15                     ? "slower than its profiles' hosts"
+                                : fastest < 1 / 1.15                 ? "faster than its profiles' hosts"
+                                                                     : "about as fast as its profiles' hosts";
+  report.notes.push_back(fmt::format(
+      "this node's cores took a median of {:.2f} ms for the fixed CPU work a profile times (timed before the runs); "
+      "its profiles' hosts took: {} (this node's time over theirs): this host is {}. A launch-bound program's "
+      "req/s follows that time from one host to the next (bert-base-b4's about as its -0.8th power over the "
+      "recorded profiles, a program whose work is on the GPU hardly; scripts/host-speed.py), so its prediction "
+      "from a profile made on another host can be off by that much",
+      here, hosts, direction));
+}
+
+}  // namespace gpupack::verify
