@@ -133,6 +133,9 @@ expect_err 'run 4: the plan'
 # fast's worst window (17 ms) ran 3% above its predicted 16.5, and s.yaml gives it no profile, so its plan
 # kept no SLO margin: the margin this machine needed, per workload with an SLO.
 expect_json '[.slo_margins[] | select(.workload == "fast") | .kept == 0 and (.needed | . > 0.02 and . < 0.04)] == [true]'
+# The node's cores timed on the fixed CPU work a profile times, before the runs (this machine's real cores).
+expect_json '.host_core_work.samples == 32 and .host_core_work.median_ms > 0 and .host_core_work.low_ms <= .host_core_work.median_ms'
+expect_json '[.alone[] | .profile_host_core_work_ms] == [null, null]'
 run verify "$WORK/profiled.json" "${COMMON[@]:1}" --run fast="$FAST" --run batch="$BATCH" --tolerance 100 --repeat 1
 expect_rc 0
 expect_out 'fast-0 +gpu0/s0 +profile \(extrapolated\) +16.50 +17.00'
