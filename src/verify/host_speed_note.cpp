@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace gpupack::verify {
@@ -27,10 +28,11 @@ void add_host_speed_note(VerifyReport& report) {
     fastest = fastest == 0 ? ratio : std::min(fastest, ratio);
   }
   if (hosts.empty()) return;
-  const std::string direction = slowest > 1.15 && fastest < 1 / 1.15 ? "slower than some of its profiles' hosts and faster than others"
-                                : slowest > 1.15                     ? "slower than its profiles' hosts"
-                                : fastest < 1 / 1.15                 ? "faster than its profiles' hosts"
-                                                                     : "about as fast as its profiles' hosts";
+  const bool slower = slowest > kSameHostSpeed, faster = fastest < 1 / kSameHostSpeed;
+  const std::string direction = slower && faster ? "slower than some of its profiles' hosts and faster than others"
+                                : slower         ? "slower than its profiles' hosts"
+                                : faster         ? "faster than its profiles' hosts"
+                                                 : "about as fast as its profiles' hosts";
   report.notes.push_back(fmt::format(
       "this node's cores took a median of {:.2f} ms for the fixed CPU work a profile times (timed before the runs); "
       "its profiles' hosts took: {} (this node's time over theirs): this host is {}. A launch-bound program's "

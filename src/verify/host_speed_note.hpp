@@ -12,6 +12,10 @@ namespace gpupack::verify {
 // Samples the node's host speed takes: two rounds over a 16-core host, about 2 ms each.
 inline constexpr int kHostWorkSamples = 32;
 
+// Hosts whose times are within this factor of each other are "about as fast": issue 36's req/s target, so
+// a host-bound program would stay within it.
+inline constexpr double kSameHostSpeed = 1.15;
+
 // The node's host speed, timed where the probe runs (before any replica starts, so no client competes for
 // its cores); none when the probe could time nothing.
 std::optional<measure::HostCoreWork> time_host_speed(CpuWorkProbe& probe);
