@@ -59,7 +59,9 @@ std::optional<ProfileDramPoint> neighbour_point(const ProfileFacts& f, const mea
   const double req_ratio = *req / alone_req;
   const double own = f.dram_bw.value_or(0) * std::min(1.0, req_ratio);
   ProfileDramPoint d{cell.neighbour_cap, *cell.gpu_dram_bw - own, req_ratio, std::nullopt};
-  if (const auto p99 = measure::worst_p99_ms(cell); p99 && alone_p99 && *alone_p99 > 0) d.p99_ratio = *p99 / *alone_p99;
+  const auto p99 = measure::worst_p99_ms(cell);
+  if (p99 && alone_p99 && *alone_p99 > 0) d.p99_ratio = *p99 / *alone_p99;
+  if (p99 && *req > 0) d.tail_ratio = *p99 * *req / 1000.0;
   return d;
 }
 

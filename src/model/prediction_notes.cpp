@@ -190,6 +190,10 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
              " of the SMs busy measured a wait of " + note_number(s.x[2]) +
              " of its request alone per unit of SM activity, beyond the rest of the model)" +
              (s.flag ? " (extrapolated: more than it was measured beside)" : "");
+    case Kind::saturation_tail:
+      return "beside neighbours that keep every SM busy its requests wait alike: its profile's cell beside such a "
+             "neighbour measured its p99 at " + note_number(s.x[0]) + "x its mean request, so at its predicted p99 its "
+             "mean request is no shorter than that allows: " + note_number(s.x[1]) + " req/s, not " + note_number(s.x[2]);
   }
   return "";
 }

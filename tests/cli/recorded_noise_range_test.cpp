@@ -31,13 +31,14 @@ TEST(RecordedVerifyRuns, MissesWithinTheBaselinesRunsAloneAreToldApartFromTheMod
     by_workload[s["workload"].get<std::string>()] = s;
   }
   EXPECT_EQ(replicas, 880);
-  EXPECT_GE(within, 425);
-  EXPECT_GE(or_range, 614);
+  EXPECT_GE(within, 464);
+  EXPECT_GE(or_range, 626);
   // bert-base-b4 was the model's largest miss beyond the noise (46 of 181 within either, runs 33-91); with the
   // launch cost within its baseline's noise left out and its DRAM cells pooled, 97, and with run92 (measured
-  // after both changes) 126 of 225. mobilenet-v3-b8: 215 of 283, with run92 250 of 318.
+  // after both changes) 126 of 225. mobilenet-v3-b8: 215 of 283, with run92 250 of 318, and its
+  // mean request beside neighbours that fill the SMs held to its cell's tail (model/saturation_wait.hpp) 262.
   EXPECT_GE(by_workload["bert-base-b4"]["within_both_or_run_range"].get<int>(), 126);
-  EXPECT_GE(by_workload["mobilenet-v3-b8"]["within_both_or_run_range"].get<int>(), 250);
+  EXPECT_GE(by_workload["mobilenet-v3-b8"]["within_both_or_run_range"].get<int>(), 262);
   // Per replica, the flag agrees with the count.
   int flagged = 0;
   for (const auto& run : corpus["runs"]) {

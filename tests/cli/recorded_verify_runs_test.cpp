@@ -293,14 +293,16 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // DRAM cells' req/s slowdowns pooled where one at a larger draw lost less (model/dram_sensitivity.cpp):
 // bert-base-b4's req/s 33.3% -> 28.9%, p99 24.6% -> 21.1%, within both 37 -> 51. run92 (measured after both,
 // run64's profiles): resnet50-b32's 3 replicas ran 38-47% under their predicted req/s again (its run55 profile):
-// req/s 42.0% -> 43.6%, p99 19.9% -> 20.5%.
+// req/s 42.0% -> 43.6%, p99 19.9% -> 20.5%. Beside neighbours that fill the SMs a request's mean is no
+// shorter than its p99 over the tail its profile's cell beside such a neighbour measured
+// (model/saturation_wait.hpp): mobilenet-v3-b8's req/s 14.7% -> 11.6%, within both 157 -> 195 of 318.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.30, 0.22}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.15, 0.17}}, {"resnet50-b32", {0.44, 0.21}},    {"stream-triad", {0.12, 0.20}},
+    {"mobilenet-v3-b8", {0.12, 0.17}}, {"resnet50-b32", {0.44, 0.21}},    {"stream-triad", {0.12, 0.20}},
     {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.30, 0.09}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -327,7 +329,7 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
                              // run64, run66, runs 81-88 and runs 90-92 on H200s;
                              // run92 with its four --observed rounds and two rounds with a
                              // fresh resnet50-b32 profile)
-  EXPECT_GE(within_both, 425);
+  EXPECT_GE(within_both, 464);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +

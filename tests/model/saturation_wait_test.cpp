@@ -49,6 +49,49 @@ TEST(SaturationWait, IsWhatTheFullCellMeasuredBeyondTheModelPerUnitOfTheNeighbou
   EXPECT_FALSE(measured_saturation_wait(*old, cell_modelled_as(1.1)));
 }
 
+// Beside neighbours that fill the SMs every request waits for them, so its requests are as alike as its cell
+// beside such a neighbour measured (its p99 over its mean request there): its mean request is no shorter than
+// its predicted p99 over that ratio. The ratio comes from the cell beside the busiest such neighbour.
+TEST(SaturationWait, TheMeanRequestIsNoShorterThanTheFullCellsTailAllows) {
+  auto p = launch_bound(true);
+  p->dram_neighbour.back().tail_ratio = 1.05;
+  p->dram_neighbour.push_back({std::nullopt, 0.80, 0.6, 2.0, 0.90, 1.5});  // a less busy full neighbour
+  EXPECT_DOUBLE_EQ(*measured_saturation_wait(*p, cell_modelled_as(1.1))->tail_ratio, 1.05);
+  Workload encoder = test::workload("encoder", 1, 0.12);
+  Workload dlrm = test::workload("dlrm", 2, 0.83);
+  auto dlrm_facts = test::h100_profile(0.83, 400, 3);
+  dlrm_facts->kernel_time = 0.9;
+  dlrm_facts->dram_bw = 0.15;
+  dlrm.profile = dlrm_facts;
+  const ModelParameters m;
+  const auto beside_three_dlrm = [&](std::optional<double> tail) {
+    auto facts = launch_bound(true);
+    facts->dram_neighbour.back().tail_ratio = tail;
+    encoder.profile = facts;
+    const std::vector<ModelClient> clients{{&encoder, 1, 0.12, std::nullopt}, {&dlrm, 1, 1.0, std::nullopt},
+                                           {&dlrm, 1, 1.0, std::nullopt}, {&dlrm, 1, 1.0, std::nullopt}};
+    return predict({Sharing::mps, kWholeH100Slice}, clients, m).clients[0];
+  };
+  const ClientOutcome spread = beside_three_dlrm(std::nullopt);
+  const ClientOutcome alike = beside_three_dlrm(1.05);
+  ASSERT_TRUE(spread.req_per_s && alike.req_per_s && alike.p99_ms);
+  EXPECT_DOUBLE_EQ(*alike.p99_ms, *spread.p99_ms);  // the p99 stands
+  EXPECT_NEAR(*alike.req_per_s, 1.05 * 1000 / *alike.p99_ms, 1e-9);
+  EXPECT_LT(*alike.req_per_s, *spread.req_per_s);
+  const ModelNote& note = alike.notes.back();
+  ASSERT_EQ(note.kind, ModelNote::Kind::saturation_tail);
+  EXPECT_DOUBLE_EQ(note.x[2], *spread.req_per_s);
+  const std::vector<std::string> text = explain_outcome(alike, encoder, Sharing::mps, m);
+  EXPECT_NE(text.back().find("beside neighbours that keep every SM busy its requests wait alike: its profile's cell "
+                             "beside such a neighbour measured its p99 at 1.05x its mean request"),
+            std::string::npos)
+      << text.back();
+  // A cell whose requests spread more than the prediction's leaves its req/s as it was.
+  const ClientOutcome loose = beside_three_dlrm(3.0);
+  EXPECT_DOUBLE_EQ(*loose.req_per_s, *spread.req_per_s);
+  EXPECT_NE(loose.notes.back().kind, ModelNote::Kind::saturation_tail);
+}
+
 TEST(SaturationWait, CountsOnlyNeighboursWhoseCapsCanHoldEverySm) {
   using contention::Activity;
   const Activity client{0.12, 0.01, 0.2, 0.6, 1.0, 1};
