@@ -30,6 +30,17 @@ std::shared_ptr<ProfileFacts> launch_bound(bool with_full_cell) {
   return p;
 }
 
+// A neighbour whose kernels fill the GPU while they run (dlrm-b4096-like: SM activity 0.83, kernels 0.9 of
+// its request).
+Workload dlrm_like() {
+  Workload dlrm = test::workload("dlrm", 2, 0.83);
+  auto facts = test::h100_profile(0.83, 400, 3);
+  facts->kernel_time = 0.9;
+  facts->dram_bw = 0.15;
+  dlrm.profile = facts;
+  return dlrm;
+}
+
 TEST(SaturationWait, IsWhatTheFullCellMeasuredBeyondTheModelPerUnitOfTheNeighboursSmActivity) {
   EXPECT_FALSE(measured_saturation_wait(*launch_bound(false), cell_modelled_as(1.1)));
   const auto w = measured_saturation_wait(*launch_bound(true), cell_modelled_as(1.1));
@@ -58,11 +69,7 @@ TEST(SaturationWait, TheMeanRequestIsNoShorterThanTheFullCellsTailAllows) {
   p->dram_neighbour.push_back({std::nullopt, 0.80, 0.6, 2.0, 0.90, 1.5});  // a less busy full neighbour
   EXPECT_DOUBLE_EQ(*measured_saturation_wait(*p, cell_modelled_as(1.1))->tail_ratio, 1.05);
   Workload encoder = test::workload("encoder", 1, 0.12);
-  Workload dlrm = test::workload("dlrm", 2, 0.83);
-  auto dlrm_facts = test::h100_profile(0.83, 400, 3);
-  dlrm_facts->kernel_time = 0.9;
-  dlrm_facts->dram_bw = 0.15;
-  dlrm.profile = dlrm_facts;
+  const Workload dlrm = dlrm_like();
   const ModelParameters m;
   const auto beside_three_dlrm = [&](std::optional<double> tail) {
     auto facts = launch_bound(true);
@@ -127,11 +134,7 @@ TEST(SaturationWait, IsCarriedOnHowFarTheNeighboursAndItGoPastEverySm) {
 
 TEST(SaturationWait, PredictAddsTheWaitBesideNeighboursThatFillTheSmsAndNotBesideCappedOnes) {
   Workload encoder = test::workload("encoder", 1, 0.12);
-  Workload dlrm = test::workload("dlrm", 2, 0.83);
-  auto dlrm_facts = test::h100_profile(0.83, 400, 3);
-  dlrm_facts->kernel_time = 0.9;
-  dlrm_facts->dram_bw = 0.15;
-  dlrm.profile = dlrm_facts;
+  const Workload dlrm = dlrm_like();
   const ModelParameters m;
   const auto run = [&](bool full_cell, std::optional<int> dlrm_cap) {
     encoder.profile = launch_bound(full_cell);
