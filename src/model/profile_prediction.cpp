@@ -167,7 +167,7 @@ void add_saturation_wait(const ProfileFacts& p, double others_sm, double overloa
       {ModelNote::Kind::saturation_wait, {others_sm, wait_ms, wait->per_sm, wait->measured_sm, overload}, {}, beyond});
   // Each request waits for them, so its requests are alike, as alike as its cell measured them (its tail
   // beside such a neighbour, SaturationWait::tail_ratio): its mean request is no shorter than its p99 over
-  // that ratio. The p99 stands (runs 85-92: within -5..+2% beside three dlrm); what the rest of the model
+  // that ratio. The p99 stands (runs 85-92: within -5..+3% beside three dlrm); what the rest of the model
   // gives its tail beside neighbours is more than such requests spread.
   if (f.p99 && *f.p99 > 0 && wait->tail_ratio && *wait->tail_ratio > 1) {
     const double most = *wait->tail_ratio * 1000.0 / *f.p99;

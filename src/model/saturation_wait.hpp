@@ -28,8 +28,8 @@ struct SaturationWait {
   // Its p99 over its mean request beside that neighbour (ProfileDramPoint::tail_ratio); none where the cell
   // has no p99. Beside neighbours that keep every SM busy each request waits for them, so its requests are
   // alike: mobilenet-v3-b8's p99 was 1.23x its mean there (1.40x alone), and in the saturated mixes of runs
-  // 85-92, beside three dlrm-b4096, 1.03-1.08x, where the model's tail beside neighbours made it 1.3x and its
-  // req/s was predicted 16-21% high with its p99 within -5..+2%.
+  // 85-92 planned from the profiles alone, beside three dlrm-b4096, 1.04-1.07x, where the model's tail beside
+  // neighbours made it 1.3x and its req/s was predicted 16-23% high with its p99 within -5..+3%.
   std::optional<double> tail_ratio;
 };
 
