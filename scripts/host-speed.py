@@ -16,13 +16,12 @@ with the timing. Usage:
 
 Exit 2 with one line on bad arguments or no program with three timed runs under the directories.
 """
-import argparse
 import json
 import math
 import statistics
 import sys
 
-from recorded_profiles import baseline_blocks, check_roots, profiles, program
+from recorded_profiles import baseline_blocks, parse_args, profiles, program
 
 MIN_RUNS = 3
 
@@ -86,14 +85,7 @@ def number(value, digits=2):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="How far each program's rate alone follows its host's speed.")
-    ap.add_argument("roots", nargs="+", help="directories searched for profile JSON files")
-    ap.add_argument("--format", choices=["table", "json"], default="table")
-    try:
-        args = ap.parse_args()
-    except SystemExit as e:
-        sys.exit(2 if e.code else 0)
-    check_roots("host-speed", args.roots)
+    args = parse_args("host-speed", "How far each program's rate alone follows its host's speed.")
     rows = collect(args.roots)
     if not rows:
         print(f"host-speed: no program with {MIN_RUNS} or more baseline runs that timed the host's work under "

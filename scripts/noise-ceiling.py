@@ -15,12 +15,11 @@ profile's name), GPU model and baseline (plain, or under MPS at 100%). Usage:
 
 Exit 2 with one line on bad arguments or no profile with a baseline of three runs or more.
 """
-import argparse
 import json
 import statistics
 import sys
 
-from recorded_profiles import baseline_blocks, check_roots, gpu, profiles, program
+from recorded_profiles import baseline_blocks, gpu, parse_args, profiles, program
 
 REQ_TARGET = 0.15
 P99_TARGET = 0.25
@@ -83,14 +82,7 @@ def collect(roots):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="The accuracy ceiling that the profiles' own run-to-run noise leaves.")
-    ap.add_argument("roots", nargs="+", help="directories searched for profile JSON files")
-    ap.add_argument("--format", choices=["table", "json"], default="table")
-    try:
-        args = ap.parse_args()
-    except SystemExit as e:
-        sys.exit(2 if e.code else 0)
-    check_roots("noise-ceiling", args.roots)
+    args = parse_args("noise-ceiling", "The accuracy ceiling that the profiles' own run-to-run noise leaves.")
     table = collect(args.roots)
     if not table:
         print("noise-ceiling: no profile with a baseline of three runs or more under " + ", ".join(args.roots), file=sys.stderr)

@@ -1,7 +1,9 @@
 """The recorded workload profiles under some directories, for the analysis scripts (noise-ceiling.py,
 host-speed.py): every *.json with a "name" and a "baseline" object, the corpus program each ran and its GPU."""
+import argparse
 import json
 import os
+import sys
 
 
 def profiles(roots):
@@ -44,10 +46,18 @@ def gpu(profile):
     return model if isinstance(model, str) and model else "-"
 
 
-def check_roots(tool, roots):
-    """One line and exit 2 for a path that is not a directory."""
-    import sys
-    for root in roots:
+def parse_args(tool, description):
+    """DIR... [--format table|json]: the directories checked; exit 2 with one line on bad arguments or a path
+    that is not a directory."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("roots", nargs="+", help="directories searched for profile JSON files")
+    ap.add_argument("--format", choices=["table", "json"], default="table")
+    try:
+        args = ap.parse_args()
+    except SystemExit as e:
+        sys.exit(2 if e.code else 0)
+    for root in args.roots:
         if not os.path.isdir(root):
             print(f"{tool}: {root!r} is not a directory (give directories holding profile JSON files)", file=sys.stderr)
             sys.exit(2)
+    return args

@@ -19,16 +19,16 @@ void add_host_speed_note(VerifyReport& report) {
   if (!report.host_core_work || report.host_core_work->median_ms <= 0) return;
   const double here = report.host_core_work->median_ms;
   std::string hosts;
-  double slowest = 0, fastest = 0;
+  std::vector<double> ratios;  // this node's time over each profile host's
   for (const AloneFigures& a : report.alone) {
     if (!a.profile_host_core_work_ms || *a.profile_host_core_work_ms <= 0) continue;
-    const double ratio = here / *a.profile_host_core_work_ms;
-    hosts += fmt::format("{}{} {:.2f} ms (x{:.2f})", hosts.empty() ? "" : ", ", a.workload, *a.profile_host_core_work_ms, ratio);
-    slowest = slowest == 0 ? ratio : std::max(slowest, ratio);
-    fastest = fastest == 0 ? ratio : std::min(fastest, ratio);
+    ratios.push_back(here / *a.profile_host_core_work_ms);
+    hosts += fmt::format("{}{} {:.2f} ms (x{:.2f})", hosts.empty() ? "" : ", ", a.workload, *a.profile_host_core_work_ms,
+                         ratios.back());
   }
-  if (hosts.empty()) return;
-  const bool slower = slowest > kSameHostSpeed, faster = fastest < 1 / kSameHostSpeed;
+  if (ratios.empty()) return;
+  const auto [fastest, slowest] = std::minmax_element(ratios.begin(), ratios.end());
+  const bool slower = *slowest > kSameHostSpeed, faster = *fastest < 1 / kSameHostSpeed;
   const std::string direction = slower && faster ? "slower than some of its profiles' hosts and faster than others"
                                 : slower         ? "slower than its profiles' hosts"
                                 : faster         ? "faster than its profiles' hosts"

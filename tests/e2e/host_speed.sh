@@ -39,18 +39,11 @@ expect_json '.host_speed_version == 1 and (.rows | length) == 2'
 expect_json '(.rows[] | select(.workload == "hostbound") | (.slope + 1 | fabs) < 1e-9 and .runs == 4 and .profiles == 2)'
 expect_json '(.rows[] | select(.workload == "gpubound") | (.slope | fabs) < 1e-9 and .correlation == null)'
 
-LAST="no such directory"
-RC=0; python3 "$SCRIPT" "$WORK/missing" >"$WORK/out" 2>"$WORK/err" || RC=$?
-[ "$RC" -eq 2 ] || fail "exit $RC, expected 2"
-[ -s "$WORK/out" ] && fail "stdout not empty"
-if [ "$(wc -l <"$WORK/err")" -ne 1 ] || ! grep -q "is not a directory" "$WORK/err"; then fail "stderr: $(cat "$WORK/err")"; fi
-
-LAST="no timed baselines"
-RC=0; python3 "$SCRIPT" "$WORK/empty" >"$WORK/out" 2>"$WORK/err" || RC=$?
-[ "$RC" -eq 2 ] || fail "exit $RC, expected 2"
-grep -q "no program with 3 or more baseline runs" "$WORK/err" || fail "stderr: $(cat "$WORK/err")"
-
-LAST="bad option"
-RC=0; python3 "$SCRIPT" "$WORK/a" --format xml >"$WORK/out" 2>"$WORK/err" || RC=$?
-[ "$RC" -eq 2 ] || fail "exit $RC, expected 2"
+run_cmd python3 "$SCRIPT" "$WORK/missing"
+expect_usage_error "is not a directory"
+run_cmd python3 "$SCRIPT" "$WORK/empty"
+expect_rc 2
+expect_err "no program with 3 or more baseline runs"
+run_cmd python3 "$SCRIPT" "$WORK/a" --format xml
+expect_rc 2
 finish

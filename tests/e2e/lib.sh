@@ -18,14 +18,20 @@ ERR=""
 RC=0
 LAST=""
 
-run() {
-  LAST="gpupack $*"
+# Any command, its stdout in OUT, stderr in ERR, exit code in RC (the expect_* checks read them).
+run_cmd() {
+  LAST="$*"
   set +e
-  "$GPUPACK" "$@" >"$WORK/out" 2>"$WORK/err"
+  "$@" >"$WORK/out" 2>"$WORK/err"
   RC=$?
   set -e
   OUT=$(cat "$WORK/out")
   ERR=$(cat "$WORK/err")
+}
+
+run() {
+  run_cmd "$GPUPACK" "$@"
+  LAST="gpupack $*"
 }
 
 fail() {

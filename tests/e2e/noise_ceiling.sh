@@ -38,18 +38,11 @@ OUT=$(python3 "$SCRIPT" "$WORK/a" --format json) || fail "exit $?"
 expect_json '.noise_ceiling_version == 1 and .total.runs == 6 and .total.req == 4 and .total.both == 4'
 expect_json '[.rows[] | .workload] == ["noisy", "steady"]'
 
-LAST="no such directory"
-RC=0; python3 "$SCRIPT" "$WORK/missing" >"$WORK/out" 2>"$WORK/err" || RC=$?
-[ "$RC" -eq 2 ] || fail "exit $RC, expected 2"
-[ -s "$WORK/out" ] && fail "stdout not empty"
-if [ "$(wc -l <"$WORK/err")" -ne 1 ] || ! grep -q "is not a directory" "$WORK/err"; then fail "stderr: $(cat "$WORK/err")"; fi
-
-LAST="no baselines"
-RC=0; python3 "$SCRIPT" "$WORK/empty" >"$WORK/out" 2>"$WORK/err" || RC=$?
-[ "$RC" -eq 2 ] || fail "exit $RC, expected 2"
-grep -q "no profile with a baseline of three runs" "$WORK/err" || fail "stderr: $(cat "$WORK/err")"
-
-LAST="bad option"
-RC=0; python3 "$SCRIPT" "$WORK/a" --format xml >"$WORK/out" 2>"$WORK/err" || RC=$?
-[ "$RC" -eq 2 ] || fail "exit $RC, expected 2"
+run_cmd python3 "$SCRIPT" "$WORK/missing"
+expect_usage_error "is not a directory"
+run_cmd python3 "$SCRIPT" "$WORK/empty"
+expect_rc 2
+expect_err "no profile with a baseline of three runs"
+run_cmd python3 "$SCRIPT" "$WORK/a" --format xml
+expect_rc 2
 finish
