@@ -48,9 +48,11 @@ struct ProfileDramPoint {
   // The neighbour's SM activity alone (0..1 of the GPU, its uncapped cell), where the cell's neighbour can
   // hold every SM (fills()): what model/saturation_wait.hpp counts the cell's wait per.
   std::optional<double> neighbour_sm{};
-  // Its p99 over its mean request in the cell (the mean of a closed loop: 1 / its req/s): how alike its
-  // requests were beside the neighbour (model/saturation_wait.hpp reads it where the neighbour fills the SMs).
-  std::optional<double> tail_ratio{};
+  // Its p99 less its mean request in the cell (the mean of a closed loop: 1 / its req/s), in ms: how far its
+  // slowest requests ran past the rest beside the neighbour (model/saturation_wait.hpp reads it where the
+  // neighbour fills the SMs).
+  std::optional<double> tail_excess_ms{};
+  std::optional<double> tail_ratio{};  // its p99 over that mean request
 
   // Its neighbour could hold all the SMs: uncapped, or capped at 100% of the threads.
   bool fills() const { return neighbour_fills(neighbour_cap); }

@@ -49,8 +49,9 @@ struct ModelNote {
                          // wait per unit of SM activity (share of a request alone), the neighbour SM activity
                          // measured, the SMs' overload it is carried on (contention::sm_overload); flag: more
                          // SM activity beside it than measured
-    saturation_tail,     // x: its p99 / mean request in its profile's cell beside a neighbour filling the SMs,
-                         // the req/s that leaves at the predicted p99, the req/s before
+    saturation_tail,     // x: its p99 less its mean request (ms) and its p99 / its mean request in its profile's
+                         // cell beside a neighbour filling the SMs, the req/s that leaves at the predicted p99,
+                         // the req/s before
   };
   Kind kind = Kind::curve_at_cap;
   std::array<double, 7> x{};

@@ -192,8 +192,9 @@ std::string note_text(const ModelNote& s, const Workload& w, Sharing sharing, co
              (s.flag ? " (extrapolated: more than it was measured beside)" : "");
     case Kind::saturation_tail:
       return "beside neighbours that keep every SM busy its requests wait alike: its profile's cell beside such a "
-             "neighbour measured its p99 at " + note_number(s.x[0]) + "x its mean request, so at its predicted p99 its "
-             "mean request is no shorter than that allows: " + note_number(s.x[1]) + " req/s, not " + note_number(s.x[2]);
+             "neighbour measured its p99 " + note_number(s.x[0]) + " ms past its mean request (" + note_number(s.x[1]) +
+             "x it), and waiting more they spread no more, so at its predicted p99 its mean request is no shorter than "
+             "either allows: " + note_number(s.x[2]) + " req/s, not " + note_number(s.x[3]);
   }
   return "";
 }

@@ -165,14 +165,17 @@ void add_saturation_wait(const ProfileFacts& p, double others_sm, double overloa
   pred.extrapolated = pred.extrapolated || beyond;
   pred.notes.push_back(
       {ModelNote::Kind::saturation_wait, {others_sm, wait_ms, wait->per_sm, wait->measured_sm, overload}, {}, beyond});
-  // Each request waits for them, so its requests are alike, as alike as its cell measured them (its tail
-  // beside such a neighbour, SaturationWait::tail_ratio): its mean request is no shorter than its p99 over
-  // that ratio. The p99 stands (runs 85-92: within -5..+3% beside three dlrm); what the rest of the model
-  // gives its tail beside neighbours is more than such requests spread.
-  if (f.p99 && *f.p99 > 0 && wait->tail_ratio && *wait->tail_ratio > 1) {
-    const double most = *wait->tail_ratio * 1000.0 / *f.p99;
+  // Each request waits for them, so the wait makes its requests more alike, not less: its slowest run past the
+  // rest by no more than in its cell beside such a neighbour, its least wait of the kind, whether counted in ms
+  // (SaturationWait::tail_excess_ms, as a cap keeps its tail's excess: profile_alone.cpp, cap_to) or as a share
+  // of its request (tail_ratio). So its mean request is no shorter than its p99 less the one or over the other.
+  // The p99 stands (runs 85-100: within -5..+3% beside three dlrm); what the rest of the model gives its tail
+  // beside neighbours is more than such requests spread.
+  if (f.p99 && *f.p99 > 0 && wait->tail_excess_ms && wait->tail_ratio && *wait->tail_ratio >= 1) {
+    const double by_excess = *f.p99 - *wait->tail_excess_ms, by_ratio = *f.p99 / *wait->tail_ratio;
+    const double most = 1000.0 / std::max(by_excess, by_ratio);
     if (most < f.req) {
-      pred.notes.push_back({ModelNote::Kind::saturation_tail, {*wait->tail_ratio, most, f.req}});
+      pred.notes.push_back({ModelNote::Kind::saturation_tail, {*wait->tail_excess_ms, *wait->tail_ratio, most, f.req}});
       f.req = most;
     }
   }

@@ -8,7 +8,7 @@ std::optional<SaturationWait> measured_saturation_wait(const ProfileFacts& p, co
   double sum = 0;
   int cells = 0;
   double most = 0;
-  std::optional<double> tail;
+  std::optional<double> tail, ratio;
   for (const ProfileDramPoint& d : p.dram_neighbour) {
     if (!d.fills() || !d.neighbour_sm || *d.neighbour_sm <= 0 || d.req_ratio <= 0) continue;
     // Request times as shares of its request alone: measured 1 / req_ratio, the model's req factor.
@@ -16,12 +16,13 @@ std::optional<SaturationWait> measured_saturation_wait(const ProfileFacts& p, co
     sum += beyond / *d.neighbour_sm;
     if (*d.neighbour_sm >= most) {
       most = *d.neighbour_sm;
-      tail = d.tail_ratio;
+      tail = d.tail_excess_ms;
+      ratio = d.tail_ratio;
     }
     ++cells;
   }
   if (cells == 0) return std::nullopt;
-  return SaturationWait{sum / cells, most, tail};
+  return SaturationWait{sum / cells, most, tail, ratio};
 }
 
 }  // namespace gpupack

@@ -25,12 +25,15 @@ namespace gpupack {
 struct SaturationWait {
   double per_sm = 0;       // the wait per unit of the others' SM activity, a share of its request time alone
   double measured_sm = 0;  // the largest neighbour SM activity it was measured beside
-  // Its p99 over its mean request beside that neighbour (ProfileDramPoint::tail_ratio); none where the cell
-  // has no p99. Beside neighbours that keep every SM busy each request waits for them, so its requests are
-  // alike: mobilenet-v3-b8's p99 was 1.23x its mean there (1.40x alone), and in the saturated mixes of runs
-  // 85-92 planned from the profiles alone, beside three dlrm-b4096, 1.04-1.07x, where the model's tail beside
-  // neighbours made it 1.3x and its req/s was predicted 16-23% high with its p99 within -5..+3%.
-  std::optional<double> tail_ratio;
+  // Its p99 less its mean request beside that neighbour, ms (ProfileDramPoint::tail_excess_ms); none where the
+  // cell has no p99. Beside neighbours that keep every SM busy each request waits for them, so the wait
+  // lengthens its requests alike and its slowest ones run past the rest by what its own jitter adds, as in that
+  // cell: mobilenet-v3-b8's p99 was 1.23x its mean there (1.40x alone), and in the saturated mixes of runs 85-100
+  // planned from the profiles alone, beside three dlrm-b4096, 1.04-1.07x (mean 18.9 ms, p99 19.8), where the
+  // model's tail beside neighbours made it 1.3x and its req/s was predicted 16-23% high with its p99 within
+  // -5..+3%.
+  std::optional<double> tail_excess_ms;
+  std::optional<double> tail_ratio;  // its p99 over its mean request there (ProfileDramPoint::tail_ratio)
 };
 
 // From the profile's cells beside a neighbour that can hold every SM and whose SM activity alone was

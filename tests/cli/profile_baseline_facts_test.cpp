@@ -132,9 +132,11 @@ TEST(ProfileBaselineFacts, TheNeighbourCellsGiveItsMeasuredDramSlowdown) {
   EXPECT_NEAR(f.dram_neighbour[1].others_dram, 0.9 - 0.05 * 0.5, 1e-12);
   EXPECT_NEAR(f.dram_neighbour[1].req_ratio, 0.5, 1e-12);
   EXPECT_NEAR(*f.dram_neighbour[1].p99_ratio, 2.5, 1e-12);
-  // Each cell's p99 over its mean request (1 / its req/s): how alike its requests were there.
+  // Each cell's p99 over its mean request (1 / its req/s), and less it in ms: how alike its requests were there.
   EXPECT_NEAR(*f.dram_neighbour[2].tail_ratio, 30 * 60 / 1000.0, 1e-12);
   EXPECT_NEAR(*f.dram_neighbour[0].tail_ratio, 9 * 150 / 1000.0, 1e-12);
+  EXPECT_NEAR(*f.dram_neighbour[2].tail_excess_ms, 30 - 1000.0 / 60, 1e-12);
+  EXPECT_NEAR(*f.dram_neighbour[0].tail_excess_ms, 9 - 1000.0 / 150, 1e-12);
 }
 
 TEST(ProfileBaselineFacts, ProfilesWrittenBeforeHaveNone) {

@@ -295,14 +295,16 @@ TEST(RecordedVerifyRuns, TheReplayToolReproducesTheseErrors) {
 // run64's profiles): resnet50-b32's 3 replicas ran 38-47% under their predicted req/s again (its run55 profile):
 // req/s 42.0% -> 43.6%, p99 19.9% -> 20.5%. Beside neighbours that fill the SMs a request's mean is no
 // shorter than its p99 over the tail its profile's cell beside such a neighbour measured
-// (model/saturation_wait.hpp): mobilenet-v3-b8's req/s 14.7% -> 11.6%, within both 157 -> 195 of 318.
+// (model/saturation_wait.hpp): mobilenet-v3-b8's req/s 14.7% -> 11.6%, within both 157 -> 195 of 318. Runs
+// 98-99 (19 more mobilenet replicas): 208 of 337. No shorter than its p99 less that cell's tail in ms either,
+// whichever is longer: req/s 11.6% -> 9.6%, within both 208 -> 241 of 337; run101 (measured after it): 256 of 352.
 struct CorpusBound {
   double req_per_s_mean_abs;
   double p99_mean_abs;  // over the replicas whose tail is their own
 };
 const std::map<std::string, CorpusBound> kCorpusBounds = {
     {"bert-base-b4", {0.30, 0.22}},    {"decode-b1", {0.18, 0.15}},       {"dlrm-b4096", {0.42, 0.35}},
-    {"mobilenet-v3-b8", {0.12, 0.17}}, {"resnet50-b32", {0.44, 0.21}},    {"stream-triad", {0.12, 0.20}},
+    {"mobilenet-v3-b8", {0.10, 0.17}}, {"resnet50-b32", {0.44, 0.21}},    {"stream-triad", {0.12, 0.20}},
     {"train-resnet18-b64", {0.24, 0.29}}, {"unet-step-b4", {0.30, 0.09}}, {"wav2vec-b8", {0.57, 0.35}},
 };
 
@@ -324,12 +326,12 @@ TEST(RecordedVerifyRuns, TheCorpusStaysWithinItsOutOfSampleErrors) {
       ++w.stall_free;
     }
   }
-  EXPECT_EQ(replicas, 934);  // runs 33-56, 59-62, 64, 66, 81-88, 90-92, 98 and 99 (run39, run41-h200, run42 but its last
+  EXPECT_EQ(replicas, 972);  // runs 33-56, 59-62, 64, 66, 81-88, 90-92 and 98-101 (run39, run41-h200, run42 but its last
                              // call, run43-h200, run44, run45-h200, run46, run48, run49, run51, run53-56, run59-62,
-                             // run64, run66, runs 81-88, runs 90-92, 98 and 99 on H200s;
+                             // run64, run66, runs 81-88, runs 90-92 and 98-101 on H200s;
                              // run92 with its four --observed rounds and two rounds with a
                              // fresh resnet50-b32 profile; run99's two with a fresh bert-base-b4 profile)
-  EXPECT_GE(within_both, 487);
+  EXPECT_GE(within_both, 545);
   std::cout << "corpus replicas within both targets: " << within_both << " of " << replicas << "\n";
   // The replay's own count, which its table ends with, is the same.
   EXPECT_NE(table.find("corpus: " + std::to_string(within_both) + " of " + std::to_string(replicas) +

@@ -60,41 +60,52 @@ TEST(SaturationWait, IsWhatTheFullCellMeasuredBeyondTheModelPerUnitOfTheNeighbou
   EXPECT_FALSE(measured_saturation_wait(*old, cell_modelled_as(1.1)));
 }
 
-// Beside neighbours that fill the SMs every request waits for them, so its requests are as alike as its cell
-// beside such a neighbour measured (its p99 over its mean request there): its mean request is no shorter than
-// its predicted p99 over that ratio. The ratio comes from the cell beside the busiest such neighbour.
+// Beside neighbours that fill the SMs every request waits for them, so its requests grow more alike: they spread
+// past their mean by no more than in its cell beside such a neighbour, in ms (its p99 less its mean request
+// there) or as a share (its p99 over it). Its mean request is no shorter than its predicted p99 less the one or
+// over the other, whichever leaves the longer. Both come from the cell beside the busiest such neighbour.
 TEST(SaturationWait, TheMeanRequestIsNoShorterThanTheFullCellsTailAllows) {
   auto p = launch_bound(true);
+  p->dram_neighbour.back().tail_excess_ms = 0.4;
   p->dram_neighbour.back().tail_ratio = 1.05;
-  p->dram_neighbour.push_back({std::nullopt, 0.80, 0.6, 2.0, 0.90, 1.5});  // a less busy full neighbour
-  EXPECT_DOUBLE_EQ(*measured_saturation_wait(*p, cell_modelled_as(1.1))->tail_ratio, 1.05);
+  p->dram_neighbour.push_back({std::nullopt, 0.80, 0.6, 2.0, 0.90, 3.0, 1.5});  // a less busy full neighbour
+  const auto w = measured_saturation_wait(*p, cell_modelled_as(1.1));
+  EXPECT_DOUBLE_EQ(*w->tail_excess_ms, 0.4);
+  EXPECT_DOUBLE_EQ(*w->tail_ratio, 1.05);
   Workload encoder = test::workload("encoder", 1, 0.12);
   const Workload dlrm = dlrm_like();
   const ModelParameters m;
-  const auto beside_three_dlrm = [&](std::optional<double> tail) {
+  const auto beside_three_dlrm = [&](std::optional<double> excess, std::optional<double> ratio) {
     auto facts = launch_bound(true);
-    facts->dram_neighbour.back().tail_ratio = tail;
+    facts->dram_neighbour.back().tail_excess_ms = excess;
+    facts->dram_neighbour.back().tail_ratio = ratio;
     encoder.profile = facts;
     const std::vector<ModelClient> clients{{&encoder, 1, 0.12, std::nullopt}, {&dlrm, 1, 1.0, std::nullopt},
                                            {&dlrm, 1, 1.0, std::nullopt}, {&dlrm, 1, 1.0, std::nullopt}};
     return predict({Sharing::mps, kWholeH100Slice}, clients, m).clients[0];
   };
-  const ClientOutcome spread = beside_three_dlrm(std::nullopt);
-  const ClientOutcome alike = beside_three_dlrm(1.05);
-  ASSERT_TRUE(spread.req_per_s && alike.req_per_s && alike.p99_ms);
-  EXPECT_DOUBLE_EQ(*alike.p99_ms, *spread.p99_ms);  // the p99 stands
-  EXPECT_NEAR(*alike.req_per_s, 1.05 * 1000 / *alike.p99_ms, 1e-9);
-  EXPECT_LT(*alike.req_per_s, *spread.req_per_s);
-  const ModelNote& note = alike.notes.back();
-  ASSERT_EQ(note.kind, ModelNote::Kind::saturation_tail);
-  EXPECT_DOUBLE_EQ(note.x[2], *spread.req_per_s);
-  const std::vector<std::string> text = explain_outcome(alike, encoder, Sharing::mps, m);
+  const ClientOutcome spread = beside_three_dlrm(std::nullopt, std::nullopt);
+  ASSERT_TRUE(spread.req_per_s && spread.p99_ms);
+  const double p99 = *spread.p99_ms;
+  // The excess in ms binds where the p99 is long against it; the share where it is short.
+  const ClientOutcome by_excess = beside_three_dlrm(0.4, 1.5);
+  const ClientOutcome by_ratio = beside_three_dlrm(p99, 1.05);
+  for (const ClientOutcome* o : {&by_excess, &by_ratio}) {
+    ASSERT_TRUE(o->req_per_s && o->p99_ms);
+    EXPECT_DOUBLE_EQ(*o->p99_ms, p99);  // the p99 stands
+    EXPECT_LT(*o->req_per_s, *spread.req_per_s);
+    ASSERT_EQ(o->notes.back().kind, ModelNote::Kind::saturation_tail);
+    EXPECT_DOUBLE_EQ(o->notes.back().x[3], *spread.req_per_s);
+  }
+  EXPECT_NEAR(*by_excess.req_per_s, 1000 / (p99 - 0.4), 1e-9);
+  EXPECT_NEAR(*by_ratio.req_per_s, 1.05 * 1000 / p99, 1e-9);
+  const std::vector<std::string> text = explain_outcome(by_excess, encoder, Sharing::mps, m);
   EXPECT_NE(text.back().find("beside neighbours that keep every SM busy its requests wait alike: its profile's cell "
-                             "beside such a neighbour measured its p99 at 1.05x its mean request"),
+                             "beside such a neighbour measured its p99 0.40 ms past its mean request (1.50x it)"),
             std::string::npos)
       << text.back();
-  // A cell whose requests spread more than the prediction's leaves its req/s as it was.
-  const ClientOutcome loose = beside_three_dlrm(3.0);
+  // A cell whose requests spread more than the prediction's, either way, leaves its req/s as it was.
+  const ClientOutcome loose = beside_three_dlrm(p99, 3.0);
   EXPECT_DOUBLE_EQ(*loose.req_per_s, *spread.req_per_s);
   EXPECT_NE(loose.notes.back().kind, ModelNote::Kind::saturation_tail);
 }
