@@ -37,7 +37,7 @@ void add_host_speed_note(VerifyReport& report) {
       "this node's cores took a median of {:.2f} ms for the fixed CPU work a profile times (timed before the runs); "
       "its profiles' hosts took: {} (this node's time over theirs): this host is {}. Over the recorded profiles "
       "a launch-bound program's req/s followed that time from one host to the next (bert-base-b4's about as its "
-      "-0.8th power, a program whose work is on the GPU hardly; scripts/host-speed.py), but not on every "
+      "-0.6th power, a program whose work is on the GPU hardly; scripts/host-speed.py), but not on every "
       "machine (run99: a host timed x0.61 ran bert 0.6x its prediction): a reason such a program's prediction "
       "from a profile made on another host can miss, not a correction of it",
       here, hosts, direction));

@@ -1,9 +1,10 @@
 #pragma once
 // How fast this node's cores are beside its profiles' hosts: both time the same fixed piece of CPU work
-// (os/cpu_work_probe.hpp). A launch-bound program's rate alone follows that time from one host to the next:
-// over the recorded profiles bert-base-b4's req/s went as about the -0.8th power of it, dlrm-b4096's (its
-// work on the GPU) hardly at all (scripts/host-speed.py, results/host-speed-2026-11-29.txt). So a profile
-// from a slower or faster host predicts such a program off by that much, which verify says beside the errors.
+// (os/cpu_work_probe.hpp). Over the recorded profiles a launch-bound program's rate alone went with that time
+// from one host to the next: bert-base-b4's req/s about as its -0.6th power (correlation -0.54, 38 runs),
+// dlrm-b4096's (its work on the GPU) hardly at all (scripts/host-speed.py,
+// results/host-speed-2026-11-29-runs101.txt). Not on every machine (run99: a node timed x0.61 ran bert 0.6x its
+// prediction), so verify says it beside the errors as a reason they can have, and the plan does not rebase on it.
 #include "os/cpu_work_probe.hpp"
 #include "verify/verify_result.hpp"
 
