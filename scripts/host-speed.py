@@ -6,8 +6,9 @@ Each baseline run of `gpupack profile` (since run67) also times a fixed piece of
 of one program (the corpus client it ran) and baseline (plain, or under MPS at 100%), on however many
 machines, this fits log(req/s) = a + slope x log(host work ms) by least squares and prints the slope and the
 correlation. A slope of -1: the program's rate is its host's (twice the work time, half the req/s); 0: the
-host does not set it (its work is on the GPU). What this tells a plan: a profile measured on one host
-predicts a launch-bound program on a slower or faster host off by about (host work ratio) ^ slope.
+host does not set it (its work is on the GPU). It says how far a launch-bound program's rate went with its
+host's timing over the recorded runs; it is no correction for a plan: rebasing on it failed on a GPU (run99,
+docs/decisions.md, "The host's cores, the MPS server and a host-speed rebase").
 
 A profile copied into several run directories counts once (the same runs); a row needs three runs or more
 with the timing. Usage:

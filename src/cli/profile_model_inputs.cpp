@@ -61,8 +61,10 @@ std::optional<ProfileDramPoint> neighbour_point(const ProfileFacts& f, const mea
   ProfileDramPoint d{cell.neighbour_cap, *cell.gpu_dram_bw - own, req_ratio, std::nullopt};
   const auto p99 = measure::worst_p99_ms(cell);
   if (p99 && alone_p99 && *alone_p99 > 0) d.p99_ratio = *p99 / *alone_p99;
-  if (p99 && *req > 0) d.tail_excess_ms = std::max(0.0, *p99 - 1000.0 / *req);
-  if (p99 && *req > 0) d.tail_ratio = *p99 * *req / 1000.0;
+  if (p99 && *req > 0) {
+    d.tail_excess_ms = std::max(0.0, *p99 - 1000.0 / *req);
+    d.tail_ratio = *p99 * *req / 1000.0;
+  }
   return d;
 }
 
